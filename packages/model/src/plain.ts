@@ -1,0 +1,77 @@
+/**
+ * `@scanbridge/model/plain`: the model for code that does not use Effect. Ordinary functions
+ * that return plain JSON objects and throw one error class, `ScanbridgeError`.
+ */
+import { Either } from "effect"
+import { decodeScanEither, parseScanEither } from "./canonical.js"
+import { DecodeError, type Issue, type Path, type ScanbridgeFailure } from "./errors.js"
+import { makeScan as makeScanEither, type ScanInit, type ScanJson } from "./scan.js"
+import * as units from "./units.js"
+
+export { Catalogue, GENDER_CODES, MEASUREMENTS, MEASUREMENT_NAMES, POSTURE_FRONT, POSTURE_RIGHT, STATS } from "./catalogue.js"
+export type { CanonicalTarget, MeasurementEntry, MeasurementKind, MeasurementName, Side, StatEntry } from "./catalogue.js"
+export {
+  convertAngle,
+  convertLength,
+  convertMass,
+  GRAMS_PER_POUND,
+  isExactE4,
+  MM_PER_INCH,
+  round
+} from "./units.js"
+export type { AngleUnit, LengthUnit, MassUnit } from "./units.js"
+export type { Issue, Path, ScanInit, ScanJson }
+export { SCAN_FORMAT } from "./scan.js"
+
+/**
+ * The one error the plain API throws. `code` is the `_tag` of the typed error behind it, and
+ * `path`/`value` say where the first problem is; `issues` lists all of them.
+ */
+export class ScanbridgeError extends Error {
+  override readonly name = "ScanbridgeError"
+  readonly code: ScanbridgeFailure["_tag"]
+  readonly path: Path
+  readonly value: unknown
+  readonly issues: ReadonlyArray<Issue>
+
+  constructor(failure: ScanbridgeFailure) {
+    super(failure.message, { cause: failure })
+    this.code = failure._tag
+    this.value = failure.value
+    if (failure._tag === "UnknownFormatError") {
+      this.path = []
+      this.issues = []
+    } else {
+      this.path = failure.path
+      this.issues = failure.issues
+    }
+  }
+}
+
+const orThrow = <A>(result: Either.Either<A, ScanbridgeFailure>): A => {
+  if (Either.isLeft(result)) throw new ScanbridgeError(result.left)
+  return result.right
+}
+
+/** Validates a parsed JSON value as a canonical scan; throws ScanbridgeError. */
+export const validateScan = (json: unknown): ScanJson => orThrow(decodeScanEither(json))
+
+/** Parses and validates canonical scan JSON text; throws ScanbridgeError. */
+export const parseScan = (text: string): ScanJson => orThrow(parseScanEither(text))
+
+/** Whether a parsed JSON value is a valid canonical scan. Never throws. */
+export const isScan = (json: unknown): json is ScanJson => Either.isRight(decodeScanEither(json))
+
+/** Builds a canonical scan with every unspecified key null; throws ScanbridgeError. */
+export const makeScan = (init: ScanInit): ScanJson => orThrow(makeScanEither(init))
+
+/** PERCENTAGE_E4 -> percent (123456 -> 12.3456); an E4 that is not a safe integer throws. */
+export const e4ToPercent = (e4: number): number => {
+  if (!Number.isSafeInteger(e4)) {
+    throw new ScanbridgeError(DecodeError.at("PERCENTAGE_E4", [], e4, "Expected a safe integer"))
+  }
+  return units.e4ToPercent(e4 as units.PercentE4)
+}
+
+/** percent -> PERCENTAGE_E4, rounded half away from zero past four decimals (see isExactE4). */
+export const percentToE4 = (percent: number): number => units.percentToE4(percent as units.Percent)

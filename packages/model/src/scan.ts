@@ -1,0 +1,296 @@
+/**
+ * The canonical scan, `scanbridge.scan/v1` (shared/design/CANONICAL-SCAN.md). The schema's
+ * encoded side is that JSON exactly; its type side is the same shape with unit brands.
+ * Every key is always present (null where unknown) except measurementsMm, which holds only
+ * what the source gave. Unknown keys are rejected at any depth.
+ */
+import { Arbitrary, Either, Schema } from "effect"
+import type { FastCheck } from "effect"
+import { MEASUREMENT_NAMES, type MeasurementName, POSTURE_FRONT, POSTURE_RIGHT } from "./catalogue.js"
+import type { FrontPostureName, RightPostureName } from "./catalogue.js"
+import { InvariantViolation, collectIssues } from "./errors.js"
+
+export const SCAN_FORMAT = "scanbridge.scan/v1"
+
+// --- Quantities ---------------------------------------------------------------------------
+
+const Finite = Schema.Number.pipe(Schema.finite())
+const NonNegative = Finite.pipe(Schema.nonNegative())
+
+export const LengthMm = NonNegative.pipe(Schema.brand("Millimetres")).annotations({ identifier: "LengthMm" })
+export const MassG = NonNegative.pipe(Schema.brand("Grams")).annotations({ identifier: "MassG" })
+export const AgeYears = NonNegative.pipe(Schema.int(), Schema.brand("Years")).annotations({ identifier: "AgeYears" })
+export const PercentValue = Finite.pipe(Schema.between(0, 100), Schema.brand("Percent")).annotations({
+  identifier: "Percent"
+})
+export const AngleDegrees = Finite.pipe(Schema.brand("Degrees")).annotations({ identifier: "AngleDegrees" })
+
+const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/
+
+/** Exactly the form of `Date.prototype.toISOString()`: one spelling per instant. */
+export const UtcTimestamp = Schema.String.pipe(
+  Schema.filter((s) => ISO_UTC.test(s) && new Date(s).toISOString() === s, {
+    message: () => "Expected an ISO-8601 UTC timestamp with milliseconds, like 2026-01-02T03:04:05.000Z",
+    jsonSchema: { pattern: ISO_UTC.source },
+    arbitrary: () => (fc) =>
+      fc
+        .date({ min: new Date("1970-01-01T00:00:00.000Z"), max: new Date("2199-12-31T23:59:59.999Z"), noInvalidDate: true })
+        .map((d) => d.toISOString())
+  })
+).annotations({ identifier: "UtcTimestamp" })
+
+const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/
+
+/** RFC 4648 base64, standard alphabet, padded. */
+export const Base64 = Schema.String.pipe(
+  Schema.filter((s) => BASE64.test(s), {
+    message: () => "Expected base64 (RFC 4648, padded)",
+    jsonSchema: { pattern: BASE64.source },
+    arbitrary: () => (fc) => fc.base64String()
+  })
+).annotations({ identifier: "Base64" })
+
+// --- Parts --------------------------------------------------------------------------------
+
+export const Api = Schema.Literal("platform", "session", "estimation", "fit")
+export type Api = typeof Api.Type
+
+export const Status = Schema.Literal("success", "failure", "pending")
+export type Status = typeof Status.Type
+
+export const Method = Schema.Literal("stats", "photo", "adjusted", "selfie")
+export type Method = typeof Method.Type
+
+export const GenderSchema = Schema.Literal("male", "female")
+
+export const Source = Schema.Struct({ api: Api, id: Schema.NullOr(Schema.String) })
+
+export const Subject = Schema.Struct({
+  age: Schema.NullOr(AgeYears),
+  gender: Schema.NullOr(GenderSchema),
+  heightMm: Schema.NullOr(LengthMm),
+  weightG: Schema.NullOr(MassG)
+})
+export interface Subject extends Schema.Schema.Type<typeof Subject> {}
+
+type MeasurementFields = { readonly [K in MeasurementName]: Schema.optionalWith<typeof LengthMm, { exact: true }> }
+
+// A struct of optional keys, not a Record keyed by a 35-member literal union: unknown names are
+// excess properties (rejected), and decoding checks keys by property lookup.
+export const MeasurementsMm = Schema.Struct(
+  Object.fromEntries(MEASUREMENT_NAMES.map((name) => [name, Schema.optionalWith(LengthMm, { exact: true })])) as MeasurementFields
+)
+export type MeasurementsMm = typeof MeasurementsMm.Type
+
+export const Composition = Schema.Struct({
+  bodyFatPercent: Schema.NullOr(PercentValue),
+  bodyFatMassG: Schema.NullOr(MassG),
+  leanMassG: Schema.NullOr(MassG),
+  skeletalMuscleMassG: Schema.NullOr(MassG)
+})
+export interface Composition extends Schema.Schema.Type<typeof Composition> {}
+
+export const Point = Schema.Struct({ x: Finite, y: Finite })
+
+const byName = <N extends string, S extends Schema.Schema.Any>(names: ReadonlyArray<N>, f: (name: N) => S) =>
+  Schema.Struct(Object.fromEntries(names.map((n) => [n, f(n)])) as { readonly [K in N]: S })
+
+const polyline = (points: number) => Schema.Array(Point).pipe(Schema.itemsCount(points))
+const segmentAngles = (points: number) => Schema.Array(AngleDegrees).pipe(Schema.itemsCount(points - 1))
+const rightPoints = (name: RightPostureName): number => POSTURE_RIGHT.find((l) => l.name === name)!.points
+const frontNames: ReadonlyArray<FrontPostureName> = POSTURE_FRONT.map((p) => p.name)
+const rightNames: ReadonlyArray<RightPostureName> = POSTURE_RIGHT.map((l) => l.name)
+
+export const FrontPosture = Schema.Struct({
+  angles: byName(frontNames, () => Schema.NullOr(AngleDegrees)),
+  lines: byName(frontNames, () => Schema.NullOr(polyline(2)))
+})
+
+export const RightPosture = Schema.Struct({
+  angles: byName(rightNames, (n) => Schema.NullOr(segmentAngles(rightPoints(n)))),
+  lines: byName(rightNames, (n) => Schema.NullOr(polyline(rightPoints(n))))
+})
+
+export const Posture = Schema.Struct({ front: Schema.NullOr(FrontPosture), right: Schema.NullOr(RightPosture) })
+export interface Posture extends Schema.Schema.Type<typeof Posture> {}
+
+const finiteDouble = (fc: typeof FastCheck) => fc.double({ noNaN: true, noDefaultInfinity: true })
+
+const AvatarFields = Schema.Struct({
+  format: Schema.Literal("obj", "glb", "vertices"),
+  type: Schema.NullOr(Schema.String),
+  data: Schema.NullOr(Base64),
+  vertices: Schema.NullOr(Schema.Array(Finite))
+})
+type AvatarFields = typeof AvatarFields.Type
+
+const avatarIssue = (a: AvatarFields) => {
+  if (a.format === "vertices") {
+    if (a.vertices === null) return { path: ["vertices"], message: "a vertices avatar needs its vertices" }
+    if (a.data !== null) return { path: ["data"], message: "a vertices avatar carries no model data" }
+    if (a.vertices.length % 3 !== 0) return { path: ["vertices"], message: "vertices are x, y, z triples" }
+    return undefined
+  }
+  if (a.data === null) return { path: ["data"], message: `an ${a.format} avatar needs its model data` }
+  if (a.vertices !== null) return { path: ["vertices"], message: `an ${a.format} avatar carries no vertex list` }
+  return undefined
+}
+
+/** A 3D avatar: a model file (obj, glb) in base64, or a flat vertex list (session API). */
+export const Avatar = AvatarFields.pipe(
+  Schema.filter((a) => avatarIssue(a), {
+    arbitrary: () => (fc) =>
+      fc.oneof(
+        fc.record({
+          format: fc.constantFrom("obj" as const, "glb" as const),
+          type: fc.option(fc.string(), { nil: null }),
+          data: fc.base64String(),
+          vertices: fc.constant(null)
+        }),
+        fc.record({
+          format: fc.constant("vertices" as const),
+          type: fc.constant(null),
+          data: fc.constant(null),
+          vertices: fc
+            .array(fc.tuple(finiteDouble(fc), finiteDouble(fc), finiteDouble(fc)), { maxLength: 8 })
+            .map((ts) => ts.flat())
+        })
+      )
+  })
+).annotations({ identifier: "Avatar" })
+export interface Avatar extends Schema.Schema.Type<typeof Avatar> {}
+
+export const AdjustmentParameter = Schema.Struct({
+  name: Schema.Literal("weight", ...MEASUREMENT_NAMES),
+  percentage: Finite
+})
+
+export const Adjustment = Schema.Struct({
+  baseScanId: Schema.String,
+  // The platform documents only "photo"; other values are "not shown", so any string is kept.
+  baseScanType: Schema.NullOr(Schema.String),
+  parameters: Schema.Array(AdjustmentParameter),
+  outputWeightG: Schema.NullOr(MassG)
+})
+export interface Adjustment extends Schema.Schema.Type<typeof Adjustment> {}
+
+export const FailureCategory = Schema.Literal("format", "quality", "face", "person", "posing", "session", "estimation", "unknown")
+export type FailureCategory = typeof FailureCategory.Type
+
+export const Failure = Schema.Struct({
+  code: Schema.String.pipe(Schema.minLength(1)),
+  category: FailureCategory,
+  message: Schema.NullOr(Schema.String)
+})
+export interface Failure extends Schema.Schema.Type<typeof Failure> {}
+
+export const NoteKind = Schema.Literal("assumed", "converted", "dropped", "aliased")
+export type NoteKind = typeof NoteKind.Type
+
+/** Says what was converted, assumed, renamed from an alias or dropped, where, and why. */
+export const Note = Schema.Struct({ kind: NoteKind, path: Schema.String, detail: Schema.String })
+export interface Note extends Schema.Schema.Type<typeof Note> {}
+
+// --- The scan -----------------------------------------------------------------------------
+
+const ScanFields = Schema.Struct({
+  format: Schema.Literal(SCAN_FORMAT),
+  source: Source,
+  status: Status,
+  createdAt: Schema.NullOr(UtcTimestamp),
+  expiresAt: Schema.NullOr(UtcTimestamp),
+  externalId: Schema.NullOr(Schema.String),
+  method: Schema.NullOr(Method),
+  subject: Subject,
+  measurementsMm: MeasurementsMm,
+  composition: Schema.NullOr(Composition),
+  posture: Schema.NullOr(Posture),
+  avatar: Schema.NullOr(Avatar),
+  adjustment: Schema.NullOr(Adjustment),
+  failure: Schema.NullOr(Failure),
+  notes: Schema.Array(Note)
+})
+
+const statusIssue = (s: typeof ScanFields.Type) =>
+  s.status === "failure"
+    ? s.failure === null
+      ? { path: ["failure"], message: "a scan with status failure needs its failure" }
+      : undefined
+    : s.failure !== null
+      ? { path: ["failure"], message: `a scan with status ${s.status} has no failure` }
+      : undefined
+
+export const Scan = ScanFields.pipe(
+  Schema.filter((s) => statusIssue(s), {
+    // Generate consistent scans instead of filtering two thirds of them away.
+    arbitrary: () => (fc) =>
+      fc
+        .tuple(Arbitrary.make(ScanFields), Arbitrary.make(Failure))
+        .map(([s, failure]) => ({ ...s, failure: s.status === "failure" ? failure : null }))
+  })
+).annotations({
+  identifier: "Scan",
+  title: SCAN_FORMAT,
+  parseOptions: { onExcessProperty: "error" }
+})
+
+export interface Scan extends Schema.Schema.Type<typeof Scan> {}
+/** The JSON form, as written to files and NDJSON. */
+export interface ScanJson extends Schema.Schema.Encoded<typeof Scan> {}
+
+// --- Construction -------------------------------------------------------------------------
+
+type Json<S extends Schema.Schema.Any> = Schema.Schema.Encoded<S>
+
+/** What a caller must say to build a scan; every other key defaults to null (or empty). */
+export interface ScanInit {
+  readonly source: Json<typeof Source>
+  readonly status: Status
+  readonly createdAt?: string | null
+  readonly expiresAt?: string | null
+  readonly externalId?: string | null
+  readonly method?: Method | null
+  readonly subject?: Partial<Json<typeof Subject>>
+  readonly measurementsMm?: Json<typeof MeasurementsMm>
+  readonly composition?: Json<typeof Composition> | null
+  readonly posture?: Json<typeof Posture> | null
+  readonly avatar?: Json<typeof Avatar> | null
+  readonly adjustment?: Json<typeof Adjustment> | null
+  readonly failure?: Json<typeof Failure> | null
+  readonly notes?: ReadonlyArray<Note>
+}
+
+const validate = Schema.decodeUnknownEither(Scan, { errors: "all", onExcessProperty: "error" })
+
+/** The plain JSON object of a ScanInit with every default filled in, before validation. */
+export const scanJsonOf = (init: ScanInit): ScanJson => ({
+  format: SCAN_FORMAT,
+  source: init.source,
+  status: init.status,
+  createdAt: init.createdAt ?? null,
+  expiresAt: init.expiresAt ?? null,
+  externalId: init.externalId ?? null,
+  method: init.method ?? null,
+  subject: {
+    age: init.subject?.age ?? null,
+    gender: init.subject?.gender ?? null,
+    heightMm: init.subject?.heightMm ?? null,
+    weightG: init.subject?.weightG ?? null
+  },
+  measurementsMm: init.measurementsMm ?? {},
+  composition: init.composition ?? null,
+  posture: init.posture ?? null,
+  avatar: init.avatar ?? null,
+  adjustment: init.adjustment ?? null,
+  failure: init.failure ?? null,
+  notes: init.notes ?? []
+})
+
+/**
+ * Builds a canonical scan, or says which invariant the input breaks and where: no negative or
+ * non-finite quantity, gender male or female, only the contract's keys and measurement names,
+ * a failure exactly when the status is failure. The result is an Either, which is also an
+ * Effect, so `yield* makeScan(...)` works inside Effect.gen.
+ */
+export const makeScan = (init: ScanInit): Either.Either<Scan, InvariantViolation> =>
+  Either.mapLeft(validate(scanJsonOf(init)), (e) => InvariantViolation.fromIssues(collectIssues(e.issue)))

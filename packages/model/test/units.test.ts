@@ -1,0 +1,150 @@
+import { Either, FastCheck as fc } from "effect"
+import { describe, expect, it } from "@effect/vitest"
+import {
+  Centimetres,
+  Degrees,
+  Grams,
+  Inches,
+  Kilograms,
+  Millimetres,
+  Percent,
+  PercentE4,
+  Pounds,
+  Radians,
+  cmToMm,
+  convertLength,
+  convertMass,
+  degreesToRadians,
+  e4ToPercent,
+  gToKg,
+  gToLb,
+  inchesToMm,
+  isExactE4,
+  kgToG,
+  lbToG,
+  mmToCm,
+  mmToInches,
+  percentToE4,
+  radiansToDegrees,
+  round
+} from "../src/index.js"
+
+const humanMm = fc.integer({ min: 0, max: 3000 })
+const anyMm = fc.double({ min: 0, max: 1e7, noNaN: true })
+/** Decimal values of up to 15 significant digits: the domain where decimal shifts are exact. */
+const decimalValue = fc
+  .tuple(fc.integer({ min: 0, max: 999_999_999_999 }), fc.integer({ min: 0, max: 6 }))
+  .map(([digits, places]) => Number(`${digits}e-${places}`))
+
+describe("lengths", () => {
+  it.prop("mm -> in -> mm is within 0.5 mm", [anyMm], ([mm]) => {
+    expect(Math.abs(inchesToMm(mmToInches(Millimetres(mm))) - mm)).toBeLessThanOrEqual(0.5)
+  })
+
+  it.prop("mm -> in rounded to 2 decimals -> mm rounds back to the same whole mm", [humanMm], ([mm]) => {
+    const inches = Inches(round(mmToInches(Millimetres(mm)), 2))
+    expect(round(inchesToMm(inches))).toBe(mm)
+  })
+
+  it.prop("mm -> cm -> mm is exact on decimals", [decimalValue], ([mm]) => {
+    expect(cmToMm(mmToCm(Millimetres(mm)))).toBe(mm)
+  })
+
+  it.prop("cm with one decimal -> mm is the exact decimal", [fc.integer({ min: 0, max: 30000 })], ([tenths]) => {
+    expect(cmToMm(Centimetres(tenths / 10))).toBe(tenths)
+  })
+
+  it("converts the documented examples", () => {
+    expect(cmToMm(Centimetres(1.15))).toBe(11.5)
+    expect(mmToCm(Millimetres(1640))).toBe(164)
+    expect(inchesToMm(Inches(1))).toBe(25.4)
+    expect(convertLength(175, "cm", "mm")).toBe(1750)
+    expect(round(convertLength(70, "in", "cm"), 2)).toBe(177.8)
+  })
+
+  it("keeps units apart at compile time", () => {
+    const cm = Centimetres(175)
+    // @ts-expect-error a length in cm is not a length in mm
+    mmToInches(cm)
+    // @ts-expect-error a bare number is not a length in mm either
+    mmToInches(1750)
+    expect(mmToInches(cmToMm(cm))).toBeCloseTo(68.8976, 4)
+  })
+})
+
+describe("masses", () => {
+  it.prop("g -> kg -> g is exact on decimals", [decimalValue], ([g]) => {
+    expect(kgToG(gToKg(Grams(g)))).toBe(g)
+  })
+
+  it.prop("g -> lb -> g is within 1e-6 g", [fc.integer({ min: 0, max: 500_000 })], ([g]) => {
+    expect(Math.abs(lbToG(gToLb(Grams(g))) - g)).toBeLessThan(1e-6)
+  })
+
+  it("converts the documented examples", () => {
+    expect(kgToG(Kilograms(70))).toBe(70000)
+    expect(kgToG(Kilograms(54.321))).toBe(54321)
+    expect(lbToG(Pounds(1))).toBe(453.59237)
+    expect(convertMass(70000, "g", "kg")).toBe(70)
+  })
+})
+
+describe("percentages", () => {
+  it.prop("E4 -> percent -> E4 is exact on integers", [fc.integer({ min: -(2 ** 50), max: 2 ** 50 })], ([e4]) => {
+    expect(percentToE4(e4ToPercent(PercentE4(e4)))).toBe(e4)
+  })
+
+  it.prop("E4 -> percent gives the decimal the wire meant", [fc.integer({ min: 0, max: 1_000_000 })], ([e4]) => {
+    const s = String(e4).padStart(5, "0")
+    expect(e4ToPercent(PercentE4(e4))).toBe(Number(`${s.slice(0, -4)}.${s.slice(-4)}`))
+  })
+
+  it.prop("a percent with at most 4 decimals is exact in E4", [fc.integer({ min: 0, max: 1_000_000 })], ([e4]) => {
+    expect(isExactE4(Percent(e4 / 10_000))).toBe(true)
+  })
+
+  it("rounds a percent past 4 decimals half away from zero, and says it is not exact", () => {
+    expect(e4ToPercent(PercentE4(123456))).toBe(12.3456)
+    expect(percentToE4(Percent(12.34565))).toBe(123457)
+    expect(percentToE4(Percent(-12.34565))).toBe(-123457)
+    expect(isExactE4(Percent(12.34565))).toBe(false)
+  })
+
+  it("refuses a non-integer E4", () => {
+    const result = PercentE4.either(1.5)
+    expect(Either.isLeft(result) && result.left[0]?.message).toMatch(/safe integer, got 1.5/)
+    expect(PercentE4.is(123456)).toBe(true)
+  })
+})
+
+describe("angles", () => {
+  const degrees = fc.double({ min: -720, max: 720, noNaN: true })
+  const radians = fc.double({ min: -4 * Math.PI, max: 4 * Math.PI, noNaN: true })
+
+  it.prop("degrees -> radians -> degrees within 1e-9", [degrees], ([deg]) => {
+    expect(Math.abs(radiansToDegrees(degreesToRadians(Degrees(deg))) - deg)).toBeLessThan(1e-9)
+  })
+
+  it.prop("radians -> degrees -> radians within 1e-9", [radians], ([rad]) => {
+    expect(Math.abs(degreesToRadians(radiansToDegrees(Radians(rad))) - rad)).toBeLessThan(1e-9)
+  })
+
+  it("converts a right angle", () => {
+    expect(radiansToDegrees(Radians(Math.PI / 2))).toBe(90)
+  })
+})
+
+describe("round", () => {
+  const decimals = fc.integer({ min: 0, max: 6 })
+  it.prop("is within half a unit of the last place", [fc.double({ min: -1e9, max: 1e9, noNaN: true }), decimals], ([x, d]) => {
+    expect(Math.abs(round(x, d) - x)).toBeLessThanOrEqual(0.5 * 10 ** -d * (1 + 1e-9) + Math.abs(x) * 1e-15)
+  })
+
+  it.prop("is odd: round(-x) = -round(x)", [fc.double({ min: -1e9, max: 1e9, noNaN: true }), decimals], ([x, d]) => {
+    expect(round(-x, d)).toBe(-round(x, d) || 0)
+  })
+
+  it("rounds halves away from zero, in decimal", () => {
+    expect([round(2.5), round(-2.5), round(1.005, 2), round(1e-7, 9), round(0.5e-7, 7)]).toEqual([3, -3, 1.01, 1e-7, 1e-7])
+  })
+})

@@ -1,0 +1,52 @@
+/**
+ * Generated regions of the docs. A region sits between `<!-- generated:NAME -->` and
+ * `<!-- /generated:NAME -->`; everything outside the markers is written by hand.
+ */
+import { readFileSync } from "node:fs"
+import { dirname, join } from "node:path"
+import { fileURLToPath } from "node:url"
+import { JSONSchema } from "effect"
+import { Scan } from "@scanbridge/model"
+import { measurementTable, postureTable, statTable } from "./tables.js"
+
+export const repoRoot = join(dirname(fileURLToPath(import.meta.url)), "..", "..")
+
+export const replaceRegion = (doc: string, name: string, content: string): string => {
+  const open = `<!-- generated:${name} -->`
+  const close = `<!-- /generated:${name} -->`
+  const start = doc.indexOf(open)
+  const end = doc.indexOf(close)
+  if (start < 0 || end < start) throw new Error(`missing or misordered markers for generated region ${name}`)
+  return `${doc.slice(0, start + open.length)}\n\n${content.trimEnd()}\n\n${doc.slice(end)}`
+}
+
+interface GeneratedFile {
+  /** Relative to the repository root. */
+  readonly path: string
+  readonly render: (current: string) => string
+}
+
+const regions =
+  (sections: Record<string, () => string>) =>
+  (current: string): string =>
+    Object.entries(sections).reduce((doc, [name, render]) => replaceRegion(doc, name, render()), current)
+
+/** Every generated file, and how to write it from what is there now. */
+export const GENERATED: ReadonlyArray<GeneratedFile> = [
+  {
+    path: "docs/canonical-model.md",
+    render: regions({ measurements: measurementTable, stats: statTable, posture: postureTable })
+  },
+  {
+    path: "docs/scanbridge.scan.v1.schema.json",
+    render: () => `${JSON.stringify(JSONSchema.make(Scan), null, 2)}\n`
+  }
+]
+
+export const readCurrent = (file: GeneratedFile): string => {
+  try {
+    return readFileSync(join(repoRoot, file.path), "utf8")
+  } catch {
+    return ""
+  }
+}

@@ -1,0 +1,46 @@
+/** Markdown tables rendered from the catalogue in @scanbridge/model. */
+import { MEASUREMENTS, POSTURE_FRONT, POSTURE_RIGHT, STATS } from "@scanbridge/model"
+
+const table = (header: ReadonlyArray<string>, rows: ReadonlyArray<ReadonlyArray<string>>): string =>
+  [header, header.map(() => "---"), ...rows].map((cells) => `| ${cells.join(" | ")} |`).join("\n")
+
+const code = (s: string | null): string => (s === null ? "(none)" : `\`${s}\``)
+
+export const measurementTable = (): string =>
+  table(
+    ["canonical (platform)", "session enum (number)", "estimation key", "fit estimationType", "kind", "side", "ISO 8559-1"],
+    MEASUREMENTS.map((e) => [
+      code(e.name),
+      `${code(e.session.name)} (${e.session.number})`,
+      code(e.estimation),
+      code(e.fit),
+      e.kind,
+      e.side,
+      e.iso8559 ?? ""
+    ])
+  )
+
+export const statTable = (): string =>
+  table(
+    ["session enum (number, unit)", "fit estimationType (unit)", "estimation key", "platform key", "canonical"],
+    STATS.map((s) => [
+      `${code(s.session.name)} (${s.session.number}, ${s.session.unit})`,
+      s.fit === null ? "(none)" : `${code(s.fit.name)} (${s.fit.unit})`,
+      code(s.estimation),
+      code(s.platform),
+      code(s.target)
+    ])
+  )
+
+export const postureTable = (): string =>
+  [
+    table(
+      ["front angle and line (canonical)", "session name", "landmark", "ISO 8559-1"],
+      POSTURE_FRONT.map((p) => [code(p.name), code(p.session), p.landmark, p.iso8559 ?? ""])
+    ),
+    "",
+    table(
+      ["right line (canonical)", "session name", "points", "segment angles"],
+      POSTURE_RIGHT.map((l) => [code(l.name), code(l.session), String(l.points), String(l.points - 1)])
+    )
+  ].join("\n")
