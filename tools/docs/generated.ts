@@ -7,7 +7,7 @@ import { dirname, join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { JSONSchema } from "effect"
 import { Scan } from "@scanbridge/model"
-import { measurementTable, postureTable, statTable } from "./tables.js"
+import { measurementTable, postureTable, statTable, unitTable } from "./tables.js"
 
 export const repoRoot = join(dirname(fileURLToPath(import.meta.url)), "..", "..")
 
@@ -35,7 +35,7 @@ const regions =
 export const GENERATED: ReadonlyArray<GeneratedFile> = [
   {
     path: "docs/canonical-model.md",
-    render: regions({ measurements: measurementTable, stats: statTable, posture: postureTable })
+    render: regions({ units: unitTable, measurements: measurementTable, stats: statTable, posture: postureTable })
   },
   {
     path: "docs/scanbridge.scan.v1.schema.json",

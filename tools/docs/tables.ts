@@ -1,5 +1,5 @@
 /** Markdown tables rendered from the catalogue in @scanbridge/model. */
-import { MEASUREMENTS, POSTURE_FRONT, POSTURE_RIGHT, STATS } from "@scanbridge/model"
+import { MEASUREMENTS, POSTURE_FRONT, POSTURE_RIGHT, SESSION_ANGLE_UNITS, STATS, WIRE_UNITS } from "@scanbridge/model"
 
 const table = (header: ReadonlyArray<string>, rows: ReadonlyArray<ReadonlyArray<string>>): string =>
   [header, header.map(() => "---"), ...rows].map((cells) => `| ${cells.join(" | ")} |`).join("\n")
@@ -43,4 +43,26 @@ export const postureTable = (): string =>
       ["right line (canonical)", "session name", "points", "segment angles"],
       POSTURE_RIGHT.map((l) => [code(l.name), code(l.session), String(l.points), String(l.points - 1)])
     )
+  ].join("\n")
+
+export const unitTable = (): string =>
+  [
+    table(
+      ["quantity", "platform", "session", "fit"],
+      [
+        ["length", code(WIRE_UNITS.platform.length), code(WIRE_UNITS.session.length), code(WIRE_UNITS.fit.length)],
+        ["mass", code(WIRE_UNITS.platform.mass), code(WIRE_UNITS.session.mass), code(WIRE_UNITS.fit.mass)],
+        ["percentage", code(WIRE_UNITS.platform.percent), `${code(WIRE_UNITS.session.percentE4)} (percent x 10^4)`, "(none)"],
+        ["age", "(unitless integer)", code(WIRE_UNITS.session.years), code(WIRE_UNITS.fit.years)],
+        ["gender", "`male` / `female`", `${code(WIRE_UNITS.session.gender)} (1 male, 2 female)`, `${code(WIRE_UNITS.fit.gender)} (1 male, 2 female)`],
+        [
+          "posture angle",
+          [WIRE_UNITS.platform.angle, ...WIRE_UNITS.platform.angleAliases].map(code).join(" or "),
+          SESSION_ANGLE_UNITS.map((u) => `${code(u.name)} (${u.number})`).join(", "),
+          "(none)"
+        ]
+      ]
+    ),
+    "",
+    `The estimation API states no unit for its measurements or body composition; the estimation adapter infers them per record. Session \`UnitType\` numbers other than ${code(WIRE_UNITS.session.unspecified.name)} (${WIRE_UNITS.session.unspecified.number}) are not given by the spec.`
   ].join("\n")

@@ -104,6 +104,36 @@ export type CanonicalTarget =
 /** Session UnitType names (spec 02). Only UNIT_TYPE_UNSPECIFIED has a number in the spec (0). */
 export type SessionUnit = "MILLIMETERS" | "GRAMS" | "PERCENTAGE_E4" | "YEARS" | "GENDER"
 
+// --- Units as each dialect spells them ------------------------------------------------------
+
+/** The unit strings on the wire. The estimation API states no units (inferred per record). */
+export const WIRE_UNITS = {
+  platform: {
+    length: "mm",
+    percent: "percent",
+    mass: "g",
+    /** Spec 01 writes `degrees`; its endpoint conventions table writes `degree`. Both are read. */
+    angle: "degrees",
+    angleAliases: ["degree"]
+  },
+  session: {
+    length: "MILLIMETERS",
+    mass: "GRAMS",
+    percentE4: "PERCENTAGE_E4",
+    years: "YEARS",
+    gender: "GENDER",
+    unspecified: { name: "UNIT_TYPE_UNSPECIFIED", number: 0 }
+  },
+  fit: { length: "MILLIMETERS", mass: "GRAMS", years: "YEARS", gender: "GENDER" }
+} as const
+
+/** Session AngleUnitType, with the numbers spec 02 gives. */
+export const SESSION_ANGLE_UNITS = [
+  { name: "ANGLE_UNIT_TYPE_NOT_SPECIFIED", number: 0, unit: null },
+  { name: "ANGLE_UNIT_TYPE_DEGREES", number: 1, unit: "deg" },
+  { name: "ANGLE_UNIT_TYPE_RADIANS", number: 2, unit: "rad" }
+] as const
+
 /** A non-length entry of the session MeasurementType and fit estimationType enums. */
 export interface StatEntry {
   /** The enum name shared by the session and fit dialects. */
@@ -210,6 +240,8 @@ export const Catalogue = {
   measurements: MEASUREMENTS,
   stats: STATS,
   isMeasurementName: (name: string): name is MeasurementName => byName.has(name),
+  /** Total on canonical names: the type rules out a miss. */
+  entry: (name: MeasurementName): MeasurementEntry<MeasurementName> => byName.get(name)!,
   byName: (name: string): MeasurementEntry<MeasurementName> | undefined => byName.get(name),
   bySessionName: (name: string): MeasurementEntry<MeasurementName> | undefined => bySessionName.get(name),
   bySessionNumber: (n: number): MeasurementEntry<MeasurementName> | undefined => bySessionNumber.get(n),

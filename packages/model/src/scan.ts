@@ -8,7 +8,7 @@ import { Arbitrary, Either, Schema } from "effect"
 import type { FastCheck } from "effect"
 import { MEASUREMENT_NAMES, type MeasurementName, POSTURE_FRONT, POSTURE_RIGHT } from "./catalogue.js"
 import type { FrontPostureName, RightPostureName } from "./catalogue.js"
-import { InvariantViolation, collectIssues } from "./errors.js"
+import { InvariantViolation, type Path, collectIssues, formatPath } from "./errors.js"
 
 export const SCAN_FORMAT = "scanbridge.scan/v1"
 
@@ -191,6 +191,9 @@ export type NoteKind = typeof NoteKind.Type
 export const Note = Schema.Struct({ kind: NoteKind, path: Schema.String, detail: Schema.String })
 export interface Note extends Schema.Schema.Type<typeof Note> {}
 
+/** A note whose path is written as every other path is (`measurementsMm.hipGirth`). */
+export const makeNote = (kind: NoteKind, path: Path, detail: string): Note => ({ kind, path: formatPath(path), detail })
+
 // --- The scan -----------------------------------------------------------------------------
 
 const ScanFields = Schema.Struct({
@@ -262,8 +265,8 @@ export interface ScanInit {
 
 const validate = Schema.decodeUnknownEither(Scan, { errors: "all", onExcessProperty: "error" })
 
-/** The plain JSON object of a ScanInit with every default filled in, before validation. */
-export const scanJsonOf = (init: ScanInit): ScanJson => ({
+// The plain JSON object of a ScanInit with every default filled in, before validation.
+const scanJsonOf = (init: ScanInit): ScanJson => ({
   format: SCAN_FORMAT,
   source: init.source,
   status: init.status,

@@ -1,6 +1,15 @@
 import { FastCheck as fc } from "effect"
 import { describe, expect, it } from "@effect/vitest"
-import { Catalogue, MEASUREMENTS, MEASUREMENT_NAMES, POSTURE_FRONT, POSTURE_RIGHT, STATS } from "../src/index.js"
+import {
+  Catalogue,
+  MEASUREMENTS,
+  MEASUREMENT_NAMES,
+  POSTURE_FRONT,
+  POSTURE_RIGHT,
+  SESSION_ANGLE_UNITS,
+  STATS,
+  WIRE_UNITS
+} from "../src/index.js"
 
 // The lists below are written out as the vendor's documents give them (../shared/spec), so a
 // typo on either side fails. They are the only copies outside the catalogue, on purpose.
@@ -105,6 +114,25 @@ describe("catalogue pinned to the spec", () => {
     expect(refs).toEqual({ kneeGirthR: "5.3.22", topHipGirth: "5.3.13", waistGirth: "5.3.10", underBustGirth: "5.3.8" })
   })
 
+  it("spells units as each API does", () => {
+    // Spec 01 units table and posture text; spec 02 UnitType and AngleUnitType; spec 03 units.
+    expect(WIRE_UNITS.platform).toEqual({ length: "mm", percent: "percent", mass: "g", angle: "degrees", angleAliases: ["degree"] })
+    expect(WIRE_UNITS.session).toEqual({
+      length: "MILLIMETERS",
+      mass: "GRAMS",
+      percentE4: "PERCENTAGE_E4",
+      years: "YEARS",
+      gender: "GENDER",
+      unspecified: { name: "UNIT_TYPE_UNSPECIFIED", number: 0 }
+    })
+    expect(WIRE_UNITS.fit).toEqual({ length: "MILLIMETERS", mass: "GRAMS", years: "YEARS", gender: "GENDER" })
+    expect(SESSION_ANGLE_UNITS.map((u) => [u.name, u.number])).toEqual([
+      ["ANGLE_UNIT_TYPE_NOT_SPECIFIED", 0],
+      ["ANGLE_UNIT_TYPE_DEGREES", 1],
+      ["ANGLE_UNIT_TYPE_RADIANS", 2]
+    ])
+  })
+
   it("names the posture parts as both APIs do", () => {
     expect(POSTURE_FRONT.map((p) => [p.name, p.session])).toEqual([
       ["ear", "EAR"],
@@ -124,6 +152,7 @@ describe("catalogue lookups are bijections on their domains", () => {
 
   it.prop("canonical name <-> every dialect", [entry], ([e]) => {
     expect(Catalogue.byName(e.name)).toBe(e)
+    expect(Catalogue.entry(e.name)).toBe(e)
     expect(Catalogue.bySessionName(e.session.name)).toBe(e)
     expect(Catalogue.bySessionNumber(e.session.number)).toBe(e)
     if (e.estimation !== null) expect(Catalogue.byEstimationKey(e.estimation)).toBe(e)

@@ -1,4 +1,4 @@
-import { Arbitrary, Either, FastCheck as fc } from "effect"
+import { Arbitrary, Either, FastCheck as fc, Schema } from "effect"
 import { describe, expect, it } from "@effect/vitest"
 import {
   DecodeError,
@@ -10,6 +10,7 @@ import {
   decodeScanEither,
   encodeScan,
   formatPath,
+  makeNote,
   makeScan,
   parseScanEither,
   stringifyScan
@@ -225,6 +226,12 @@ describe("the strict decoder", () => {
     expect(error.issues.map((i) => formatPath(i.path))).toEqual(["status", "subject.gender"])
   })
 
+  it("is strict through the schema itself, whatever options the caller passes", () => {
+    const withExtra = { ...CONTRACT_EXAMPLE, subject: { ...CONTRACT_EXAMPLE.subject, bmi: 20.1 } }
+    expect(Either.isLeft(Schema.decodeUnknownEither(Scan)(withExtra))).toBe(true)
+    expect(Either.isLeft(Schema.decodeUnknownEither(Scan, { onExcessProperty: "ignore" })(withExtra))).toBe(true)
+  })
+
   it("turns text that is not JSON into a DecodeError at the root", () => {
     const error = Either.flip(parseScanEither("{\"format\":")).pipe(Either.getOrThrow)
     expect(error).toBeInstanceOf(DecodeError)
@@ -234,6 +241,16 @@ describe("the strict decoder", () => {
 
   it.prop("never throws on arbitrary JSON", [fc.jsonValue()], ([json]) => {
     expect(Either.isLeft(decodeScanEither(json))).toBe(true)
+  })
+})
+
+describe("makeNote", () => {
+  it("writes the path as errors do", () => {
+    expect(makeNote("dropped", ["posture", "front", "angles", 2], "unknown enum number 9")).toEqual({
+      kind: "dropped",
+      path: "posture.front.angles[2]",
+      detail: "unknown enum number 9"
+    })
   })
 })
 
