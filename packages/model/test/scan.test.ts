@@ -232,6 +232,24 @@ describe("the strict decoder", () => {
     expect(Either.isLeft(Schema.decodeUnknownEither(Scan, { onExcessProperty: "ignore" })(withExtra))).toBe(true)
   })
 
+  it("checks a 20 MB avatar without overflowing the stack", () => {
+    const data = Buffer.alloc(15_000_000, "v 0.1 0.2 0.3\n").toString("base64")
+    const avatar = (d: string) => ({ ...CONTRACT_EXAMPLE, avatar: { format: "obj", type: null, data: d, vertices: null } })
+    expect(Either.isRight(decodeScanEither(avatar(data)))).toBe(true)
+    const error = Either.flip(decodeScanEither(avatar(`${data.slice(0, -4)}a!b=`))).pipe(Either.getOrThrow)
+    expect(error.path).toEqual(["avatar", "data"])
+  })
+
+  it.prop("accepts exactly what Buffer writes as base64", [fc.uint8Array({ maxLength: 64 })], ([bytes]) => {
+    const data = Buffer.from(bytes).toString("base64")
+    const avatar = { format: "obj", type: null, data, vertices: null }
+    expect(Either.isRight(decodeScanEither({ ...CONTRACT_EXAMPLE, avatar }))).toBe(true)
+    for (const broken of [`${data}=`, `${data}A`, data.replace(/^./, "-")]) {
+      if (broken === data) continue
+      expect(Either.isLeft(decodeScanEither({ ...CONTRACT_EXAMPLE, avatar: { ...avatar, data: broken } }))).toBe(true)
+    }
+  })
+
   it("turns text that is not JSON into a DecodeError at the root", () => {
     const error = Either.flip(parseScanEither("{\"format\":")).pipe(Either.getOrThrow)
     expect(error).toBeInstanceOf(DecodeError)
