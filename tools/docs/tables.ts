@@ -1,5 +1,13 @@
 /** Markdown tables rendered from the catalogue in @scanbridge/model. */
-import { MEASUREMENTS, POSTURE_FRONT, POSTURE_RIGHT, SESSION_ANGLE_UNITS, STATS, WIRE_UNITS } from "@scanbridge/model"
+import {
+  GENDER_CODES,
+  MEASUREMENTS,
+  POSTURE_FRONT,
+  POSTURE_RIGHT,
+  SESSION_ANGLE_UNITS,
+  STATS,
+  WIRE_UNITS
+} from "@scanbridge/model"
 
 const table = (header: ReadonlyArray<string>, rows: ReadonlyArray<ReadonlyArray<string>>): string =>
   [header, header.map(() => "---"), ...rows].map((cells) => `| ${cells.join(" | ")} |`).join("\n")
@@ -45,6 +53,10 @@ export const postureTable = (): string =>
     )
   ].join("\n")
 
+const genderCodes = Object.entries(GENDER_CODES)
+  .map(([gender, n]) => `${n} ${gender}`)
+  .join(", ")
+
 export const unitTable = (): string =>
   [
     table(
@@ -54,7 +66,12 @@ export const unitTable = (): string =>
         ["mass", code(WIRE_UNITS.platform.mass), code(WIRE_UNITS.session.mass), code(WIRE_UNITS.fit.mass)],
         ["percentage", code(WIRE_UNITS.platform.percent), `${code(WIRE_UNITS.session.percentE4)} (percent x 10^4)`, "(none)"],
         ["age", "(unitless integer)", code(WIRE_UNITS.session.years), code(WIRE_UNITS.fit.years)],
-        ["gender", "`male` / `female`", `${code(WIRE_UNITS.session.gender)} (1 male, 2 female)`, `${code(WIRE_UNITS.fit.gender)} (1 male, 2 female)`],
+        [
+          "gender",
+          Object.keys(GENDER_CODES).map(code).join(" / "),
+          `${code(WIRE_UNITS.session.gender)} (${genderCodes})`,
+          `${code(WIRE_UNITS.fit.gender)} (${genderCodes})`
+        ],
         [
           "posture angle",
           [WIRE_UNITS.platform.angle, ...WIRE_UNITS.platform.angleAliases].map(code).join(" or "),

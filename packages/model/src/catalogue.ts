@@ -101,8 +101,8 @@ export type CanonicalTarget =
   | "composition.bodyFatPercent"
   | "composition.skeletalMuscleMassG"
 
-/** Session UnitType names (spec 02). Only UNIT_TYPE_UNSPECIFIED has a number in the spec (0). */
-export type SessionUnit = "MILLIMETERS" | "GRAMS" | "PERCENTAGE_E4" | "YEARS" | "GENDER"
+/** Session UnitType names (spec 02), from WIRE_UNITS. Only UNIT_TYPE_UNSPECIFIED has a number (0). */
+export type SessionUnit = Exclude<(typeof WIRE_UNITS.session)[keyof typeof WIRE_UNITS.session], object>
 
 // --- Units as each dialect spells them ------------------------------------------------------
 
