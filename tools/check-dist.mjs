@@ -1,28 +1,58 @@
 // After `pnpm build`: loads every entry point a package publishes (its publishConfig.exports),
 // with require() and with import(), and checks that its .d.ts files exist. Catches a build
 // that passes but ships something consumers cannot load.
-import { existsSync, readdirSync, readFileSync } from "node:fs"
+//
+// In the workspace, packages resolve each other to their sources. A consumer gets the published
+// form instead, so the packages are laid out here as npm would install them: each one's
+// package.json with its publishConfig applied and its dist, in a temporary node_modules; its
+// third-party dependencies linked from the workspace.
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs"
 import { createRequire } from "node:module"
+import { tmpdir } from "node:os"
 import { dirname, join } from "node:path"
 import { fileURLToPath, pathToFileURL } from "node:url"
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..", "packages")
-let checked = 0
-for (const name of readdirSync(root)) {
+const store = mkdtempSync(join(tmpdir(), "scanbridge-dist-"))
+const modules = join(store, "node_modules")
+
+const packages = readdirSync(root).map((name) => {
   const dir = join(root, name)
-  const pkg = JSON.parse(readFileSync(join(dir, "package.json"), "utf8"))
-  const require = createRequire(join(dir, "package.json"))
-  for (const [entry, target] of Object.entries(pkg.publishConfig?.exports ?? {})) {
-    for (const file of [target.import.types, target.require.types]) {
-      if (!existsSync(join(dir, file))) throw new Error(`${pkg.name} ${entry}: missing ${file}`)
-    }
-    const cjs = require(join(dir, target.require.default))
-    const esm = await import(pathToFileURL(join(dir, target.import.default)).href)
-    const names = Object.keys(esm).sort().join()
-    if (names === "" || names !== Object.keys(cjs).sort().join()) {
-      throw new Error(`${pkg.name} ${entry}: ESM and CJS builds export different names`)
-    }
-    checked++
+  return { dir, pkg: JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) }
+})
+
+for (const { dir, pkg } of packages) {
+  const target = join(modules, pkg.name)
+  mkdirSync(target, { recursive: true })
+  writeFileSync(join(target, "package.json"), JSON.stringify({ ...pkg, ...pkg.publishConfig }))
+  cpSync(join(dir, "dist"), join(target, "dist"), { recursive: true })
+  const deps = { ...pkg.dependencies, ...pkg.peerDependencies }
+  for (const dep of Object.keys(deps).filter((d) => !d.startsWith("@scanbridge/"))) {
+    const link = join(target, "node_modules", dep)
+    mkdirSync(dirname(link), { recursive: true })
+    symlinkSync(realpathSync(join(dir, "node_modules", dep)), link, "dir")
   }
+}
+
+let checked = 0
+try {
+  for (const { pkg } of packages) {
+    const dir = join(modules, pkg.name)
+    const require = createRequire(join(dir, "package.json"))
+    for (const [entry, target] of Object.entries(pkg.publishConfig?.exports ?? {})) {
+      for (const file of [target.import.types, target.require.types]) {
+        if (!existsSync(join(dir, file))) throw new Error(`${pkg.name} ${entry}: missing ${file}`)
+      }
+      const cjs = require(join(dir, target.require.default))
+      const esm = await import(pathToFileURL(join(dir, target.import.default)).href)
+      const names = Object.keys(esm).sort().join()
+      if (names === "" || names !== Object.keys(cjs).sort().join()) {
+        throw new Error(`${pkg.name} ${entry}: ESM and CJS builds export different names`)
+      }
+      checked++
+    }
+  }
+} finally {
+  rmSync(store, { recursive: true, force: true })
 }
 console.log(`dist: ${checked} entry points load as ESM and CJS`)

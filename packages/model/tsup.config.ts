@@ -1,10 +1,3 @@
-import { defineConfig } from "tsup"
+import { packageBuild } from "../../tsup.shared"
 
-export default defineConfig({
-  entry: ["src/index.ts", "src/plain.ts"],
-  format: ["esm", "cjs"],
-  dts: { compilerOptions: { composite: false } },
-  sourcemap: true,
-  clean: true,
-  external: ["effect"]
-})
+export default packageBuild(["src/index.ts", "src/plain.ts"])

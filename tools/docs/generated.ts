@@ -31,8 +31,15 @@ const regions =
   (current: string): string =>
     Object.entries(sections).reduce((doc, [name, render]) => replaceRegion(doc, name, render()), current)
 
+/** A runnable example, shown as it is (it is also run by a test). */
+const example = (path: string) => () => "```ts\n" + readFileSync(join(repoRoot, path), "utf8").trimEnd() + "\n```"
+
 /** Every generated file, and how to write it from what is there now. */
 export const GENERATED: ReadonlyArray<GeneratedFile> = [
+  {
+    path: "README.md",
+    render: regions({ "platform-quickstart": example("tools/examples/platform-quickstart.ts") })
+  },
   {
     path: "docs/canonical-model.md",
     render: regions({ units: unitTable, measurements: measurementTable, stats: statTable, posture: postureTable })

@@ -175,6 +175,23 @@ export const STATS: ReadonlyArray<StatEntry> = [
   stat("HEIGHT", 41, "MILLIMETERS", true, "height", "height", "subject.heightMm")
 ]
 
+/** A closed range of plausible values, in the canonical unit. */
+export interface Range {
+  readonly min: number
+  readonly max: number
+}
+
+/**
+ * The ranges of a human subject, from the client library's documented limits (spec 03: height
+ * 500-2500 mm, weight 10000-200000 g, age above 0). No document gives an upper age; 130 is ours.
+ * Guards refuse stats outside them before a request spends quota.
+ */
+export const HUMAN_RANGES = {
+  heightMm: { min: 500, max: 2500 },
+  weightG: { min: 10_000, max: 200_000 },
+  age: { min: 1, max: 130 }
+} as const satisfies Record<string, Range>
+
 /** The session enum's zero value, which names no measurement. */
 export const SESSION_MEASUREMENT_UNSPECIFIED = { name: "MEASUREMENT_TYPE_UNSPECIFIED", number: 0 } as const
 

@@ -123,7 +123,26 @@ export class InvariantViolation extends Schema.TaggedError<InvariantViolation>("
   }
 }
 
-export type ScanbridgeFailure = DecodeError | UnknownFormatError | InvariantViolation
+/** A canonical scan that the target format cannot hold (a pending scan as a platform entry, say). */
+export class EncodeError extends Schema.TaggedError<EncodeError>("@scanbridge/model/EncodeError")("EncodeError", {
+  /** The target format, for example `platform entry`. */
+  format: Schema.String,
+  /** Path into the canonical scan and the value found there. */
+  path: PathSchema,
+  value: Schema.Unknown,
+  message: Schema.String
+}) {
+  static at(format: string, path: Path, value: unknown, reason: string): EncodeError {
+    return new EncodeError({
+      format,
+      path,
+      value,
+      message: `${format}: cannot encode ${formatPath(path)} = ${previewValue(value)}: ${reason}`
+    })
+  }
+}
+
+export type ScanbridgeFailure = DecodeError | UnknownFormatError | InvariantViolation | EncodeError
 
 // --- ParseIssue -> Issue[] ----------------------------------------------------------------
 

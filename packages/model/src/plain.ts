@@ -41,6 +41,9 @@ export class ScanbridgeError extends Error {
     if (failure._tag === "UnknownFormatError") {
       this.path = []
       this.issues = []
+    } else if (failure._tag === "EncodeError") {
+      this.path = failure.path
+      this.issues = [{ path: failure.path, value: failure.value, message: failure.message }]
     } else {
       this.path = failure.path
       this.issues = failure.issues

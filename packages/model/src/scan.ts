@@ -197,6 +197,12 @@ export interface Note extends Schema.Schema.Type<typeof Note> {}
 /** A note whose path is written as every other path is (`measurementsMm.hipGirth`). */
 export const makeNote = (kind: NoteKind, path: Path, detail: string): Note => ({ kind, path: formatPath(path), detail })
 
+/** What an encoder wrote, with a note for everything the target format could not hold. */
+export interface Encoded<A> {
+  readonly value: A
+  readonly notes: ReadonlyArray<Note>
+}
+
 // --- The scan -----------------------------------------------------------------------------
 
 const ScanFields = Schema.Struct({

@@ -1,0 +1,566 @@
+/**
+ * Platform wire <-> canonical Scan. Decoding reads both entry variants (REST and client
+ * library) and list summaries; encoding writes the entry a migrated record becomes, with a note
+ * for everything the platform cannot hold.
+ */
+import { Either, Schema } from "effect"
+import {
+  Base64,
+  Catalogue,
+  DecodeError,
+  EncodeError,
+  type Encoded,
+  type FailureCategory,
+  type MeasurementName,
+  type Method,
+  type Note,
+  type NoteKind,
+  POSTURE_FRONT,
+  POSTURE_RIGHT,
+  type Path,
+  type Scan,
+  type ScanInit,
+  type ScanJson,
+  UtcTimestamp,
+  collectIssues,
+  convertLength,
+  convertMass,
+  makeNote,
+  makeScan,
+  previewValue,
+  round
+} from "@scanbridge/model"
+import * as Wire from "./wire.js"
+
+export const FORMATS = {
+  entry: "platform entry",
+  clientLibraryEntry: "platform client-library entry",
+  summary: "platform list summary",
+  listPage: "platform list page"
+} as const
+
+type ScanInitJson = { -readonly [K in keyof ScanInit]-?: Exclude<ScanInit[K], undefined> }
+type PostureJson = NonNullable<ScanJson["posture"]>
+type Out<K extends keyof Wire.EntryJson> = Exclude<Wire.EntryJson[K], undefined>
+type FrontJson = NonNullable<PostureJson["front"]>
+type RightJson = NonNullable<PostureJson["right"]>
+
+// A walk stops at the first value it cannot read or write; this carries the error out of it.
+class Abort<E> {
+  constructor(readonly error: E) {}
+}
+
+const attempt = <A, E>(f: () => A): Either.Either<A, E> => {
+  try {
+    return Either.right(f())
+  } catch (e) {
+    if (e instanceof Abort) return Either.left(e.error as E)
+    throw e
+  }
+}
+
+/** Collects notes and aborts with a DecodeError that names the wire path and value. */
+class Reader {
+  readonly notes: Array<Note> = []
+  constructor(readonly format: string, readonly base: Path) {}
+  note(kind: NoteKind, path: Path, detail: string): void {
+    this.notes.push(makeNote(kind, path, detail))
+  }
+  fail(path: Path, value: unknown, message: string): never {
+    throw new Abort(DecodeError.at(this.format, [...this.base, ...path], value, message))
+  }
+}
+
+const run = (format: string, base: Path, f: (r: Reader) => ScanInit): Either.Either<Scan, DecodeError> => {
+  const reader = new Reader(format, base)
+  return Either.flatMap(attempt<ScanInit, DecodeError>(() => f(reader)), (init) =>
+    Either.mapLeft(makeScan({ ...init, notes: reader.notes }), (v) => DecodeError.fromIssues(format, v.issues))
+  )
+}
+
+const parse = <A, I>(schema: Schema.Schema<A, I>, format: string, base: Path) => {
+  const decode = Schema.decodeUnknownEither(schema, { errors: "all" })
+  return (json: unknown): Either.Either<A, DecodeError> =>
+    Either.mapLeft(decode(json), (e) => DecodeError.fromIssues(format, collectIssues(e.issue, base)))
+}
+
+// --- Decode: the parts shared by entries and summaries -------------------------------------
+
+const unknownKeys = (r: Reader, json: unknown, known: ReadonlyArray<string>) => {
+  if (typeof json !== "object" || json === null) return
+  for (const key of Object.keys(json)) {
+    if (!known.includes(key)) r.note("dropped", [key], `unknown key ${key} = ${previewValue((json as Record<string, unknown>)[key])}: the canonical scan has no place for it`)
+  }
+}
+
+const methodOf = (input: Wire.EntryInput): Method =>
+  input.statsEstimations ? "stats" : input.photoScan ? "photo" : "adjusted"
+
+const readInput = (r: Reader, input: Wire.EntryInput, outputWeight: number | null): Pick<ScanInitJson, "method" | "subject" | "adjustment"> => {
+  const stats = (input.statsEstimations ?? input.photoScan ?? input.adjustedScan)!
+  const subject = { age: stats.age, gender: stats.gender, heightMm: stats.height, weightG: stats.weight }
+  if (input.photoScan && (input.photoScan.frontPhoto !== null || input.photoScan.rightPhoto !== null)) {
+    r.note("dropped", ["input", "photoScan"], "frontPhoto and rightPhoto: the canonical scan keeps results, not the submitted photos")
+  }
+  const adjusted = input.adjustedScan
+  if (adjusted === undefined) return { method: methodOf(input), subject, adjustment: null }
+  const parameters: Array<{ name: "weight" | MeasurementName; percentage: number }> = []
+  adjusted.parameters.forEach((p, i) => {
+    if (p.name === "weight" || Catalogue.isMeasurementName(p.name)) parameters.push({ name: p.name, percentage: p.percentage })
+    else r.note("dropped", ["input", "adjustedScan", "parameters", i], `parameter ${previewValue(p.name)} (${p.percentage} %) names no measurement`)
+  })
+  return {
+    method: "adjusted",
+    subject,
+    adjustment: {
+      baseScanId: adjusted.baseScanId,
+      baseScanType: adjusted.baseScanType ?? null,
+      parameters,
+      outputWeightG: outputWeight
+    }
+  }
+}
+
+// --- Decode: entries ---------------------------------------------------------------------
+
+const readMeasurements = (r: Reader, items: ReadonlyArray<Wire.MeasurementItem> | null) => {
+  const out: Partial<Record<MeasurementName, number>> = {}
+  items?.forEach((item, i) => {
+    const path = ["measurements", i]
+    const entry = Catalogue.byName(item.name)
+    if (entry === undefined) {
+      const guess = Catalogue.suggest(item.name)
+      r.note("dropped", path, `unknown measurement ${previewValue(item.name)} = ${item.value} ${item.unit}${guess ? ` (did you mean ${guess.name}?)` : ""}`)
+      return
+    }
+    if (out[entry.name] !== undefined) {
+      r.note("dropped", path, `second ${entry.name} (${item.value} ${item.unit}); the first one is kept`)
+      return
+    }
+    if (item.unit === Wire.UNITS.length) out[entry.name] = item.value
+    else if (item.unit === "cm" || item.unit === "in") {
+      out[entry.name] = convertLength(item.value, item.unit, "mm")
+      r.note("converted", path, `${entry.name} ${item.value} ${item.unit} -> ${out[entry.name]} mm`)
+    } else r.fail([...path, "unit"], item.unit, `a length unit (${Wire.UNITS.length})`)
+  })
+  return out
+}
+
+const isBase64 = Schema.is(Base64)
+const isUtcTimestamp = Schema.is(UtcTimestamp)
+
+const readAvatar = (r: Reader, avatar: Wire.Avatar | null | undefined): ScanInitJson["avatar"] => {
+  if (avatar === null || avatar === undefined) return null
+  if (avatar.format !== "obj" && avatar.format !== "glb") {
+    r.note("dropped", ["avatar"], `avatar of format ${previewValue(avatar.format)}: the canonical avatar is obj, glb or vertices`)
+    return null
+  }
+  if (!isBase64(avatar.data)) r.fail(["avatar", "data"], avatar.data, "base64 (RFC 4648, padded)")
+  return { format: avatar.format, type: avatar.type ?? null, data: avatar.data, vertices: null }
+}
+
+const grams = (r: Reader, path: Path, v: { unit: string; value: number }): number => {
+  if (v.unit === Wire.UNITS.mass) return v.value
+  if (v.unit === "kg") {
+    const g = convertMass(v.value, "kg", "g")
+    r.note("converted", path, `${v.value} kg -> ${g} g`)
+    return g
+  }
+  return r.fail([...path, "unit"], v.unit, `a mass unit (${Wire.UNITS.mass})`)
+}
+
+const readComposition = (r: Reader, c: Wire.BodyComposition | null | undefined): ScanInitJson["composition"] => {
+  if (c === null || c === undefined) return null
+  const fat = c.bodyFatPercentage ?? null
+  if (fat !== null && fat.unit !== Wire.UNITS.percent) r.fail(["bodyComposition", "bodyFatPercentage", "unit"], fat.unit, `the unit ${Wire.UNITS.percent}`)
+  if (fat !== null && fat.value > 100) r.fail(["bodyComposition", "bodyFatPercentage", "value"], fat.value, "a percentage between 0 and 100")
+  return {
+    bodyFatPercent: fat?.value ?? null,
+    bodyFatMassG: c.bodyFatMass ? grams(r, ["bodyComposition", "bodyFatMass"], c.bodyFatMass) : null,
+    leanMassG: c.leanMass ? grams(r, ["bodyComposition", "leanMass"], c.leanMass) : null,
+    skeletalMuscleMassG: null
+  }
+}
+
+// A skeletal muscle mass is 10-60 kg. Spec 03 gives no unit for the client library's bare
+// number, so the magnitude decides, and a value plausible in neither unit is an error.
+const MUSCLE_KG = { min: 5, max: 100 } as const
+const MUSCLE_G = { min: 5_000, max: 100_000 } as const
+
+const readClientComposition = (r: Reader, c: Wire.ClientLibraryBodyComposition | null | undefined): ScanInitJson["composition"] => {
+  if (c === null || c === undefined) return null
+  if (c.bodyFatPercentage !== null && c.bodyFatPercentage > 100) r.fail(["bodyComposition", "bodyFatPercentage"], c.bodyFatPercentage, "a percentage between 0 and 100")
+  let muscleG: number | null = null
+  const muscle = c.skeletalMuscleMass
+  const path = ["bodyComposition", "skeletalMuscleMass"]
+  if (muscle !== null) {
+    if (muscle >= MUSCLE_KG.min && muscle <= MUSCLE_KG.max) {
+      muscleG = convertMass(muscle, "kg", "g")
+      r.note("assumed", path, `${muscle} read as kilograms (${muscleG} g): the client library states no unit, and ${muscle} g is no human's muscle mass`)
+    } else if (muscle >= MUSCLE_G.min && muscle <= MUSCLE_G.max) {
+      muscleG = muscle
+      r.note("assumed", path, `${muscle} read as grams: the client library states no unit, and ${muscle} kg is no human's muscle mass`)
+    } else {
+      r.fail(path, muscle, `a skeletal muscle mass in kg (${MUSCLE_KG.min}-${MUSCLE_KG.max}) or g (${MUSCLE_G.min}-${MUSCLE_G.max})`)
+    }
+  }
+  return { bodyFatPercent: c.bodyFatPercentage, bodyFatMassG: null, leanMassG: null, skeletalMuscleMassG: muscleG }
+}
+
+const readPosture = (r: Reader, p: Wire.Posture | null | undefined): ScanInitJson["posture"] => {
+  if (p === null || p === undefined) return null
+  let singular = 0
+  const angleUnit = (path: Path, unit: string) => {
+    if (!Wire.isDegrees(unit)) r.fail([...path, "unit"], unit, `an angle unit (${Wire.UNITS.angle})`)
+    if (unit !== Wire.UNITS.angle) singular++
+  }
+  const front = p.front ?? null
+  const right = p.right ?? null
+  let frontOut: FrontJson | null = null
+  if (front !== null) {
+    const angles: Record<string, number | null> = Object.fromEntries(POSTURE_FRONT.map((f) => [f.name, null]))
+    const lines: Record<string, ReadonlyArray<{ x: number; y: number }> | null> = { ...angles } as never
+    front.angles.forEach((a, i) => {
+      const path = ["posture", "front", "angles", i]
+      if (!Object.hasOwn(angles, a.name)) return r.note("dropped", path, `unknown front angle ${previewValue(a.name)} = ${a.value}`)
+      angleUnit(path, a.unit)
+      angles[a.name] = a.value
+    })
+    front.lines.forEach((l, i) => {
+      const path = ["posture", "front", "lines", i]
+      if (!Object.hasOwn(lines, l.name)) return r.note("dropped", path, `unknown front line ${previewValue(l.name)}`)
+      if (l.points.length !== 2) r.fail([...path, "points"], l.points, "exactly 2 points")
+      lines[l.name] = l.points
+    })
+    frontOut = { angles, lines } as FrontJson
+  }
+  let rightOut: RightJson | null = null
+  if (right !== null) {
+    const sizes: Record<string, number> = Object.fromEntries(POSTURE_RIGHT.map((l) => [l.name, l.points]))
+    const size = (name: string): number | undefined => (Object.hasOwn(sizes, name) ? sizes[name] : undefined)
+    const angles: Record<string, ReadonlyArray<number> | null> = Object.fromEntries(POSTURE_RIGHT.map((l) => [l.name, null]))
+    const lines: Record<string, ReadonlyArray<{ x: number; y: number }> | null> = Object.fromEntries(POSTURE_RIGHT.map((l) => [l.name, null]))
+    right.angles.forEach((a, i) => {
+      const path = ["posture", "right", "angles", i]
+      const points = size(a.name)
+      if (points === undefined) return r.note("dropped", path, `unknown right angle ${previewValue(a.name)}`)
+      angleUnit(path, a.unit)
+      if (a.angles.length !== points - 1) r.fail([...path, "angles"], a.angles, `${points - 1} segment angles for ${a.name}`)
+      angles[a.name] = a.angles
+    })
+    right.lines.forEach((l, i) => {
+      const path = ["posture", "right", "lines", i]
+      const points = size(l.name)
+      if (points === undefined) return r.note("dropped", path, `unknown right line ${previewValue(l.name)}`)
+      if (l.points.length !== points) r.fail([...path, "points"], l.points, `${points} points for ${l.name}`)
+      lines[l.name] = l.points
+    })
+    rightOut = { angles, lines } as RightJson
+  }
+  if (singular > 0) {
+    r.note("aliased", ["posture"], `angle unit written "degree" ${singular} time(s), read as "${Wire.UNITS.angle}"`)
+  }
+  return { front: frontOut, right: rightOut }
+}
+
+const failureOf = (code: string, message: string | null): NonNullable<ScanInitJson["failure"]> => ({
+  code,
+  category: Wire.FAILURE_CODES[code] ?? "unknown",
+  message
+})
+
+const readPlatformError = (r: Reader, status: "success" | "failure", error: Wire.EntryError | null | undefined) => {
+  if (status === "success") {
+    if (error) r.note("dropped", ["error"], `error ${previewValue(error)} on a scan whose status is success`)
+    return null
+  }
+  if (error === null || error === undefined || error.code === "") {
+    r.note("assumed", ["error"], "a failed scan without an error code: recorded with code unknown")
+    return failureOf("unknown", null)
+  }
+  return failureOf(error.code, error.message ?? null)
+}
+
+// Spec 03: the client library's error object "shape is not guaranteed". Keep what it says.
+const readClientError = (r: Reader, status: "success" | "failure", error: unknown) => {
+  if (status === "success") {
+    if (error !== null && error !== undefined) r.note("dropped", ["error"], `error ${previewValue(error)} on a scan whose status is success`)
+    return null
+  }
+  if (typeof error === "string" && error !== "") return failureOf(error, null)
+  const o = typeof error === "object" && error !== null ? (error as Record<string, unknown>) : {}
+  const message = typeof o["message"] === "string" ? o["message"] : null
+  if (typeof o["code"] === "string" && o["code"] !== "") return failureOf(o["code"], message)
+  r.note("assumed", ["error"], `error ${previewValue(error)} has no code: recorded with code unknown`)
+  // Nothing is lost: an error without a message is kept whole as the message.
+  const whole = error === undefined || error === null || error === "" ? null : previewValue(error, Number.MAX_SAFE_INTEGER)
+  return failureOf("unknown", message ?? whole)
+}
+
+const ENTRY_KEYS = Object.keys(Wire.Entry.fields)
+
+const readEntryCommon = (r: Reader, e: Wire.Entry | Wire.ClientLibraryEntry, json: unknown): ScanInit => {
+  unknownKeys(r, json, ENTRY_KEYS)
+  const outputWeight = e.outputStats?.weight ?? null
+  if (outputWeight !== null && e.input.adjustedScan === undefined) r.note("dropped", ["outputStats"], `outputStats.weight ${outputWeight} g on a scan that is not adjusted`)
+  return {
+    source: { api: "platform", id: e.id },
+    status: e.status,
+    externalId: e.customScanId ?? null,
+    ...readInput(r, e.input, outputWeight),
+    measurementsMm: readMeasurements(r, e.measurements),
+    avatar: readAvatar(r, e.avatar),
+    posture: readPosture(r, e.posture)
+  }
+}
+
+const unwrap = (json: unknown): { readonly body: unknown; readonly base: Path } =>
+  typeof json === "object" && json !== null && !Array.isArray(json) && "entry" in json && Object.keys(json).length === 1
+    ? { body: (json as { entry: unknown }).entry, base: ["entry"] }
+    : { body: json, base: [] }
+
+const parsers = {
+  entry: (base: Path) => parse(Wire.Entry, FORMATS.entry, base),
+  client: (base: Path) => parse(Wire.ClientLibraryEntry, FORMATS.clientLibraryEntry, base)
+}
+const entryAt = { top: parsers.entry([]), inEnvelope: parsers.entry(["entry"]) }
+const clientAt = { top: parsers.client([]), inEnvelope: parsers.client(["entry"]) }
+
+const hasMuscleMass = (body: unknown): boolean => {
+  const c = typeof body === "object" && body !== null ? (body as { bodyComposition?: unknown }).bodyComposition : undefined
+  return typeof c === "object" && c !== null && "skeletalMuscleMass" in c
+}
+
+/** Does this entry look like the client library's (bare-number composition, glb avatar)? */
+const looksClientLibrary = (body: unknown): boolean => {
+  if (typeof body !== "object" || body === null) return false
+  const o = body as { bodyComposition?: unknown; avatar?: { format?: unknown }; error?: unknown }
+  const c = o.bodyComposition as Record<string, unknown> | null | undefined
+  return (
+    (typeof c === "object" && c !== null && ("skeletalMuscleMass" in c || typeof c["bodyFatPercentage"] === "number")) ||
+    o.avatar?.format === "glb"
+  )
+}
+
+/**
+ * A platform scan entry, bare or in its `{entry}` envelope, in either variant: the REST API's
+ * or the client library's (spec 03). Never throws: bad input is a DecodeError with path and value.
+ */
+export const decodeEntryEither = (json: unknown): Either.Either<Scan, DecodeError> => {
+  const { base, body } = unwrap(json)
+  const inEnvelope = base.length > 0
+  const rest = (inEnvelope ? entryAt.inEnvelope : entryAt.top)(body)
+  // The REST schema ignores keys it does not know, so it would read the client library's
+  // skeletalMuscleMass (beside a null bodyFatPercentage) and lose it: such an entry is the client library's.
+  if (Either.isRight(rest) && !hasMuscleMass(body)) {
+    const e = rest.right
+    return run(FORMATS.entry, base, (r) => ({
+      ...readEntryCommon(r, e, body),
+      composition: readComposition(r, e.bodyComposition),
+      failure: readPlatformError(r, e.status, e.error)
+    }))
+  }
+  const client = (inEnvelope ? clientAt.inEnvelope : clientAt.top)(body)
+  if (Either.isRight(client)) {
+    const e = client.right
+    return run(FORMATS.clientLibraryEntry, base, (r) => ({
+      ...readEntryCommon(r, e, body),
+      composition: readClientComposition(r, e.bodyComposition),
+      failure: readClientError(r, e.status, e.error)
+    }))
+  }
+  return Either.left(Either.isLeft(rest) && !looksClientLibrary(body) ? rest.left : client.left)
+}
+
+// --- Decode: list summaries and pages -----------------------------------------------------
+
+const SUMMARY_KEYS = Object.keys(Wire.Summary.fields)
+
+const readSummary = (r: Reader, s: Wire.Summary, json: unknown): ScanInit => {
+  unknownKeys(r, json, SUMMARY_KEYS)
+  const createdAt = new Date(s.createdAt * 1000)
+  if (Number.isNaN(createdAt.getTime()) || !isUtcTimestamp(createdAt.toISOString())) {
+    r.fail(["createdAt"], s.createdAt, "a UNIX timestamp in seconds, of a year from 0 to 9999")
+  }
+  r.note("converted", ["createdAt"], `UNIX seconds ${s.createdAt} -> ${createdAt.toISOString()}`)
+  if (s.memberId !== undefined) r.note("dropped", ["memberId"], `memberId ${s.memberId}: the canonical scan does not record which credential created it`)
+  if (s.status === "failure") r.note("assumed", ["status"], "a list summary carries no error code: recorded with code unknown; get the scan for its code")
+  return {
+    source: { api: "platform", id: s.id },
+    status: s.status,
+    createdAt: createdAt.toISOString(),
+    externalId: s.customScanId ?? null,
+    ...readInput(r, s.input, null),
+    failure: s.status === "failure" ? failureOf("unknown", null) : null
+  }
+}
+
+const summaryAt = (base: Path) => parse(Wire.Summary, FORMATS.summary, base)
+const summaryTop = summaryAt([])
+
+/** One list item: no results; a failed one has code `unknown` (the summary does not carry it). */
+export const decodeSummaryEither = (json: unknown): Either.Either<Scan, DecodeError> =>
+  Either.flatMap(summaryTop(json), (s) => run(FORMATS.summary, [], (r) => readSummary(r, s, json)))
+
+const pageParse = parse(Wire.ListPage, FORMATS.listPage, [])
+
+/** A list page: one scan per summary. The first bad item fails the page, naming its index. */
+export const decodeListPageEither = (json: unknown): Either.Either<ReadonlyArray<Scan>, DecodeError> =>
+  Either.flatMap(pageParse(json), (page): Either.Either<ReadonlyArray<Scan>, DecodeError> => {
+    const raw = (json as { results: ReadonlyArray<unknown> }).results
+    const scans: Array<Scan> = []
+    for (let i = 0; i < page.results.length; i++) {
+      const scan = run(FORMATS.listPage, ["results", i], (r) => readSummary(r, page.results[i]!, raw[i]))
+      if (Either.isLeft(scan)) return Either.left(scan.left)
+      scans.push(scan.right)
+    }
+    return Either.right(scans)
+  })
+
+// --- Encode --------------------------------------------------------------------------------
+
+class Writer {
+  readonly notes: Array<Note> = []
+  note(kind: NoteKind, path: Path, detail: string): void {
+    this.notes.push(makeNote(kind, path, detail))
+  }
+  fail(path: Path, value: unknown, reason: string): never {
+    throw new Abort(EncodeError.at(FORMATS.entry, path, value, reason))
+  }
+}
+
+const integer = (w: Writer, path: Path, value: number, unit: string): number => {
+  const n = round(value)
+  if (!Number.isSafeInteger(n)) w.fail(path, value, `the platform writes integers, and ${value} ${unit} is past the exact ones (2^53)`)
+  if (n !== value) w.note("converted", path, `${value} ${unit} rounded to ${n} ${unit}: the platform writes integers`)
+  return n
+}
+
+const required = <A>(w: Writer, path: Path, value: A | null): A =>
+  value === null ? w.fail(path, value, "the platform entry's input requires it") : value
+
+const writeInput = (w: Writer, scan: Scan): Out<"input"> => {
+  const s = scan.subject
+  const stats = {
+    age: required(w, ["subject", "age"], s.age),
+    gender: required(w, ["subject", "gender"], s.gender),
+    height: integer(w, ["subject", "heightMm"], required(w, ["subject", "heightMm"], s.heightMm), "mm"),
+    weight: integer(w, ["subject", "weightG"], required(w, ["subject", "weightG"], s.weightG), "g")
+  }
+  const method = scan.method
+  if (method === "adjusted") {
+    const a = scan.adjustment
+    if (a === null) return w.fail(["adjustment"], a, "an adjusted scan needs its adjustment")
+    return {
+      adjustedScan: {
+        baseScanId: a.baseScanId,
+        ...(a.baseScanType === null ? {} : { baseScanType: a.baseScanType }),
+        ...stats,
+        parameters: a.parameters.map((p) => ({ name: p.name, percentage: p.percentage }))
+      }
+    }
+  }
+  if (scan.adjustment !== null) w.note("dropped", ["adjustment"], `an adjustment on a scan whose method is ${method}`)
+  if (method === "photo" || method === "selfie") {
+    if (method === "selfie") w.note("converted", ["method"], "selfie written as photoScan: the platform has no selfie input")
+    return { photoScan: { ...stats, frontPhoto: null, rightPhoto: null } }
+  }
+  if (method === null) w.note("assumed", ["method"], "no method: written as statsEstimations")
+  return { statsEstimations: stats }
+}
+
+const writePosture = (posture: Scan["posture"]): Out<"posture"> => {
+  if (posture === null) return null
+  const unit = Wire.UNITS.angle
+  const { front, right } = posture
+  return {
+    front:
+      front === null
+        ? null
+        : {
+            angles: POSTURE_FRONT.flatMap(({ name }) => (front.angles[name] === null ? [] : [{ name, unit, value: front.angles[name] }])),
+            lines: POSTURE_FRONT.flatMap(({ name }) => (front.lines[name] === null ? [] : [{ name, points: front.lines[name] }]))
+          },
+    right:
+      right === null
+        ? null
+        : {
+            angles: POSTURE_RIGHT.flatMap(({ name }) => (right.angles[name] === null ? [] : [{ name, unit, angles: right.angles[name] }])),
+            lines: POSTURE_RIGHT.flatMap(({ name }) => (right.lines[name] === null ? [] : [{ name, points: right.lines[name] }]))
+          }
+  }
+}
+
+const writeComposition = (w: Writer, c: Scan["composition"]): Out<"bodyComposition"> => {
+  if (c === null) return null
+  if (c.skeletalMuscleMassG !== null) w.note("dropped", ["composition", "skeletalMuscleMassG"], `${c.skeletalMuscleMassG} g: the platform entry has no skeletal muscle mass`)
+  const { mass, percent } = Wire.UNITS
+  return {
+    ...(c.bodyFatPercent === null ? {} : { bodyFatPercentage: { unit: percent, value: c.bodyFatPercent } }),
+    ...(c.bodyFatMassG === null ? {} : { bodyFatMass: { unit: mass, value: c.bodyFatMassG } }),
+    ...(c.leanMassG === null ? {} : { leanMass: { unit: mass, value: c.leanMassG } })
+  }
+}
+
+const writeAvatar = (w: Writer, a: Scan["avatar"]): Out<"avatar"> => {
+  if (a === null) return null
+  if (a.format === "vertices" || a.data === null) {
+    w.note("dropped", ["avatar"], `a ${a.format} avatar (${a.vertices?.length ?? 0} coordinates): the platform avatar is a model file`)
+    return null
+  }
+  return { data: a.data, format: a.format, ...(a.type === null ? {} : { type: a.type }) }
+}
+
+const writeFailure = (w: Writer, f: Scan["failure"]): Wire.EntryJson["error"] => {
+  if (f === null) return undefined
+  const implied: FailureCategory = Wire.FAILURE_CODES[f.code] ?? "unknown"
+  if (implied !== f.category) w.note("dropped", ["failure", "category"], `category ${f.category}: the platform error holds only the code ${f.code}`)
+  return { code: f.code, ...(f.message === null ? {} : { message: f.message }) }
+}
+
+const platformId = (w: Writer, scan: Scan): string => {
+  const { api, id } = scan.source
+  if (api === "platform") return id ?? w.fail(["source", "id"], id, "a platform scan needs its id")
+  const derived = `${api}:${id ?? "unknown"}`
+  w.note("converted", ["source", "id"], `id ${derived} derived from the ${api} source: not a platform scan id`)
+  return derived
+}
+
+/**
+ * The platform entry a canonical scan becomes. Fails (EncodeError) on what the entry cannot
+ * express at all: a pending scan, or a subject without the four stats the input requires.
+ */
+export const encodeEntryEither = (scan: Scan): Either.Either<Encoded<Wire.EntryJson>, EncodeError> => {
+  const w = new Writer()
+  return attempt<Encoded<Wire.EntryJson>, EncodeError>(() => {
+    const status = scan.status
+    if (status === "pending") return w.fail(["status"], status, "the platform has no pending scans")
+    const id = platformId(w, scan)
+    if (scan.externalId !== null && scan.externalId.length > Wire.MAX_CUSTOM_SCAN_ID) {
+      w.fail(["externalId"], scan.externalId, `customScanId holds at most ${Wire.MAX_CUSTOM_SCAN_ID} characters`)
+    }
+    if (scan.createdAt !== null) w.note("dropped", ["createdAt"], `${scan.createdAt}: an entry has no creation time (list summaries do)`)
+    if (scan.expiresAt !== null) w.note("dropped", ["expiresAt"], `${scan.expiresAt}: platform scans do not expire`)
+    const input = writeInput(w, scan)
+    const measurements = Catalogue.measurements.flatMap(({ name }) => {
+      const v = scan.measurementsMm[name]
+      return v === undefined ? [] : [{ name, unit: Wire.UNITS.length, value: integer(w, ["measurementsMm", name], v, "mm") }]
+    })
+    const outputWeightG = scan.method === "adjusted" ? (scan.adjustment?.outputWeightG ?? null) : null
+    const error = writeFailure(w, scan.failure)
+    if (scan.notes.length > 0) w.note("dropped", ["notes"], `${scan.notes.length} note(s): the platform entry has no place for notes`)
+    const entry: Wire.EntryJson = {
+      id,
+      status,
+      ...(scan.externalId === null ? {} : { customScanId: scan.externalId }),
+      input,
+      measurements: status === "failure" && measurements.length === 0 ? null : measurements,
+      avatar: writeAvatar(w, scan.avatar),
+      bodyComposition: writeComposition(w, scan.composition),
+      posture: writePosture(scan.posture),
+      ...(error === undefined ? {} : { error }),
+      ...(outputWeightG === null ? {} : { outputStats: { weight: integer(w, ["adjustment", "outputWeightG"], outputWeightG, "g") } })
+    }
+    return { value: entry, notes: w.notes }
+  })
+}

@@ -1,0 +1,9 @@
+/**
+ * @scanbridge/platform: the Scan Platform REST API. Wire schemas (`Wire`), the codec between
+ * its JSON and the canonical scan, and `PlatformClient`, an Effect service over HttpClient.
+ */
+export * as Wire from "./wire.js"
+export * from "./codec.js"
+export * from "./errors.js"
+export * from "./guards.js"
+export * from "./client.js"

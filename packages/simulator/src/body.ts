@@ -1,0 +1,156 @@
+/**
+ * A deterministic body model: plausible measurements, composition, posture and a small avatar
+ * from a person's stats. Same stats, same body. Not anthropometry: numbers that look right to a
+ * developer (a 1750 mm, 70 kg man has a waist near 800 mm) and that tests can predict.
+ */
+import { Catalogue, type MeasurementEntry, type MeasurementName, POSTURE_FRONT, POSTURE_RIGHT } from "@scanbridge/model"
+import { hash, jitter } from "./random.js"
+
+export interface BodyStats {
+  readonly age: number
+  readonly gender: "male" | "female"
+  readonly heightMm: number
+  readonly weightG: number
+}
+
+/** Fraction of height for an average male build (BMI 22); female factors where they differ. */
+const PROPORTIONS: Record<MeasurementName, { readonly ratio: number; readonly female?: number }> = {
+  acrossBackShoulderWidth: { ratio: 0.255, female: 0.94 },
+  backNeckHeight: { ratio: 0.845 },
+  backNeckPointToGroundContoured: { ratio: 0.87 },
+  backNeckPointToWaist: { ratio: 0.26 },
+  backNeckPointToWristLengthR: { ratio: 0.47 },
+  bellyWaistDepth: { ratio: 0.13 },
+  bellyWaistGirth: { ratio: 0.48, female: 0.97 },
+  bellyWaistHeight: { ratio: 0.58 },
+  bellyWaistWidth: { ratio: 0.17 },
+  bustGirth: { ratio: 0.55, female: 1.02 },
+  bustHeight: { ratio: 0.72 },
+  calfGirthR: { ratio: 0.21 },
+  forearmGirthR: { ratio: 0.155, female: 0.92 },
+  hipGirth: { ratio: 0.55, female: 1.07 },
+  hipHeight: { ratio: 0.5 },
+  insideLegHeight: { ratio: 0.45 },
+  insideLegLengthR: { ratio: 0.44 },
+  kneeGirthR: { ratio: 0.21 },
+  kneeHeightR: { ratio: 0.28 },
+  midThighGirthR: { ratio: 0.29, female: 1.04 },
+  neckBaseGirth: { ratio: 0.235, female: 0.9 },
+  neckGirth: { ratio: 0.215, female: 0.9 },
+  outerAnkleHeightR: { ratio: 0.04 },
+  outerArmLengthR: { ratio: 0.345 },
+  outseamR: { ratio: 0.6 },
+  outsideLegLengthR: { ratio: 0.59 },
+  shoulderToElbowR: { ratio: 0.2 },
+  thighGirthR: { ratio: 0.32, female: 1.04 },
+  topHipGirth: { ratio: 0.5, female: 1.03 },
+  topHipHeight: { ratio: 0.56 },
+  underBustGirth: { ratio: 0.46, female: 0.95 },
+  upperArmGirthR: { ratio: 0.175, female: 0.93 },
+  waistGirth: { ratio: 0.45, female: 0.92 },
+  waistHeight: { ratio: 0.62 },
+  wristGirthR: { ratio: 0.095, female: 0.92 }
+}
+
+/** Girths, widths and depths follow the build; heights and lengths follow the height. */
+export const isBreadth = (entry: MeasurementEntry): boolean =>
+  entry.kind === "girth" || entry.kind === "width" || entry.kind === "depth"
+
+/** Without photos the platform returns "a subset of the names": here, all but widths and depths. */
+export const STATS_ONLY: ReadonlyArray<MeasurementName> = Catalogue.measurements
+  .filter((e) => e.kind !== "width" && e.kind !== "depth")
+  .map((e) => e.name)
+
+export const ALL: ReadonlyArray<MeasurementName> = Catalogue.measurements.map((e) => e.name)
+
+const bmi = (s: BodyStats) => s.weightG / 1000 / (s.heightMm / 1000) ** 2
+const key = (s: BodyStats) => `${s.age}|${s.gender}|${s.heightMm}|${s.weightG}`
+
+/** Integer millimetres for the given names; within 1 % of the proportions, stable per stats. */
+export const measurementsFor = (
+  stats: BodyStats,
+  names: ReadonlyArray<MeasurementName>
+): Partial<Record<MeasurementName, number>> => {
+  const build = Math.sqrt(bmi(stats) / 22)
+  const seed = key(stats)
+  const out: Partial<Record<MeasurementName, number>> = {}
+  for (const name of names) {
+    const p = PROPORTIONS[name]
+    const sex = stats.gender === "female" ? (p.female ?? 1) : 1
+    const scale = isBreadth(Catalogue.entry(name)) ? build : 1
+    out[name] = Math.round(stats.heightMm * p.ratio * sex * scale * (1 + jitter(`${seed}|${name}`, 0.01)))
+  }
+  return out
+}
+
+/** Body fat from BMI, age and sex (Deurenberg 1991), clamped to 3-60 %. */
+export const compositionFor = (stats: BodyStats) => {
+  const fat = 1.2 * bmi(stats) + 0.23 * stats.age - 10.8 * (stats.gender === "male" ? 1 : 0) - 5.4
+  const percent = Math.round(Math.min(60, Math.max(3, fat)) * 10) / 10
+  const fatMass = Math.round((stats.weightG * percent) / 100)
+  return { percent, fatMass, leanMass: stats.weightG - fatMass }
+}
+
+const small = (seed: string) => Math.round(jitter(seed, 3) * 10) / 10
+
+/** Posture in pixels of a 1080 x 1920 photo, angles of a few degrees, consistent with the lines. */
+export const postureFor = (stats: BodyStats) => {
+  const seed = key(stats)
+  const rad = (deg: number) => (deg * Math.PI) / 180
+  const px = (v: number) => Math.round(v * 10) / 10
+  const frontY: Record<string, number> = { ear: 260, shoulder: 420, topHip: 900, foot: 1820 }
+  const frontHalf: Record<string, number> = { ear: 70, shoulder: 200, topHip: 150, foot: 160 }
+  const front = POSTURE_FRONT.map(({ name }) => {
+    const angle = name === "foot" ? 0 : small(`${seed}|front|${name}`)
+    const dx = frontHalf[name]!
+    // Counterclockwise from horizontal with +y down: the right-hand point is higher.
+    const dy = Math.tan(rad(angle)) * dx
+    const y = frontY[name]!
+    return { name, angle, points: [{ x: px(540 - dx), y: px(y + dy) }, { x: px(540 + dx), y: px(y - dy) }] }
+  })
+  const right = POSTURE_RIGHT.map(({ name, points }) => {
+    const angles = Array.from({ length: points - 1 }, (_, i) => small(`${seed}|right|${name}|${i}`))
+    const start = name === "bodyLine" ? { x: 540, y: 1800 } : { x: 600, y: 980 }
+    const segment = name === "bodyLine" ? 380 : 90
+    const line = [start]
+    for (const a of angles) {
+      const last = line[line.length - 1]!
+      // Clockwise from vertical, from the lower point to the higher one.
+      line.push({ x: px(last.x + Math.sin(rad(a)) * segment), y: px(last.y - Math.cos(rad(a)) * segment) })
+    }
+    return { name, angles, points: line }
+  })
+  return { front, right }
+}
+
+/** A small valid Wavefront OBJ (an octahedron the subject's height and width) in base64. */
+export const avatarFor = (stats: BodyStats): string => {
+  const h = stats.heightMm / 1000
+  const w = (measurementsFor(stats, ["hipGirth"]).hipGirth ?? 900) / 1000 / Math.PI / 2
+  const v = [
+    [0, h, 0],
+    [w, h / 2, 0],
+    [0, h / 2, w / 2],
+    [-w, h / 2, 0],
+    [0, h / 2, -w / 2],
+    [0, 0, 0]
+  ]
+  const f = [
+    [1, 2, 3],
+    [1, 3, 4],
+    [1, 4, 5],
+    [1, 5, 2],
+    [6, 3, 2],
+    [6, 4, 3],
+    [6, 5, 4],
+    [6, 2, 5]
+  ]
+  const obj = [
+    `# scanbridge simulator avatar ${hash(key(stats)).toString(16)}`,
+    "o body",
+    ...v.map((p) => `v ${p.map((c) => c.toFixed(4)).join(" ")}`),
+    ...f.map((t) => `f ${t.join(" ")}`),
+    ""
+  ].join("\n")
+  return Buffer.from(obj, "utf8").toString("base64")
+}

@@ -1,0 +1,126 @@
+/**
+ * The simulator as a service: an HTTP server on 127.0.0.1 (a free port by default) serving the
+ * vendor's APIs, with controls for tests: quotas, scripted and seeded faults, a request log.
+ */
+import { HttpRouter, HttpServer, type HttpServerError, HttpServerRequest, HttpServerResponse } from "@effect/platform"
+import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
+import { Context, Effect, Layer } from "effect"
+import { createServer } from "node:http"
+import { ApiFailure, type OrgOptions, type PlatformOptions, PlatformState, platformRouter } from "./platform.js"
+import { seeded } from "./random.js"
+
+export interface FaultOptions {
+  /** Seed of the generator that decides which requests fail. Same seed, same faults. */
+  readonly seed?: number
+  /** Share of requests answered 503, before they reach the API (0-1). */
+  readonly serverErrorRate?: number
+  /** Share of requests answered 429 (0-1). */
+  readonly rateLimitRate?: number
+  /** Added latency per request, drawn between min and max milliseconds. */
+  readonly latencyMs?: { readonly min: number; readonly max: number }
+}
+
+export interface SimulatorOptions {
+  /** 0 (the default) picks a free port. */
+  readonly port?: number
+  /** Default 127.0.0.1: the simulator is for this machine. */
+  readonly host?: string
+  readonly platform?: PlatformOptions
+  readonly faults?: FaultOptions
+}
+
+export interface RequestRecord {
+  readonly method: string
+  readonly path: string
+  readonly status: number
+  /** Whether the response was an injected fault. */
+  readonly injected: boolean
+}
+
+export interface SimulatorService {
+  /** `http://127.0.0.1:<port>`: the base URL of every API. */
+  readonly url: string
+  readonly platform: {
+    readonly addOrg: (org: OrgOptions) => Effect.Effect<void>
+    readonly quota: (orgId: string) => Effect.Effect<number | undefined>
+    readonly setQuota: (orgId: string, quota: number) => Effect.Effect<void>
+  }
+  /** The next requests get these statuses instead of reaching the API, in order. */
+  readonly injectFaults: (statuses: ReadonlyArray<number>) => Effect.Effect<void>
+  /** Every request so far, in arrival order. */
+  readonly requests: Effect.Effect<ReadonlyArray<RequestRecord>>
+}
+
+export class Simulator extends Context.Tag("@scanbridge/simulator/Simulator")<Simulator, SimulatorService>() {
+  /** Serves the simulator for the lifetime of the layer; the server stops with it. */
+  static readonly layer = (options: SimulatorOptions = {}): Layer.Layer<Simulator, HttpServerError.ServeError> => layer(options)
+}
+
+// Browsers cannot read a 401: the platform sends it without CORS headers (spec 01).
+const CORS = {
+  "access-control-allow-origin": "*",
+  "access-control-allow-methods": "GET, POST, DELETE, OPTIONS",
+  "access-control-allow-headers": "authorization, content-type"
+}
+
+const message = (status: number, text: string) => HttpServerResponse.unsafeJson({ message: text }, { status })
+
+const layer = (options: SimulatorOptions) =>
+  Layer.unwrapEffect(
+    Effect.sync(() => {
+      const platform = new PlatformState(options.platform)
+      const log: Array<RequestRecord> = []
+      const scripted: Array<number> = []
+      const faults = options.faults ?? {}
+      const random = seeded(faults.seed ?? 1)
+
+      const router = platformRouter(platform).pipe(HttpRouter.options("*", Effect.succeed(HttpServerResponse.empty({ status: 204 }))))
+
+      const handle = router.pipe(
+        Effect.catchAll((e) => {
+          if (e instanceof ApiFailure) return Effect.succeed(message(e.status, e.message))
+          if (e._tag === "RouteNotFound") return Effect.succeed(message(404, "no such endpoint"))
+          return Effect.succeed(message(400, "unreadable request"))
+        })
+      )
+
+      const app = Effect.gen(function* () {
+        const request = yield* HttpServerRequest.HttpServerRequest
+        const latency = faults.latencyMs
+        if (latency) yield* Effect.sleep(latency.min + random() * (latency.max - latency.min))
+        const roll = random()
+        const fault =
+          scripted.shift() ??
+          (roll < (faults.serverErrorRate ?? 0)
+            ? 503
+            : roll < (faults.serverErrorRate ?? 0) + (faults.rateLimitRate ?? 0)
+              ? 429
+              : undefined)
+        const response =
+          fault === undefined || request.method === "OPTIONS"
+            ? yield* handle
+            : message(fault, fault === 429 ? "rate limit exceeded (injected)" : "service unavailable (injected)")
+        log.push({ method: request.method, path: request.url, status: response.status, injected: fault !== undefined })
+        return response.status === 401 ? response : HttpServerResponse.setHeaders(response, CORS)
+      })
+
+      const service = Effect.map(HttpServer.HttpServer, (server): SimulatorService => {
+        const address = server.address
+        const url = address._tag === "TcpAddress" ? `http://${address.hostname}:${address.port}` : `http+unix://${address.path}`
+        return {
+          url,
+          platform: {
+            addOrg: (org) => Effect.sync(() => platform.addOrg(org)),
+            quota: (orgId) => Effect.sync(() => platform.quota(orgId)),
+            setQuota: (orgId, quota) => Effect.sync(() => platform.setQuota(orgId, quota))
+          },
+          injectFaults: (statuses) => Effect.sync(() => void scripted.push(...statuses)),
+          requests: Effect.sync(() => [...log])
+        }
+      })
+
+      return Layer.merge(HttpServer.serve(app), Layer.effect(Simulator, service)).pipe(
+        Layer.provide(NodeHttpServer.layer(createServer, { port: options.port ?? 0, host: options.host ?? "127.0.0.1" }))
+      )
+    })
+  )

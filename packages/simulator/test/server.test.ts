@@ -1,0 +1,64 @@
+import { describe, expect, it } from "@effect/vitest"
+import { Effect } from "effect"
+import { spawn } from "node:child_process"
+import { fileURLToPath } from "node:url"
+import { DEMO_ORG, Simulator } from "../src/index.js"
+import { sign, verify } from "../src/jwt.js"
+
+const repoRoot = fileURLToPath(new URL("../../..", import.meta.url))
+
+describe("scan tokens", () => {
+  it("verifies what it signed and rejects tampering", () => {
+    const token = sign("secret", { sub: "org_a", exp: 10 })
+    expect(verify("secret", token)).toEqual({ claims: { sub: "org_a", exp: 10 } })
+    expect(verify("other", token)).toEqual({ error: "bad token signature" })
+    const [h, , s] = token.split(".")
+    const forged = `${h}.${Buffer.from(JSON.stringify({ sub: "org_b", exp: 10 })).toString("base64url")}.${s}`
+    expect(verify("secret", forged)).toEqual({ error: "bad token signature" })
+    expect(verify("secret", "abc")).toEqual({ error: "not a JWT" })
+  })
+})
+
+describe("the server", () => {
+  it.live("listens on 127.0.0.1 on a free port, answers preflight, and stops with its scope", () =>
+    Effect.gen(function* () {
+      const url = yield* Effect.scoped(
+        Effect.gen(function* () {
+          const sim = yield* Simulator
+          expect(sim.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/)
+          const preflight = yield* Effect.promise(() => fetch(`${sim.url}/api/orgs/${DEMO_ORG.id}/scans`, { method: "OPTIONS" }))
+          expect(preflight.status).toBe(204)
+          expect(preflight.headers.get("access-control-allow-headers")).toContain("authorization")
+          const unknown = yield* Effect.promise(() => fetch(`${sim.url}/nowhere`))
+          expect(unknown.status).toBe(404)
+          return sim.url
+        }).pipe(Effect.provide(Simulator.layer()))
+      )
+      const after = yield* Effect.either(Effect.tryPromise(() => fetch(url)))
+      expect(after._tag).toBe("Left")
+    })
+  )
+
+  it("runs as a program: `pnpm simulate --port N` prints its address and serves", async () => {
+    const child = spawn(process.execPath, ["--import", "tsx", "packages/simulator/src/main.ts", "--port", "0"], {
+      cwd: repoRoot,
+      stdio: ["ignore", "pipe", "pipe"]
+    })
+    try {
+      const url = await new Promise<string>((resolve, reject) => {
+        let out = ""
+        child.stdout.on("data", (chunk: Buffer) => {
+          out += chunk.toString()
+          const m = /listening on (http:\/\/\S+)/.exec(out)
+          if (m) resolve(m[1]!)
+        })
+        child.on("exit", (code) => reject(new Error(`simulate exited with ${code}: ${out}`)))
+      })
+      const response = await fetch(`${url}/api/orgs/${DEMO_ORG.id}/scans`, { headers: { authorization: DEMO_ORG.apiKeys[0]! } })
+      expect(response.status).toBe(200)
+      expect(await response.json()).toEqual({ results: [], nextOffsetId: "" })
+    } finally {
+      child.kill("SIGINT")
+    }
+  }, 20_000)
+})
