@@ -14,7 +14,7 @@
  */
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { Clock, Effect, Either, Schema } from "effect"
-import { Catalogue, DecodeError, HUMAN_RANGES, type MeasurementName, collectIssues } from "@scanbridge/model"
+import { Base64, Catalogue, DecodeError, HUMAN_RANGES, type MeasurementName, collectIssues } from "@scanbridge/model"
 import { Wire } from "@scanbridge/platform"
 import { ALL, type BodyStats, STATS_ONLY, avatarFor, compositionFor, isBreadth, measurementsFor, postureFor } from "./body.js"
 import { sign, verify } from "./jwt.js"
@@ -175,11 +175,12 @@ const consumeQuota = (state: PlatformState, orgId: string) => {
 // --- Scans --------------------------------------------------------------------------------
 
 const FAIL_MARKER = "scanbridge-fail:"
+const isBase64 = Schema.is(Base64)
 
 /** Why a photo fails, as a scan-level error code, or null if the simulator accepts it. */
 export const photoFailure = (side: "front" | "right", photo: string): string | null => {
   if (/^data:/i.test(photo)) return `${side}PhotoHasDataUrlPrefix`
-  if (photo.length % 4 !== 0 || !/^[A-Za-z0-9+/]*={0,2}$/.test(photo)) return `${side}PhotoNotJpeg`
+  if (!isBase64(photo)) return `${side}PhotoNotJpeg`
   const bytes = Buffer.from(photo, "base64")
   if (bytes[0] !== 0xff || bytes[1] !== 0xd8 || bytes[2] !== 0xff) return `${side}PhotoNotJpeg`
   const marker = bytes.indexOf(FAIL_MARKER, 0, "latin1")
