@@ -4,7 +4,7 @@
  */
 import { HttpClient, HttpClientRequest, type HttpClientResponse } from "@effect/platform"
 import type { ConfigError, ParseResult } from "effect"
-import { Chunk, Config, Context, Duration, Effect, type Either, Layer, Option, Redacted, Schedule, Schema, Stream } from "effect"
+import { Chunk, Config, Context, Duration, Effect, Layer, Option, Redacted, Schedule, Schema, Stream } from "effect"
 import { Catalogue, DecodeError, type MeasurementName, type Scan, previewValue } from "@scanbridge/model"
 import { decodeEntryEither, decodeListPageEither } from "./codec.js"
 import {
@@ -160,7 +160,7 @@ const fromResponse = (method: string, url: string, response: HttpClientResponse.
 const make = (options: PlatformClientOptions): Effect.Effect<PlatformClientService, never, HttpClient.HttpClient> =>
   Effect.gen(function* () {
     const base = yield* HttpClient.HttpClient
-    const orgPath = `/api/orgs/${encodeURIComponent(options.orgId)}`
+    const root = `${options.baseUrl.replace(/\/$/, "")}/api/orgs/${encodeURIComponent(options.orgId)}`
     const schedule = retrySchedule(options.retry)
     const transform = options.transformClient ?? ((c: HttpClient.HttpClient) => c)
 
@@ -168,7 +168,7 @@ const make = (options: PlatformClientOptions): Effect.Effect<PlatformClientServi
       const http = base.pipe(
         HttpClient.mapRequest((request) =>
           request.pipe(
-            HttpClientRequest.prependUrl(String(options.baseUrl).replace(/\/$/, "") + orgPath),
+            HttpClientRequest.prependUrl(root),
             // The header is in @effect/platform's redacted names: it never shows in logs or errors.
             HttpClientRequest.setHeader("Authorization", Redacted.value(authorization)),
             HttpClientRequest.acceptJson
@@ -181,7 +181,7 @@ const make = (options: PlatformClientOptions): Effect.Effect<PlatformClientServi
       // One request: a 2xx body, or the tagged error of its status or of the missing response.
       const send = (request: HttpClientRequest.HttpClientRequest): Effect.Effect<unknown, PlatformHttpError> => {
         const method = request.method
-        const url = `${String(options.baseUrl).replace(/\/$/, "")}${orgPath}${request.url}`
+        const url = `${root}${request.url}`
         return http.execute(request).pipe(
           Effect.flatMap((response) => response.json),
           Effect.catchAll((error) => {
@@ -200,11 +200,6 @@ const make = (options: PlatformClientOptions): Effect.Effect<PlatformClientServi
       const sendIdempotent = (request: HttpClientRequest.HttpClientRequest) =>
         send(request).pipe(Effect.retry({ schedule, while: isTransient }))
 
-      const decodeWith =
-        <A>(decode: (json: unknown) => Either.Either<A, DecodeError>) =>
-        (json: unknown): Effect.Effect<A, DecodeError> =>
-          decode(json)
-
       const createScan = (input: CreateScanInput) =>
         Effect.gen(function* () {
           const stats = yield* checkStats(input)
@@ -220,12 +215,12 @@ const make = (options: PlatformClientOptions): Effect.Effect<PlatformClientServi
                   }
                 }
           const json = yield* send(HttpClientRequest.post("/scans").pipe(HttpClientRequest.bodyUnsafeJson(body)))
-          return yield* decodeWith(decodeEntryEither)(json)
+          return yield* decodeEntryEither(json)
         }).pipe(Effect.withSpan("PlatformClient.createScan"))
 
       const getScan = (scanId: string) =>
         sendIdempotent(HttpClientRequest.get(`/scans/${encodeURIComponent(scanId)}`)).pipe(
-          Effect.flatMap(decodeWith(decodeEntryEither)),
+          Effect.flatMap((json) => decodeEntryEither(json)),
           Effect.withSpan("PlatformClient.getScan", { attributes: { scanId } })
         )
 
@@ -236,7 +231,7 @@ const make = (options: PlatformClientOptions): Effect.Effect<PlatformClientServi
         if (list.after !== undefined) params["after"] = list.after
         return sendIdempotent(HttpClientRequest.get("/scans").pipe(HttpClientRequest.setUrlParams(params))).pipe(
           Effect.flatMap((json) =>
-            Effect.map(decodeWith(decodeListPageEither)(json), (results): ListPage => {
+            Effect.map(decodeListPageEither(json), (results): ListPage => {
               const next = (json as { nextOffsetId?: unknown }).nextOffsetId
               return { results, nextOffsetId: typeof next === "string" && next !== "" ? next : null }
             })
@@ -257,7 +252,7 @@ const make = (options: PlatformClientOptions): Effect.Effect<PlatformClientServi
       const adjustScan = (scanId: string, parameters: ReadonlyArray<AdjustParameter>, adjust: { readonly customScanId?: string } = {}) =>
         Effect.gen(function* () {
           for (const [i, p] of parameters.entries()) {
-            if (p.name !== "weight" && !Catalogue.isMeasurementName(p.name)) {
+            if (!Wire.isAdjustable(p.name)) {
               const guess = Catalogue.suggest(p.name)
               yield* Effect.fail(
                 new PlatformInputError({
@@ -275,7 +270,7 @@ const make = (options: PlatformClientOptions): Effect.Effect<PlatformClientServi
           const json = yield* send(
             HttpClientRequest.post(`/scans/${encodeURIComponent(scanId)}/adjust`).pipe(HttpClientRequest.bodyUnsafeJson(body))
           )
-          return yield* decodeWith(decodeEntryEither)(json)
+          return yield* decodeEntryEither(json)
         }).pipe(Effect.withSpan("PlatformClient.adjustScan", { attributes: { scanId } }))
 
       const decodeDeleted = Schema.decodeUnknown(Wire.DeleteResponse)

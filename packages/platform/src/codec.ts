@@ -106,7 +106,7 @@ const readInput = (r: Reader, input: Wire.EntryInput, outputWeight: number | nul
   if (adjusted === undefined) return { method: methodOf(input), subject, adjustment: null }
   const parameters: Array<{ name: "weight" | MeasurementName; percentage: number }> = []
   adjusted.parameters.forEach((p, i) => {
-    if (p.name === "weight" || Catalogue.isMeasurementName(p.name)) parameters.push({ name: p.name, percentage: p.percentage })
+    if (Wire.isAdjustable(p.name)) parameters.push({ name: p.name, percentage: p.percentage })
     else r.note("dropped", ["input", "adjustedScan", "parameters", i], `parameter ${previewValue(p.name)} (${p.percentage} %) names no measurement`)
   })
   return {

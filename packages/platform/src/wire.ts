@@ -4,7 +4,7 @@
  * client of a live API must; the codec notes what it drops.
  */
 import { Schema } from "effect"
-import { type FailureCategory, WIRE_UNITS } from "@scanbridge/model"
+import { Catalogue, type FailureCategory, type MeasurementName, WIRE_UNITS } from "@scanbridge/model"
 
 const Int = Schema.Number.pipe(Schema.int())
 const Count = Int.pipe(Schema.nonNegative())
@@ -54,6 +54,10 @@ export const PhotoScan = Schema.Struct({
   rightPhoto: Schema.NullOr(Schema.String)
 })
 export interface PhotoScan extends Schema.Schema.Type<typeof PhotoScan> {}
+
+/** What an adjust parameter may name: `weight` or a measurement. */
+export const isAdjustable = (name: string): name is "weight" | MeasurementName =>
+  name === "weight" || Catalogue.isMeasurementName(name)
 
 export const AdjustParameter = Schema.Struct({ name: Schema.String, percentage: Finite })
 export interface AdjustParameter extends Schema.Schema.Type<typeof AdjustParameter> {}

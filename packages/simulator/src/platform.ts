@@ -174,6 +174,8 @@ const consumeQuota = (state: PlatformState, orgId: string) => {
 
 // --- Scans --------------------------------------------------------------------------------
 
+const orgParams = HttpRouter.schemaPathParams(Schema.Struct({ orgId: Schema.String })).pipe(Effect.orDie)
+
 const FAIL_MARKER = "scanbridge-fail:"
 const isBase64 = Schema.is(Base64)
 
@@ -231,7 +233,7 @@ const store = (state: PlatformState, orgId: string, memberId: string, method: St
 
 const createScan = (state: PlatformState) =>
   Effect.gen(function* () {
-    const { orgId } = yield* HttpRouter.schemaPathParams(Schema.Struct({ orgId: Schema.String })).pipe(Effect.orDie)
+    const { orgId } = yield* orgParams
     const principal = yield* authenticate(state, orgId)
     if (principal.kind === "token") {
       if (!principal.scopes.includes(Wire.SCOPES.create)) return yield* fail(403, `scan token lacks scope ${Wire.SCOPES.create}`)
@@ -275,10 +277,10 @@ const getScan = (state: PlatformState) =>
     return json({ entry: scan.entry })
   })
 
+// The wire's query, with the maximum limit the spec leaves open.
 const ListParams = Schema.Struct({
-  limit: Schema.optionalWith(Schema.NumberFromString.pipe(Schema.int(), Schema.between(1, MAX_LIST_LIMIT)), { exact: true }),
-  direction: Schema.optionalWith(Schema.Literal("ascending", "descending"), { exact: true }),
-  after: Schema.optionalWith(Schema.String, { exact: true })
+  ...Wire.ListQuery.fields,
+  limit: Schema.optionalWith(Schema.NumberFromString.pipe(Schema.int(), Schema.between(1, MAX_LIST_LIMIT)), { exact: true })
 })
 
 const summaryOf = (scan: StoredScan): Wire.Summary => {
@@ -295,7 +297,7 @@ const summaryOf = (scan: StoredScan): Wire.Summary => {
 
 const listScans = (state: PlatformState) =>
   Effect.gen(function* () {
-    const { orgId } = yield* HttpRouter.schemaPathParams(Schema.Struct({ orgId: Schema.String })).pipe(Effect.orDie)
+    const { orgId } = yield* orgParams
     const principal = yield* authenticate(state, orgId)
     yield* requireKey(principal, "list scans")
     const query = yield* HttpRouter.schemaParams(ListParams).pipe(
@@ -318,7 +320,7 @@ const listScans = (state: PlatformState) =>
   })
 
 const MeasurementOrWeight = Schema.String.pipe(
-  Schema.filter((n) => n === "weight" || Catalogue.isMeasurementName(n) || `${JSON.stringify(n)} is neither weight nor a measurement name`)
+  Schema.filter((n) => Wire.isAdjustable(n) || `${JSON.stringify(n)} is neither weight nor a measurement name`)
 )
 const AdjustBody = Schema.Struct({
   ...Wire.AdjustRequest.fields,
@@ -397,7 +399,7 @@ const deleteScan = (state: PlatformState) =>
 
 const issueToken = (state: PlatformState) =>
   Effect.gen(function* () {
-    const { orgId } = yield* HttpRouter.schemaPathParams(Schema.Struct({ orgId: Schema.String })).pipe(Effect.orDie)
+    const { orgId } = yield* orgParams
     const principal = yield* authenticate(state, orgId)
     yield* requireKey(principal, "issue scan tokens")
     const body = yield* readBody(Wire.ScanTokenRequest, "scan-token request")
