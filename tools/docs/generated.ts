@@ -41,6 +41,10 @@ export const GENERATED: ReadonlyArray<GeneratedFile> = [
     render: regions({ "platform-quickstart": example("tools/examples/platform-quickstart.ts") })
   },
   {
+    path: "docs/migrate-from-session.md",
+    render: regions({ "session-migration": example("tools/examples/session-migration.ts") })
+  },
+  {
     path: "docs/canonical-model.md",
     render: regions({ units: unitTable, measurements: measurementTable, stats: statTable, posture: postureTable })
   },

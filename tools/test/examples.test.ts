@@ -7,11 +7,17 @@ import { repoRoot } from "../docs/generated.js"
 
 const run = promisify(execFile)
 
+// Each example is shown in a generated region of a doc, followed by a text block of its output.
+const EXAMPLES = [
+  { name: "platform-quickstart", doc: "README.md" },
+  { name: "session-migration", doc: "docs/migrate-from-session.md" }
+]
+
 describe("examples", () => {
-  it("platform-quickstart prints what the README says it prints", async () => {
-    const { stdout } = await run(process.execPath, ["--import", "tsx", "tools/examples/platform-quickstart.ts"], { cwd: repoRoot })
-    const readme = readFileSync(join(repoRoot, "README.md"), "utf8")
-    const after = readme.slice(readme.indexOf("<!-- /generated:platform-quickstart -->"))
+  it.each(EXAMPLES)("$name prints what $doc says it prints", async ({ name, doc }) => {
+    const { stdout } = await run(process.execPath, ["--import", "tsx", `tools/examples/${name}.ts`], { cwd: repoRoot })
+    const text = readFileSync(join(repoRoot, doc), "utf8")
+    const after = text.slice(text.indexOf(`<!-- /generated:${name} -->`))
     const shown = /```text\n([\s\S]*?)```/.exec(after)?.[1]
     expect(stdout).toBe(shown)
   }, 30_000)

@@ -4,8 +4,8 @@
  */
 import { HttpClient, HttpClientRequest, type HttpClientResponse } from "@effect/platform"
 import type { ConfigError, ParseResult } from "effect"
-import { Chunk, Config, Context, Duration, Effect, Layer, Option, Redacted, Schedule, Schema, Stream } from "effect"
-import { Catalogue, DecodeError, type MeasurementName, type Scan, previewValue } from "@scanbridge/model"
+import { Chunk, Config, Context, Effect, Layer, Option, Redacted, Schema, Stream } from "effect"
+import { Catalogue, DecodeError, type MeasurementName, type RetryOptions, type Scan, previewValue, retrySchedule } from "@scanbridge/model"
 import { decodeEntryEither, decodeListPageEither } from "./codec.js"
 import {
   PlatformAlreadyDeletedError,
@@ -61,15 +61,6 @@ export interface ScanToken {
   /** A JWT for one scan. Redacted: it is safe to give a device, not to log. */
   readonly token: Redacted.Redacted<string>
   readonly expiresAt: Date
-}
-
-export interface RetryOptions {
-  /** Retries after the first attempt. Default 4. */
-  readonly times?: number
-  /** First delay, doubled per retry, with jitter. Default 200 millis. */
-  readonly base?: Duration.DurationInput
-  /** Longest delay between two attempts. Default 5 seconds. */
-  readonly cap?: Duration.DurationInput
 }
 
 export interface PlatformClientOptions {
@@ -135,15 +126,6 @@ export class PlatformClient extends Context.Tag("@scanbridge/platform/PlatformCl
 const SCOPE_NAMES: Record<Scope, string> = { create: Wire.SCOPES.create, read: Wire.SCOPES.read }
 
 const redacted = (value: Redacted.Redacted<string> | string) => (Redacted.isRedacted(value) ? value : Redacted.make(value))
-
-const retrySchedule = (options: RetryOptions = {}) => {
-  const cap = Duration.decode(options.cap ?? "5 seconds")
-  return Schedule.exponential(options.base ?? "200 millis").pipe(
-    Schedule.modifyDelay((d) => Duration.min(d, cap)),
-    Schedule.jittered,
-    Schedule.intersect(Schedule.recurs(options.times ?? 4))
-  )
-}
 
 const errorMessage = Schema.decodeUnknownOption(Wire.ErrorBody)
 

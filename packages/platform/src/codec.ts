@@ -8,13 +8,13 @@ import {
   Base64,
   Catalogue,
   DecodeError,
+  DecodeWalk,
   EncodeError,
+  EncodeWalk,
   type Encoded,
   type FailureCategory,
   type MeasurementName,
   type Method,
-  type Note,
-  type NoteKind,
   POSTURE_FRONT,
   POSTURE_RIGHT,
   type Path,
@@ -22,13 +22,13 @@ import {
   type ScanInit,
   type ScanJson,
   UtcTimestamp,
-  collectIssues,
+  attempt,
   convertLength,
   convertMass,
-  makeNote,
-  makeScan,
+  walkScan,
   previewValue,
-  round
+  round,
+  schemaDecoder
 } from "@scanbridge/model"
 import * as Wire from "./wire.js"
 
@@ -45,48 +45,9 @@ type Out<K extends keyof Wire.EntryJson> = Exclude<Wire.EntryJson[K], undefined>
 type FrontJson = NonNullable<PostureJson["front"]>
 type RightJson = NonNullable<PostureJson["right"]>
 
-// A walk stops at the first value it cannot read or write; this carries the error out of it.
-class Abort<E> {
-  constructor(readonly error: E) {}
-}
-
-const attempt = <A, E>(f: () => A): Either.Either<A, E> => {
-  try {
-    return Either.right(f())
-  } catch (e) {
-    if (e instanceof Abort) return Either.left(e.error as E)
-    throw e
-  }
-}
-
-/** Collects notes and aborts with a DecodeError that names the wire path and value. */
-class Reader {
-  readonly notes: Array<Note> = []
-  constructor(readonly format: string, readonly base: Path) {}
-  note(kind: NoteKind, path: Path, detail: string): void {
-    this.notes.push(makeNote(kind, path, detail))
-  }
-  fail(path: Path, value: unknown, message: string): never {
-    throw new Abort(DecodeError.at(this.format, [...this.base, ...path], value, message))
-  }
-}
-
-const run = (format: string, base: Path, f: (r: Reader) => ScanInit): Either.Either<Scan, DecodeError> => {
-  const reader = new Reader(format, base)
-  return Either.flatMap(attempt<ScanInit, DecodeError>(() => f(reader)), (init) =>
-    Either.mapLeft(makeScan({ ...init, notes: reader.notes }), (v) => DecodeError.fromIssues(format, v.issues))
-  )
-}
-
-const parse = <A, I>(schema: Schema.Schema<A, I>, format: string, base: Path) => {
-  const decode = Schema.decodeUnknownEither(schema, { errors: "all" })
-  return (json: unknown): Either.Either<A, DecodeError> =>
-    Either.mapLeft(decode(json), (e) => DecodeError.fromIssues(format, collectIssues(e.issue, base)))
-}
-
 // --- Decode: the parts shared by entries and summaries -------------------------------------
 
-const unknownKeys = (r: Reader, json: unknown, known: ReadonlyArray<string>) => {
+const unknownKeys = (r: DecodeWalk, json: unknown, known: ReadonlyArray<string>) => {
   if (typeof json !== "object" || json === null) return
   for (const key of Object.keys(json)) {
     if (!known.includes(key)) r.note("dropped", [key], `unknown key ${key} = ${previewValue((json as Record<string, unknown>)[key])}: the canonical scan has no place for it`)
@@ -96,7 +57,7 @@ const unknownKeys = (r: Reader, json: unknown, known: ReadonlyArray<string>) => 
 const methodOf = (input: Wire.EntryInput): Method =>
   input.statsEstimations ? "stats" : input.photoScan ? "photo" : "adjusted"
 
-const readInput = (r: Reader, input: Wire.EntryInput, outputWeight: number | null): Pick<ScanInitJson, "method" | "subject" | "adjustment"> => {
+const readInput = (r: DecodeWalk, input: Wire.EntryInput, outputWeight: number | null): Pick<ScanInitJson, "method" | "subject" | "adjustment"> => {
   const stats = (input.statsEstimations ?? input.photoScan ?? input.adjustedScan)!
   const subject = { age: stats.age, gender: stats.gender, heightMm: stats.height, weightG: stats.weight }
   if (input.photoScan && (input.photoScan.frontPhoto !== null || input.photoScan.rightPhoto !== null)) {
@@ -123,7 +84,7 @@ const readInput = (r: Reader, input: Wire.EntryInput, outputWeight: number | nul
 
 // --- Decode: entries ---------------------------------------------------------------------
 
-const readMeasurements = (r: Reader, items: ReadonlyArray<Wire.MeasurementItem> | null) => {
+const readMeasurements = (r: DecodeWalk, items: ReadonlyArray<Wire.MeasurementItem> | null) => {
   const out: Partial<Record<MeasurementName, number>> = {}
   items?.forEach((item, i) => {
     const path = ["measurements", i]
@@ -149,7 +110,7 @@ const readMeasurements = (r: Reader, items: ReadonlyArray<Wire.MeasurementItem> 
 const isBase64 = Schema.is(Base64)
 const isUtcTimestamp = Schema.is(UtcTimestamp)
 
-const readAvatar = (r: Reader, avatar: Wire.Avatar | null | undefined): ScanInitJson["avatar"] => {
+const readAvatar = (r: DecodeWalk, avatar: Wire.Avatar | null | undefined): ScanInitJson["avatar"] => {
   if (avatar === null || avatar === undefined) return null
   if (avatar.format !== "obj" && avatar.format !== "glb") {
     r.note("dropped", ["avatar"], `avatar of format ${previewValue(avatar.format)}: the canonical avatar is obj, glb or vertices`)
@@ -159,7 +120,7 @@ const readAvatar = (r: Reader, avatar: Wire.Avatar | null | undefined): ScanInit
   return { format: avatar.format, type: avatar.type ?? null, data: avatar.data, vertices: null }
 }
 
-const grams = (r: Reader, path: Path, v: { unit: string; value: number }): number => {
+const grams = (r: DecodeWalk, path: Path, v: { unit: string; value: number }): number => {
   if (v.unit === Wire.UNITS.mass) return v.value
   if (v.unit === "kg") {
     const g = convertMass(v.value, "kg", "g")
@@ -169,7 +130,7 @@ const grams = (r: Reader, path: Path, v: { unit: string; value: number }): numbe
   return r.fail([...path, "unit"], v.unit, `a mass unit (${Wire.UNITS.mass})`)
 }
 
-const readComposition = (r: Reader, c: Wire.BodyComposition | null | undefined): ScanInitJson["composition"] => {
+const readComposition = (r: DecodeWalk, c: Wire.BodyComposition | null | undefined): ScanInitJson["composition"] => {
   if (c === null || c === undefined) return null
   const fat = c.bodyFatPercentage ?? null
   if (fat !== null && fat.unit !== Wire.UNITS.percent) r.fail(["bodyComposition", "bodyFatPercentage", "unit"], fat.unit, `the unit ${Wire.UNITS.percent}`)
@@ -187,7 +148,7 @@ const readComposition = (r: Reader, c: Wire.BodyComposition | null | undefined):
 const MUSCLE_KG = { min: 5, max: 100 } as const
 const MUSCLE_G = { min: 5_000, max: 100_000 } as const
 
-const readClientComposition = (r: Reader, c: Wire.ClientLibraryBodyComposition | null | undefined): ScanInitJson["composition"] => {
+const readClientComposition = (r: DecodeWalk, c: Wire.ClientLibraryBodyComposition | null | undefined): ScanInitJson["composition"] => {
   if (c === null || c === undefined) return null
   if (c.bodyFatPercentage !== null && c.bodyFatPercentage > 100) r.fail(["bodyComposition", "bodyFatPercentage"], c.bodyFatPercentage, "a percentage between 0 and 100")
   let muscleG: number | null = null
@@ -207,7 +168,7 @@ const readClientComposition = (r: Reader, c: Wire.ClientLibraryBodyComposition |
   return { bodyFatPercent: c.bodyFatPercentage, bodyFatMassG: null, leanMassG: null, skeletalMuscleMassG: muscleG }
 }
 
-const readPosture = (r: Reader, p: Wire.Posture | null | undefined): ScanInitJson["posture"] => {
+const readPosture = (r: DecodeWalk, p: Wire.Posture | null | undefined): ScanInitJson["posture"] => {
   if (p === null || p === undefined) return null
   let singular = 0
   const angleUnit = (path: Path, unit: string) => {
@@ -269,7 +230,7 @@ const failureOf = (code: string, message: string | null): NonNullable<ScanInitJs
   message
 })
 
-const readPlatformError = (r: Reader, status: "success" | "failure", error: Wire.EntryError | null | undefined) => {
+const readPlatformError = (r: DecodeWalk, status: "success" | "failure", error: Wire.EntryError | null | undefined) => {
   if (status === "success") {
     if (error) r.note("dropped", ["error"], `error ${previewValue(error)} on a scan whose status is success`)
     return null
@@ -282,7 +243,7 @@ const readPlatformError = (r: Reader, status: "success" | "failure", error: Wire
 }
 
 // Spec 03: the client library's error object "shape is not guaranteed". Keep what it says.
-const readClientError = (r: Reader, status: "success" | "failure", error: unknown) => {
+const readClientError = (r: DecodeWalk, status: "success" | "failure", error: unknown) => {
   if (status === "success") {
     if (error !== null && error !== undefined) r.note("dropped", ["error"], `error ${previewValue(error)} on a scan whose status is success`)
     return null
@@ -299,7 +260,7 @@ const readClientError = (r: Reader, status: "success" | "failure", error: unknow
 
 const ENTRY_KEYS = Object.keys(Wire.Entry.fields)
 
-const readEntryCommon = (r: Reader, e: Wire.Entry | Wire.ClientLibraryEntry, json: unknown): ScanInit => {
+const readEntryCommon = (r: DecodeWalk, e: Wire.Entry | Wire.ClientLibraryEntry, json: unknown): ScanInit => {
   unknownKeys(r, json, ENTRY_KEYS)
   const outputWeight = e.outputStats?.weight ?? null
   if (outputWeight !== null && e.input.adjustedScan === undefined) r.note("dropped", ["outputStats"], `outputStats.weight ${outputWeight} g on a scan that is not adjusted`)
@@ -320,8 +281,8 @@ const unwrap = (json: unknown): { readonly body: unknown; readonly base: Path } 
     : { body: json, base: [] }
 
 const parsers = {
-  entry: (base: Path) => parse(Wire.Entry, FORMATS.entry, base),
-  client: (base: Path) => parse(Wire.ClientLibraryEntry, FORMATS.clientLibraryEntry, base)
+  entry: (base: Path) => schemaDecoder(Wire.Entry, FORMATS.entry, base),
+  client: (base: Path) => schemaDecoder(Wire.ClientLibraryEntry, FORMATS.clientLibraryEntry, base)
 }
 const entryAt = { top: parsers.entry([]), inEnvelope: parsers.entry(["entry"]) }
 const clientAt = { top: parsers.client([]), inEnvelope: parsers.client(["entry"]) }
@@ -354,7 +315,7 @@ export const decodeEntryEither = (json: unknown): Either.Either<Scan, DecodeErro
   // skeletalMuscleMass (beside a null bodyFatPercentage) and lose it: such an entry is the client library's.
   if (Either.isRight(rest) && !hasMuscleMass(body)) {
     const e = rest.right
-    return run(FORMATS.entry, base, (r) => ({
+    return walkScan(FORMATS.entry, base, (r) => ({
       ...readEntryCommon(r, e, body),
       composition: readComposition(r, e.bodyComposition),
       failure: readPlatformError(r, e.status, e.error)
@@ -363,7 +324,7 @@ export const decodeEntryEither = (json: unknown): Either.Either<Scan, DecodeErro
   const client = (inEnvelope ? clientAt.inEnvelope : clientAt.top)(body)
   if (Either.isRight(client)) {
     const e = client.right
-    return run(FORMATS.clientLibraryEntry, base, (r) => ({
+    return walkScan(FORMATS.clientLibraryEntry, base, (r) => ({
       ...readEntryCommon(r, e, body),
       composition: readClientComposition(r, e.bodyComposition),
       failure: readClientError(r, e.status, e.error)
@@ -376,7 +337,7 @@ export const decodeEntryEither = (json: unknown): Either.Either<Scan, DecodeErro
 
 const SUMMARY_KEYS = Object.keys(Wire.Summary.fields)
 
-const readSummary = (r: Reader, s: Wire.Summary, json: unknown): ScanInit => {
+const readSummary = (r: DecodeWalk, s: Wire.Summary, json: unknown): ScanInit => {
   unknownKeys(r, json, SUMMARY_KEYS)
   const createdAt = new Date(s.createdAt * 1000)
   if (Number.isNaN(createdAt.getTime()) || !isUtcTimestamp(createdAt.toISOString())) {
@@ -395,14 +356,14 @@ const readSummary = (r: Reader, s: Wire.Summary, json: unknown): ScanInit => {
   }
 }
 
-const summaryAt = (base: Path) => parse(Wire.Summary, FORMATS.summary, base)
+const summaryAt = (base: Path) => schemaDecoder(Wire.Summary, FORMATS.summary, base)
 const summaryTop = summaryAt([])
 
 /** One list item: no results; a failed one has code `unknown` (the summary does not carry it). */
 export const decodeSummaryEither = (json: unknown): Either.Either<Scan, DecodeError> =>
-  Either.flatMap(summaryTop(json), (s) => run(FORMATS.summary, [], (r) => readSummary(r, s, json)))
+  Either.flatMap(summaryTop(json), (s) => walkScan(FORMATS.summary, [], (r) => readSummary(r, s, json)))
 
-const pageParse = parse(Wire.ListPage, FORMATS.listPage, [])
+const pageParse = schemaDecoder(Wire.ListPage, FORMATS.listPage, [])
 
 /** A list page: one scan per summary. The first bad item fails the page, naming its index. */
 export const decodeListPageEither = (json: unknown): Either.Either<ReadonlyArray<Scan>, DecodeError> =>
@@ -410,7 +371,7 @@ export const decodeListPageEither = (json: unknown): Either.Either<ReadonlyArray
     const raw = (json as { results: ReadonlyArray<unknown> }).results
     const scans: Array<Scan> = []
     for (let i = 0; i < page.results.length; i++) {
-      const scan = run(FORMATS.listPage, ["results", i], (r) => readSummary(r, page.results[i]!, raw[i]))
+      const scan = walkScan(FORMATS.listPage, ["results", i], (r) => readSummary(r, page.results[i]!, raw[i]))
       if (Either.isLeft(scan)) return Either.left(scan.left)
       scans.push(scan.right)
     }
@@ -419,27 +380,17 @@ export const decodeListPageEither = (json: unknown): Either.Either<ReadonlyArray
 
 // --- Encode --------------------------------------------------------------------------------
 
-class Writer {
-  readonly notes: Array<Note> = []
-  note(kind: NoteKind, path: Path, detail: string): void {
-    this.notes.push(makeNote(kind, path, detail))
-  }
-  fail(path: Path, value: unknown, reason: string): never {
-    throw new Abort(EncodeError.at(FORMATS.entry, path, value, reason))
-  }
-}
-
-const integer = (w: Writer, path: Path, value: number, unit: string): number => {
+const integer = (w: EncodeWalk, path: Path, value: number, unit: string): number => {
   const n = round(value)
   if (!Number.isSafeInteger(n)) w.fail(path, value, `the platform writes integers, and ${value} ${unit} is past the exact ones (2^53)`)
   if (n !== value) w.note("converted", path, `${value} ${unit} rounded to ${n} ${unit}: the platform writes integers`)
   return n
 }
 
-const required = <A>(w: Writer, path: Path, value: A | null): A =>
+const required = <A>(w: EncodeWalk, path: Path, value: A | null): A =>
   value === null ? w.fail(path, value, "the platform entry's input requires it") : value
 
-const writeInput = (w: Writer, scan: Scan): Out<"input"> => {
+const writeInput = (w: EncodeWalk, scan: Scan): Out<"input"> => {
   const s = scan.subject
   const stats = {
     age: required(w, ["subject", "age"], s.age),
@@ -491,7 +442,7 @@ const writePosture = (posture: Scan["posture"]): Out<"posture"> => {
   }
 }
 
-const writeComposition = (w: Writer, c: Scan["composition"]): Out<"bodyComposition"> => {
+const writeComposition = (w: EncodeWalk, c: Scan["composition"]): Out<"bodyComposition"> => {
   if (c === null) return null
   if (c.skeletalMuscleMassG !== null) w.note("dropped", ["composition", "skeletalMuscleMassG"], `${c.skeletalMuscleMassG} g: the platform entry has no skeletal muscle mass`)
   const { mass, percent } = Wire.UNITS
@@ -502,7 +453,7 @@ const writeComposition = (w: Writer, c: Scan["composition"]): Out<"bodyCompositi
   }
 }
 
-const writeAvatar = (w: Writer, a: Scan["avatar"]): Out<"avatar"> => {
+const writeAvatar = (w: EncodeWalk, a: Scan["avatar"]): Out<"avatar"> => {
   if (a === null) return null
   if (a.format === "vertices" || a.data === null) {
     w.note("dropped", ["avatar"], `a ${a.format} avatar (${a.vertices?.length ?? 0} coordinates): the platform avatar is a model file`)
@@ -511,14 +462,14 @@ const writeAvatar = (w: Writer, a: Scan["avatar"]): Out<"avatar"> => {
   return { data: a.data, format: a.format, ...(a.type === null ? {} : { type: a.type }) }
 }
 
-const writeFailure = (w: Writer, f: Scan["failure"]): Wire.EntryJson["error"] => {
+const writeFailure = (w: EncodeWalk, f: Scan["failure"]): Wire.EntryJson["error"] => {
   if (f === null) return undefined
   const implied: FailureCategory = Wire.FAILURE_CODES[f.code] ?? "unknown"
   if (implied !== f.category) w.note("dropped", ["failure", "category"], `category ${f.category}: the platform error holds only the code ${f.code}`)
   return { code: f.code, ...(f.message === null ? {} : { message: f.message }) }
 }
 
-const platformId = (w: Writer, scan: Scan): string => {
+const platformId = (w: EncodeWalk, scan: Scan): string => {
   const { api, id } = scan.source
   if (api === "platform") return id ?? w.fail(["source", "id"], id, "a platform scan needs its id")
   const derived = `${api}:${id ?? "unknown"}`
@@ -531,7 +482,7 @@ const platformId = (w: Writer, scan: Scan): string => {
  * express at all: a pending scan, or a subject without the four stats the input requires.
  */
 export const encodeEntryEither = (scan: Scan): Either.Either<Encoded<Wire.EntryJson>, EncodeError> => {
-  const w = new Writer()
+  const w = new EncodeWalk(FORMATS.entry)
   return attempt<Encoded<Wire.EntryJson>, EncodeError>(() => {
     const status = scan.status
     if (status === "pending") return w.fail(["status"], status, "the platform has no pending scans")

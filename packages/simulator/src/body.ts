@@ -88,7 +88,18 @@ export const compositionFor = (stats: BodyStats) => {
   const fat = 1.2 * bmi(stats) + 0.23 * stats.age - 10.8 * (stats.gender === "male" ? 1 : 0) - 5.4
   const percent = Math.round(Math.min(60, Math.max(3, fat)) * 10) / 10
   const fatMass = Math.round((stats.weightG * percent) / 100)
-  return { percent, fatMass, leanMass: stats.weightG - fatMass }
+  const leanMass = stats.weightG - fatMass
+  // Skeletal muscle is roughly half the lean mass in adults.
+  return { percent, fatMass, leanMass, skeletalMuscleMass: Math.round(leanMass * 0.5) }
+}
+
+/** A plausible adult for a seed, for flows that never state the user's stats. */
+export const statsFor = (seed: string): BodyStats => {
+  const unit = (part: string) => (jitter(`${seed}|${part}`, 1) + 1) / 2
+  const gender = unit("gender") < 0.5 ? "female" : "male"
+  const heightMm = Math.round((gender === "female" ? 1520 : 1620) + unit("height") * 300)
+  const bmi = 19 + unit("bmi") * 10
+  return { age: 20 + Math.round(unit("age") * 45), gender, heightMm, weightG: Math.round(bmi * (heightMm / 1000) ** 2 * 1000) }
 }
 
 const small = (seed: string) => Math.round(jitter(seed, 3) * 10) / 10
@@ -123,11 +134,22 @@ export const postureFor = (stats: BodyStats) => {
   return { front, right }
 }
 
-/** A small valid Wavefront OBJ (an octahedron the subject's height and width) in base64. */
-export const avatarFor = (stats: BodyStats): string => {
+const OCTAHEDRON_FACES = [
+  [1, 2, 3],
+  [1, 3, 4],
+  [1, 4, 5],
+  [1, 5, 2],
+  [6, 3, 2],
+  [6, 4, 3],
+  [6, 5, 4],
+  [6, 2, 5]
+]
+
+/** The avatar's mesh: an octahedron the subject's height and hip width, x, y, z in metres. */
+export const avatarVertices = (stats: BodyStats): Array<[number, number, number]> => {
   const h = stats.heightMm / 1000
   const w = (measurementsFor(stats, ["hipGirth"]).hipGirth ?? 900) / 1000 / Math.PI / 2
-  const v = [
+  return [
     [0, h, 0],
     [w, h / 2, 0],
     [0, h / 2, w / 2],
@@ -135,21 +157,15 @@ export const avatarFor = (stats: BodyStats): string => {
     [0, h / 2, -w / 2],
     [0, 0, 0]
   ]
-  const f = [
-    [1, 2, 3],
-    [1, 3, 4],
-    [1, 4, 5],
-    [1, 5, 2],
-    [6, 3, 2],
-    [6, 4, 3],
-    [6, 5, 4],
-    [6, 2, 5]
-  ]
+}
+
+/** The avatar as a small valid Wavefront OBJ, in base64. */
+export const avatarFor = (stats: BodyStats): string => {
   const obj = [
     `# scanbridge simulator avatar ${hash(key(stats)).toString(16)}`,
     "o body",
-    ...v.map((p) => `v ${p.map((c) => c.toFixed(4)).join(" ")}`),
-    ...f.map((t) => `f ${t.join(" ")}`),
+    ...avatarVertices(stats).map((p) => `v ${p.map((c) => c.toFixed(4)).join(" ")}`),
+    ...OCTAHEDRON_FACES.map((t) => `f ${t.join(" ")}`),
     ""
   ].join("\n")
   return Buffer.from(obj, "utf8").toString("base64")

@@ -4,4 +4,5 @@
  */
 export * from "./simulator.js"
 export { ApiFailure, DEMO_ORG, MAX_LIST_LIMIT, type OrgOptions, type PlatformOptions, TRIAL_QUOTA, adjustMeasurements, photoFailure } from "./platform.js"
-export { ALL, type BodyStats, STATS_ONLY, avatarFor, compositionFor, isBreadth, measurementsFor, postureFor } from "./body.js"
+export { ALL, type BodyStats, STATS_ONLY, avatarFor, avatarVertices, compositionFor, isBreadth, measurementsFor, postureFor, statsFor } from "./body.js"
+export { DEMO_SESSION_CLIENT_ID, SESSION_LIFETIME_MS, type SessionOptions, type SubmitInput } from "./session.js"

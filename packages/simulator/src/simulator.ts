@@ -4,10 +4,11 @@
  */
 import { HttpRouter, HttpServer, type HttpServerError, HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
-import { Context, Effect, Layer } from "effect"
+import { Clock, Context, Effect, Layer } from "effect"
 import { createServer } from "node:http"
 import { ApiFailure, type OrgOptions, type PlatformOptions, PlatformState, platformRouter } from "./platform.js"
 import { seeded } from "./random.js"
+import { type SessionOptions, SessionState, type SubmitInput, sessionRouter } from "./session.js"
 
 export interface FaultOptions {
   /** Seed of the generator that decides which requests fail. Same seed, same faults. */
@@ -26,6 +27,7 @@ export interface SimulatorOptions {
   /** Default 127.0.0.1: the simulator is for this machine. */
   readonly host?: string
   readonly platform?: PlatformOptions
+  readonly session?: SessionOptions
   readonly faults?: FaultOptions
 }
 
@@ -44,6 +46,10 @@ export interface SimulatorService {
     readonly addOrg: (org: OrgOptions) => Effect.Effect<void>
     readonly quota: (orgId: string) => Effect.Effect<number | undefined>
     readonly setQuota: (orgId: string, quota: number) => Effect.Effect<void>
+  }
+  readonly session: {
+    /** Plays the user finishing the widget flow; false for an unknown SSID. */
+    readonly submit: (scanningSessionId: string, input?: SubmitInput) => Effect.Effect<boolean>
   }
   /** The next requests get these statuses instead of reaching the API, in order. */
   readonly injectFaults: (statuses: ReadonlyArray<number>) => Effect.Effect<void>
@@ -69,12 +75,16 @@ const layer = (options: SimulatorOptions) =>
   Layer.unwrapEffect(
     Effect.sync(() => {
       const platform = new PlatformState(options.platform)
+      const session = new SessionState(options.session)
       const log: Array<RequestRecord> = []
       const scripted: Array<number> = []
       const faults = options.faults ?? {}
       const random = seeded(faults.seed ?? 1)
 
-      const router = platformRouter(platform).pipe(HttpRouter.options("*", Effect.succeed(HttpServerResponse.empty({ status: 204 }))))
+      const router = platformRouter(platform).pipe(
+        HttpRouter.concat(sessionRouter(session)),
+        HttpRouter.options("*", Effect.succeed(HttpServerResponse.empty({ status: 204 })))
+      )
 
       const handle = router.pipe(
         Effect.catchAll((e) => {
@@ -113,6 +123,9 @@ const layer = (options: SimulatorOptions) =>
             addOrg: (org) => Effect.sync(() => platform.addOrg(org)),
             quota: (orgId) => Effect.sync(() => platform.quota(orgId)),
             setQuota: (orgId, quota) => Effect.sync(() => platform.setQuota(orgId, quota))
+          },
+          session: {
+            submit: (ssid, input = {}) => Effect.map(Clock.currentTimeMillis, (now) => session.submit(now, ssid, input))
           },
           injectFaults: (statuses) => Effect.sync(() => void scripted.push(...statuses)),
           requests: Effect.sync(() => [...log])

@@ -2,7 +2,7 @@ import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { spawn } from "node:child_process"
 import { fileURLToPath } from "node:url"
-import { DEMO_ORG, Simulator } from "../src/index.js"
+import { DEMO_ORG, DEMO_SESSION_CLIENT_ID, Simulator } from "../src/index.js"
 import { sign, verify } from "../src/jwt.js"
 
 const repoRoot = fileURLToPath(new URL("../../..", import.meta.url))
@@ -57,8 +57,34 @@ describe("the server", () => {
       const response = await fetch(`${url}/api/orgs/${DEMO_ORG.id}/scans`, { headers: { authorization: DEMO_ORG.apiKeys[0]! } })
       expect(response.status).toBe(200)
       expect(await response.json()).toEqual({ results: [], nextOffsetId: "" })
+      const created = await fetch(`${url}/scanning/v0/create-session`, { method: "POST", body: JSON.stringify({ clientId: DEMO_SESSION_CLIENT_ID }) })
+      const ssid = ((await created.json()) as { scanningSession: { scanningSessionId: string } }).scanningSession.scanningSessionId
+      // Sessions complete by themselves 3 s after creation: pending until then.
+      const results = await fetch(`${url}/scanning/v0/results/${ssid}`)
+      expect(Object.keys((await results.json()) as object)).toEqual(["scanningSessionId", "pending"])
     } finally {
       child.kill("SIGINT")
     }
   }, 20_000)
+})
+
+describe("the session control endpoint", () => {
+  it.live("plays the user: 404 for an unknown SSID, 400 for a bad body, then results", () =>
+    Effect.gen(function* () {
+      const sim = yield* Simulator
+      const post = (path: string, body: unknown) =>
+        Effect.promise(() => fetch(`${sim.url}${path}`, { method: "POST", body: JSON.stringify(body) }))
+      const created = yield* post("/scanning/v0/create-session", { clientId: DEMO_SESSION_CLIENT_ID, clientScanningId: "c-1" })
+      const ssid = ((yield* Effect.promise(() => created.json())) as { scanningSession: { scanningSessionId: string } }).scanningSession.scanningSessionId
+      expect((yield* post("/_simulator/session/sessions/ss_nope/submit", {})).status).toBe(404)
+      expect((yield* post(`/_simulator/session/sessions/${ssid}/submit`, { heightMm: 168 })).status).toBe(400)
+      expect((yield* post(`/_simulator/session/sessions/${ssid}/submit`, { heightMm: 1680, outcome: "ABORTED" })).status).toBe(200)
+      const results = yield* Effect.promise(() => fetch(`${sim.url}/scanning/v0/results/${ssid}`).then((r) => r.json()))
+      expect(results).toEqual({
+        scanningSessionId: ssid,
+        clientScanningId: "c-1",
+        error: { errorType: "ABORTED", message: "The scan was aborted." }
+      })
+    }).pipe(Effect.provide(Simulator.layer()))
+  )
 })

@@ -1,0 +1,376 @@
+/**
+ * The proto3 JSON mapping (protobuf.dev/programming-guides/json), for the vendor APIs whose JSON
+ * follows protocol-buffer schemas. A wire schema is written once, as an Effect Schema of the
+ * JSON a conforming server prints: lowerCamelCase keys, enum names, int64 as decimal strings,
+ * RFC 3339 timestamps. From that one schema this module derives
+ *
+ * - a reader that accepts every spelling a conforming parser accepts (the original proto field
+ *   names, enum numbers, int64 as numbers, doubles as strings, `null` for unset) and rewrites
+ *   it to the printed form before the schema validates it, and
+ * - a printer that omits fields holding their default value, as protobuf's printer does.
+ *
+ * Errors name the path as the input spelled it (`results.measurements[2].measurement_type`);
+ * notes and the renamed and ignored lists use the printed spelling, so that every spelling of
+ * one message reads to the same result.
+ */
+import { Either, Option, Schema, SchemaAST } from "effect"
+import { DecodeError, type Path, type PathSegment, collectIssues } from "./errors.js"
+
+// --- Field kinds --------------------------------------------------------------------------
+
+const KIND = Symbol.for("@scanbridge/model/proto3/kind")
+
+type Kind =
+  | { readonly _tag: "int64" }
+  | { readonly _tag: "double" }
+  | { readonly _tag: "timestamp" }
+  | { readonly _tag: "enum"; readonly enum: EnumType }
+
+const kindOf = (ast: SchemaAST.AST): Kind | undefined => ast.annotations[KIND] as Kind | undefined
+
+const INT64_MIN = -(2n ** 63n)
+const INT64_MAX = 2n ** 63n - 1n
+const INT64_PRINTED = /^-?(0|[1-9]\d*)$/
+
+/** An int64 as printed: a decimal string, full precision. The reader also takes a JSON integer. */
+export const Int64 = Schema.String.pipe(
+  Schema.filter((s) => (INT64_PRINTED.test(s) && BigInt(s) >= INT64_MIN && BigInt(s) <= INT64_MAX) || "an int64 as a decimal string")
+).annotations({ identifier: "Int64", [KIND]: { _tag: "int64" } satisfies Kind })
+
+/** A double. The reader also takes a numeric string and "NaN", "Infinity", "-Infinity". */
+export const Double = Schema.Number.annotations({ identifier: "Double", [KIND]: { _tag: "double" } satisfies Kind })
+
+const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,9}))?(?:[Zz]|([+-])(\d{2}):(\d{2}))$/
+
+/** An instant as proto3 prints google.protobuf.Timestamp: RFC 3339, up to nanoseconds. */
+export const Timestamp = Schema.String.pipe(
+  Schema.filter((s) => Option.isSome(parseTimestamp(s)) || "an RFC 3339 timestamp, like 2026-01-02T03:04:05.123456789Z")
+).annotations({ identifier: "Timestamp", [KIND]: { _tag: "timestamp" } satisfies Kind })
+
+export interface ParsedTimestamp {
+  /** The instant in the canonical form, `Date.prototype.toISOString()`. */
+  readonly iso: string
+  /** The digits below a millisecond that the canonical form cannot hold ("" when none). */
+  readonly subMillisecond: string
+}
+
+/** Reads an RFC 3339 timestamp of years 0001-9999; None for anything else. */
+export const parseTimestamp = (s: string): Option.Option<ParsedTimestamp> => {
+  const m = RFC3339.exec(s)
+  if (m === null) return Option.none()
+  const [year, month, day, hour, minute, second] = m.slice(1, 7).map(Number) as [number, number, number, number, number, number]
+  const fraction = m[7] ?? ""
+  const [offsetHours, offsetMinutes] = [Number(m[9] ?? 0), Number(m[10] ?? 0)]
+  const offset = (m[8] === "-" ? -1 : 1) * (offsetHours * 60 + offsetMinutes)
+  if (year < 1 || month < 1 || month > 12 || day < 1 || hour > 23 || minute > 59 || second > 59) return Option.none()
+  if (offsetHours > 23 || offsetMinutes > 59) return Option.none()
+  const date = new Date(0)
+  date.setUTCFullYear(year, month - 1, day)
+  if (date.getUTCMonth() !== month - 1) return Option.none()
+  date.setUTCHours(hour, minute, second, Number(fraction.slice(0, 3).padEnd(3, "0")))
+  const instant = new Date(date.getTime() - offset * 60_000)
+  if (instant.getUTCFullYear() < 1 || instant.getUTCFullYear() > 9999) return Option.none()
+  return Option.some({ iso: instant.toISOString(), subMillisecond: fraction.slice(3).replace(/0+$/, "") })
+}
+
+/** An enum: its value names and the numbers the vendor documents (null where not shown). */
+export interface EnumType {
+  readonly name: string
+  readonly numbers: Readonly<Record<string, number | null>>
+  /** Number -> name, for the documented numbers. */
+  readonly byNumber: ReadonlyMap<number, string>
+  readonly names: ReadonlySet<string>
+}
+
+export const enumType = (name: string, numbers: Readonly<Record<string, number | null>>): EnumType => {
+  const byNumber = new Map<number, string>()
+  for (const [value, n] of Object.entries(numbers)) if (n !== null) byNumber.set(n, value)
+  return { name, numbers, byNumber, names: new Set(Object.keys(numbers)) }
+}
+
+/**
+ * An enum field as printed: a value name. The reader turns a documented number into its name
+ * and keeps a name or number it does not know (a newer server's), so the codec decides whether
+ * that is an error or a dropped item. Names are checked by set lookup, not a literal union.
+ */
+export const Enum = (type: EnumType) =>
+  Schema.Union(Schema.String, Schema.Number.pipe(Schema.int())).annotations({
+    identifier: type.name,
+    [KIND]: { _tag: "enum", enum: type } satisfies Kind
+  })
+
+/** A proto3 field: optional, as every proto3 field is; absent and null both mean unset. */
+export const field = <S extends Schema.Schema.Any>(schema: S) => Schema.optionalWith(schema, { exact: true })
+
+// --- Names --------------------------------------------------------------------------------
+
+/** protobuf's ToJsonName: `include_3d_avatar_in_results` -> `include3dAvatarInResults`. */
+export const toJsonName = (name: string): string => {
+  let out = ""
+  let upper = false
+  for (const c of name) {
+    if (c === "_") upper = true
+    else {
+      out += upper ? c.toUpperCase() : c
+      upper = false
+    }
+  }
+  return out
+}
+
+// --- Reading ------------------------------------------------------------------------------
+
+/** A key the input spelled otherwise than the printer would (`scanning_session_id`). */
+export interface Renamed {
+  readonly path: Path
+  readonly from: string
+}
+
+/** A key the schema does not know: a conforming parser set to ignore unknown fields skips it. */
+export interface Ignored {
+  readonly path: Path
+  readonly value: unknown
+}
+
+export interface Read<A> {
+  readonly value: A
+  readonly renamed: ReadonlyArray<Renamed>
+  readonly ignored: ReadonlyArray<Ignored>
+  /** A path in printed names, as the input spelled it (for errors found after reading). */
+  readonly locate: (path: Path) => Path
+}
+
+class ReadFailure {
+  constructor(
+    readonly path: Path,
+    readonly value: unknown,
+    readonly message: string
+  ) {}
+}
+
+interface Context {
+  readonly renamed: Array<Renamed>
+  readonly ignored: Array<Ignored>
+  /** For objects whose keys were renamed: printed name -> the input's key, to report paths. */
+  readonly spelled: WeakMap<object, Map<string, string>>
+}
+
+/** `at` is the path as the input spells it; `printed` the same path in printed names. */
+type Reader = (value: unknown, at: Path, printed: Path, ctx: Context) => unknown
+
+const fail = (at: Path, value: unknown, message: string): never => {
+  throw new ReadFailure(at, value, message)
+}
+
+const readInt64 = (value: unknown, at: Path): string => {
+  if (typeof value === "number") {
+    if (!Number.isInteger(value)) return fail(at, value, "an int64: a whole number")
+    if (!Number.isSafeInteger(value)) {
+      return fail(at, value, "an int64 beyond 2^53 written as a JSON number, which has lost its exact value: write it as a string")
+    }
+    return String(value === 0 ? 0 : value)
+  }
+  if (typeof value === "string") {
+    if (!/^-?\d+$/.test(value)) return fail(at, value, "an int64 as a decimal string (no fraction, exponent or spaces)")
+    const n = BigInt(value)
+    if (n < INT64_MIN || n > INT64_MAX) return fail(at, value, "an int64 between -2^63 and 2^63-1")
+    return n.toString()
+  }
+  return fail(at, value, "an int64 (a decimal string or a JSON integer)")
+}
+
+const JSON_NUMBER = /^-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?$/
+const SPECIAL: Readonly<Record<string, number>> = { NaN: Number.NaN, Infinity: Number.POSITIVE_INFINITY, "-Infinity": Number.NEGATIVE_INFINITY }
+
+const readDouble = (value: unknown, at: Path): number => {
+  if (typeof value === "number") return value
+  if (typeof value === "string") {
+    if (Object.hasOwn(SPECIAL, value)) return SPECIAL[value]!
+    if (JSON_NUMBER.test(value)) return Number(value)
+  }
+  return fail(at, value, `a double (a JSON number, a numeric string, "NaN", "Infinity" or "-Infinity")`)
+}
+
+const readEnum = (type: EnumType, value: unknown, at: Path): string | number => {
+  if (typeof value === "string") return value
+  if (typeof value === "number" && Number.isInteger(value)) return type.byNumber.get(value) ?? value
+  return fail(at, value, `a ${type.name} value name or number`)
+}
+
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value)
+
+const compileObject = (ast: SchemaAST.TypeLiteral): Reader => {
+  const fields = new Map<string, Reader>()
+  for (const p of ast.propertySignatures) if (typeof p.name === "string") fields.set(p.name, compile(p.type))
+  return (value, at, printed, ctx) => {
+    if (!isObject(value)) return fail(at, value, "an object")
+    const out: Record<string, unknown> = {}
+    const seen = new Set<string>()
+    let spelled: Map<string, string> | undefined
+    for (const key of Object.keys(value)) {
+      const name = fields.has(key) ? key : toJsonName(key)
+      const read = fields.get(name)
+      const v = value[key]
+      if (read === undefined) {
+        ctx.ignored.push({ path: [...printed, key], value: v })
+        continue
+      }
+      if (seen.has(name)) return fail([...at, key], v, `no second spelling of field ${name} (protobuf reads each field once)`)
+      seen.add(name)
+      if (key !== name) {
+        ctx.renamed.push({ path: [...printed, name], from: key })
+        spelled ??= new Map()
+        spelled.set(name, key)
+      }
+      // null means unset: the field takes its default, which is what leaving it out means.
+      if (v === null) continue
+      out[name] = read(v, [...at, key], [...printed, name], ctx)
+    }
+    if (spelled !== undefined) ctx.spelled.set(out, spelled)
+    return out
+  }
+}
+
+const compileArray = (element: SchemaAST.AST): Reader => {
+  const read = compile(element)
+  return (value, at, printed, ctx) => {
+    if (!Array.isArray(value)) return fail(at, value, "an array")
+    return value.map((v, i) => (v === null ? fail([...at, i], v, "no null inside a repeated field") : read(v, [...at, i], [...printed, i], ctx)))
+  }
+}
+
+const passThrough: Reader = (value) => value
+
+const compile = (ast: SchemaAST.AST): Reader => {
+  const kind = kindOf(ast)
+  if (kind !== undefined) {
+    switch (kind._tag) {
+      case "int64":
+        return (v, at) => readInt64(v, at)
+      case "double":
+        return (v, at) => readDouble(v, at)
+      case "enum":
+        return (v, at) => readEnum(kind.enum, v, at)
+      case "timestamp":
+        return passThrough
+    }
+  }
+  switch (ast._tag) {
+    case "TypeLiteral":
+      return compileObject(ast)
+    case "TupleType":
+      return ast.elements.length === 0 && ast.rest.length === 1 ? compileArray(ast.rest[0]!.type) : passThrough
+    case "Refinement":
+      return compile(ast.from)
+    case "Transformation":
+      return compile(ast.from)
+    case "Suspend": {
+      let inner: Reader | undefined
+      return (v, at, printed, ctx) => (inner ??= compile(ast.f()))(v, at, printed, ctx)
+    }
+    case "Union": {
+      // NullOr(X) or X | undefined: read as X. Other unions are left to the schema.
+      const members = ast.types.filter((t) => !SchemaAST.isUndefinedKeyword(t) && !(SchemaAST.isLiteral(t) && t.literal === null))
+      return members.length === 1 ? compile(members[0]!) : passThrough
+    }
+    default:
+      return passThrough
+  }
+}
+
+// Error paths come from the schema in printed names; report them as the input spelled them.
+const inputPath = (root: unknown, path: Path, spelled: WeakMap<object, Map<string, string>>): Path => {
+  const out: Array<PathSegment> = []
+  let node: unknown = root
+  for (const segment of path) {
+    const map = typeof node === "object" && node !== null ? spelled.get(node) : undefined
+    out.push(typeof segment === "string" ? (map?.get(segment) ?? segment) : segment)
+    node = typeof node === "object" && node !== null ? (node as Record<PathSegment, unknown>)[segment] : undefined
+  }
+  return out
+}
+
+/**
+ * A reader of one message in any spelling a conforming proto3 JSON parser accepts, validated
+ * by `schema` (written in the printed spelling). Never throws.
+ */
+export const reader = <A, I>(schema: Schema.Schema<A, I>, format: string, base: Path = []) => {
+  const read = compile(schema.ast)
+  const validate = Schema.decodeUnknownEither(schema, { errors: "all" })
+  return (json: unknown): Either.Either<Read<A>, DecodeError> => {
+    const ctx: Context = { renamed: [], ignored: [], spelled: new WeakMap() }
+    let printed: unknown
+    try {
+      printed = read(json, base, [], ctx)
+    } catch (e) {
+      if (e instanceof ReadFailure) return Either.left(DecodeError.at(format, e.path, e.value, e.message))
+      throw e
+    }
+    const result = validate(printed)
+    if (Either.isLeft(result)) {
+      const issues = collectIssues(result.left.issue).map((issue) => ({ ...issue, path: [...base, ...inputPath(printed, issue.path, ctx.spelled)] }))
+      return Either.left(DecodeError.fromIssues(format, issues))
+    }
+    return Either.right({
+      value: result.right,
+      renamed: ctx.renamed,
+      ignored: ctx.ignored,
+      locate: (path) => inputPath(printed, path, ctx.spelled)
+    })
+  }
+}
+
+// --- Printing -----------------------------------------------------------------------------
+
+type Printer = (value: unknown) => unknown
+
+/** Whether a printed scalar is its field's default, which protobuf's printer leaves out. */
+const isDefault = (ast: SchemaAST.AST, value: unknown): boolean => {
+  const kind = kindOf(ast)
+  if (kind?._tag === "int64") return value === "0"
+  if (kind?._tag === "double") return value === 0
+  if (kind?._tag === "enum") return value === 0 || (typeof value === "string" && kind.enum.numbers[value] === 0)
+  return value === "" || value === false || (Array.isArray(value) && value.length === 0)
+}
+
+const compilePrinter = (ast: SchemaAST.AST): Printer => {
+  switch (ast._tag) {
+    case "TypeLiteral": {
+      const fields = ast.propertySignatures
+        .filter((p): p is SchemaAST.PropertySignature & { name: string } => typeof p.name === "string")
+        .map((p) => ({ name: p.name, type: p.type, print: compilePrinter(p.type) }))
+      return (value) => {
+        if (!isObject(value)) return value
+        const out: Record<string, unknown> = {}
+        for (const f of fields) {
+          const v = value[f.name]
+          if (v === undefined || v === null || isDefault(f.type, v)) continue
+          out[f.name] = f.print(v)
+        }
+        return out
+      }
+    }
+    case "TupleType": {
+      if (ast.elements.length !== 0 || ast.rest.length !== 1) return (v) => v
+      const print = compilePrinter(ast.rest[0]!.type)
+      return (value) => (Array.isArray(value) ? value.map(print) : value)
+    }
+    case "Refinement":
+    case "Transformation":
+      return kindOf(ast) === undefined ? compilePrinter(ast.from) : (v) => v
+    case "Union": {
+      const members = ast.types.filter((t) => !SchemaAST.isUndefinedKeyword(t) && !(SchemaAST.isLiteral(t) && t.literal === null))
+      return members.length === 1 && kindOf(ast) === undefined ? compilePrinter(members[0]!) : (v) => v
+    }
+    default:
+      return (v) => v
+  }
+}
+
+/**
+ * The JSON protobuf's printer writes for a message already in printed spelling: the same
+ * object without the fields that hold their default value (0, "", false, [], the zero enum).
+ * A message field that is set stays, even when empty.
+ */
+export const printer = <A, I>(schema: Schema.Schema<A, I>): ((value: I) => I) => compilePrinter(schema.ast) as (value: I) => I

@@ -1,0 +1,75 @@
+/**
+ * The machinery every adapter codec shares: a decode walk that collects notes and stops at the
+ * first value it cannot read (a DecodeError naming the input path and value), and an encode
+ * walk that does the same for what a target format cannot hold (an EncodeError).
+ */
+import { Either, Schema } from "effect"
+import { DecodeError, EncodeError, type Path, collectIssues } from "./errors.js"
+import { type Note, type NoteKind, type Scan, type ScanInit, makeNote, makeScan } from "./scan.js"
+
+// A walk stops at the first value it cannot read or write; this carries the error out of it.
+class Abort<E> {
+  constructor(readonly error: E) {}
+}
+
+/** Runs a walk: its result, or the error a `fail` inside it carried out. Other throws pass. */
+export const attempt = <A, E>(f: () => A): Either.Either<A, E> => {
+  try {
+    return Either.right(f())
+  } catch (e) {
+    if (e instanceof Abort) return Either.left(e.error as E)
+    throw e
+  }
+}
+
+/** Collects notes while decoding; `fail` aborts the walk with a DecodeError at base + path. */
+export class DecodeWalk {
+  readonly notes: Array<Note> = []
+  constructor(
+    readonly format: string,
+    readonly base: Path = [],
+    /** Turns a path the codec knows into the input's own spelling of it (proto3 field names). */
+    readonly locate: (path: Path) => Path = (path) => path
+  ) {}
+  note(kind: NoteKind, path: Path, detail: string): void {
+    this.notes.push(makeNote(kind, path, detail))
+  }
+  fail(path: Path, value: unknown, message: string): never {
+    throw new Abort(DecodeError.at(this.format, [...this.base, ...this.locate(path)], value, message))
+  }
+}
+
+/** Collects notes while encoding; `fail` aborts the walk with an EncodeError. */
+export class EncodeWalk {
+  readonly notes: Array<Note> = []
+  constructor(readonly format: string) {}
+  note(kind: NoteKind, path: Path, detail: string): void {
+    this.notes.push(makeNote(kind, path, detail))
+  }
+  fail(path: Path, value: unknown, reason: string): never {
+    throw new Abort(EncodeError.at(this.format, path, value, reason))
+  }
+}
+
+/**
+ * Decodes to a canonical scan: runs the walk, then validates what it built with the walk's
+ * notes attached. An invariant the built scan breaks is reported as a DecodeError of `format`.
+ */
+export const walkScan = (
+  format: string,
+  base: Path,
+  f: (walk: DecodeWalk) => ScanInit,
+  locate?: (path: Path) => Path
+): Either.Either<Scan, DecodeError> => {
+  const walk = new DecodeWalk(format, base, locate)
+  return Either.flatMap(attempt<ScanInit, DecodeError>(() => f(walk)), (init) =>
+    Either.mapLeft(makeScan({ ...init, notes: walk.notes }), (v) => DecodeError.fromIssues(format, v.issues))
+  )
+}
+
+/** A Schema decoder whose failure is a DecodeError of `format`, with paths under `base`. */
+export const schemaDecoder = <A, I>(schema: Schema.Schema<A, I>, format: string, base: Path = []) => {
+  const decode = Schema.decodeUnknownEither(schema, { errors: "all" })
+  return (json: unknown): Either.Either<A, DecodeError> =>
+    Either.mapLeft(decode(json), (e) => DecodeError.fromIssues(format, collectIssues(e.issue, base)))
+}

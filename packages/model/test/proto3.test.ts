@@ -1,0 +1,453 @@
+import { Either, FastCheck as fc, Option, Schema } from "effect"
+import { describe, expect, it } from "@effect/vitest"
+import { DecodeError, Proto3 } from "../src/index.js"
+
+const { field } = Proto3
+
+// --- A small message in the printed (lowerCamelCase) spelling ------------------------------
+
+const Color = Proto3.enumType("Color", { COLOR_UNSPECIFIED: 0, RED: 1, GREEN: 2, BLUE: null })
+
+const Inner = Schema.Struct({
+  someField: field(Proto3.Int64),
+  someText: field(Schema.String)
+})
+
+const Item = Schema.Struct({
+  itemName: field(Schema.String),
+  weightValue: field(Proto3.Double)
+})
+
+const Msg = Schema.Struct({
+  bigCount: field(Proto3.Int64),
+  ratio: field(Proto3.Double),
+  color: field(Proto3.Enum(Color)),
+  createdAt: field(Proto3.Timestamp),
+  include3dAvatar: field(Schema.Boolean),
+  label: field(Schema.String),
+  nestedMsg: field(Inner),
+  items: field(Schema.Array(Item)),
+  counts: field(Schema.Array(Proto3.Int64))
+})
+type MsgJson = typeof Msg.Encoded
+
+const FORMAT = "test message"
+const read = Proto3.reader(Msg, FORMAT)
+const print = Proto3.printer(Msg)
+
+// --- Helpers ------------------------------------------------------------------------------
+
+const ok = <A, E>(result: Either.Either<A, E>): A =>
+  Either.getOrThrowWith(result, (e) => (e instanceof Error ? e : new Error(`unexpected Left: ${String(e)}`)))
+
+const err = <A, E>(result: Either.Either<A, E>): E =>
+  Either.getOrThrowWith(Either.flip(result), (a) => new Error(`expected a Left, got ${JSON.stringify(a)}`))
+
+const valueOf = (json: unknown) => ok(read(json)).value
+
+/** The DecodeError of reading `json`, checked to name the format, the path and the value. */
+const failure = (json: unknown): DecodeError => {
+  const e = err(read(json))
+  expect(e).toBeInstanceOf(DecodeError)
+  expect(e.format).toBe(FORMAT)
+  expect(e.message.startsWith(`${FORMAT}: `)).toBe(true)
+  return e
+}
+
+/** The printed name's original proto field name: `nestedMsg` -> `nested_msg`. */
+const snake = (name: string): string => name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)
+
+// --- toJsonName ---------------------------------------------------------------------------
+
+describe("toJsonName", () => {
+  it.each([
+    ["include_3d_avatar_in_results", "include3dAvatarInResults"],
+    ["scanning_session_id", "scanningSessionId"],
+    ["expire_at_timestamp", "expireAtTimestamp"],
+    ["x", "x"],
+    ["scanningSessionId", "scanningSessionId"],
+    ["include3dAvatarInResults", "include3dAvatarInResults"]
+  ])("%s -> %s", (name, json) => {
+    expect(Proto3.toJsonName(name)).toBe(json)
+  })
+})
+
+// --- reader -------------------------------------------------------------------------------
+
+describe("reader", () => {
+  describe("field names", () => {
+    it("reads camelCase and original (snake_case) names to the same value, and lists the renamed keys", () => {
+      const camel = ok(read({ bigCount: "1", include3dAvatar: true, nestedMsg: { someField: "2" }, items: [{ itemName: "a" }] }))
+      const snakeCase = ok(read({ big_count: "1", include_3d_avatar: true, nested_msg: { some_field: "2" }, items: [{ item_name: "a" }] }))
+      expect(snakeCase.value).toEqual(camel.value)
+      expect(camel.value).toEqual({ bigCount: "1", include3dAvatar: true, nestedMsg: { someField: "2" }, items: [{ itemName: "a" }] })
+      expect(camel.renamed).toEqual([])
+      expect(snakeCase.renamed).toEqual([
+        { path: ["bigCount"], from: "big_count" },
+        { path: ["include3dAvatar"], from: "include_3d_avatar" },
+        { path: ["nestedMsg"], from: "nested_msg" },
+        { path: ["nestedMsg", "someField"], from: "some_field" },
+        { path: ["items", 0, "itemName"], from: "item_name" }
+      ])
+    })
+
+    it("refuses one field given twice, in either order, at the second key", () => {
+      const e1 = failure({ bigCount: "1", big_count: "2" })
+      expect(e1.path).toEqual(["big_count"])
+      expect(e1.value).toBe("2")
+      const e2 = failure({ nested_msg: { some_text: "a", someText: "b" } })
+      expect(e2.path).toEqual(["nested_msg", "someText"])
+    })
+
+    it.each([
+      ["snake_case", { big_count: null, bigCount: "1" }, "bigCount"],
+      ["camelCase", { bigCount: null, big_count: "1" }, "big_count"]
+    ])("counts a null %s spelling as the field given once", (_, json, second) => {
+      expect(failure(json).path).toEqual([second])
+    })
+
+    it("drops unknown keys and reports them in `ignored`, with the printed path of their parent", () => {
+      const r = ok(read({ mystery: 1, nested_msg: { extra_key: true, someText: "t" }, items: [{ other: [1] }] }))
+      expect(r.value).toEqual({ nestedMsg: { someText: "t" }, items: [{}] })
+      expect(r.ignored).toEqual([
+        { path: ["mystery"], value: 1 },
+        { path: ["nestedMsg", "extra_key"], value: true },
+        { path: ["items", 0, "other"], value: [1] }
+      ])
+    })
+  })
+
+  describe("null", () => {
+    it("means unset: the field is absent from the result", () => {
+      const value = valueOf({ bigCount: null, ratio: null, color: null, created_at: null, nestedMsg: null, items: null, label: "x" })
+      expect(value).toEqual({ label: "x" })
+      for (const key of ["bigCount", "ratio", "color", "createdAt", "nestedMsg", "items"]) expect(Object.hasOwn(value, key), key).toBe(false)
+    })
+
+    it("is refused inside a repeated field", () => {
+      const e1 = failure({ items: [{}, null] })
+      expect(e1.path).toEqual(["items", 1])
+      expect(e1.value).toBeNull()
+      expect(failure({ counts: ["1", null] }).path).toEqual(["counts", 1])
+    })
+  })
+
+  describe("int64", () => {
+    it.each<[unknown, string]>([
+      [42, "42"],
+      ["42", "42"],
+      [-7, "-7"],
+      ["-7", "-7"],
+      [0, "0"],
+      [-0, "0"],
+      ["-0", "0"],
+      ["007", "7"],
+      ["-007", "-7"],
+      [Number.MAX_SAFE_INTEGER, "9007199254740991"],
+      ["9223372036854775807", "9223372036854775807"],
+      ["-9223372036854775808", "-9223372036854775808"]
+    ])("reads %j as %j", (input, printed) => {
+      expect(valueOf({ bigCount: input }).bigCount).toBe(printed)
+    })
+
+    it.each<[string, unknown]>([
+      ["a fraction as a number", 1.5],
+      ["a fraction as a string", "1.5"],
+      ["an empty string", ""],
+      ["exponent notation in a string", "1e3"],
+      ["a leading space", " 1"],
+      ["a trailing space", "1 "],
+      ["a plus sign", "+1"],
+      ["a number beyond 2^53 (its exact value is lost)", 2 ** 53],
+      ["a larger number beyond 2^53", 9.3e18],
+      ["a string above 2^63-1", "9223372036854775808"],
+      ["a string below -2^63", "-9223372036854775809"],
+      ["a boolean", true],
+      ["NaN", Number.NaN]
+    ])("refuses %s, naming the path and the value", (_, input) => {
+      const e = failure({ bigCount: input })
+      expect(e.path).toEqual(["bigCount"])
+      expect(e.value).toBe(input)
+    })
+
+    it("reads repeated int64 elementwise", () => {
+      expect(valueOf({ counts: [1, "02", -0] }).counts).toEqual(["1", "2", "0"])
+    })
+  })
+
+  describe("double", () => {
+    it.each<[unknown, number]>([
+      [1.5, 1.5],
+      ["1.5", 1.5],
+      ["-2e3", -2000],
+      ["0", 0],
+      ["NaN", Number.NaN],
+      ["Infinity", Number.POSITIVE_INFINITY],
+      ["-Infinity", Number.NEGATIVE_INFINITY]
+    ])("reads %j as %d", (input, n) => {
+      expect(valueOf({ ratio: input }).ratio).toBe(n)
+    })
+
+    it.each<[unknown]>([["abc"], [""], [" 1"], ["infinity"], [true], [[1]]])("refuses %j", (input) => {
+      const e = failure({ ratio: input })
+      expect(e.path).toEqual(["ratio"])
+      expect(e.value).toEqual(input)
+    })
+  })
+
+  describe("enum", () => {
+    it.each<[unknown, string | number]>([
+      ["RED", "RED"],
+      [1, "RED"],
+      [0, "COLOR_UNSPECIFIED"],
+      ["BLUE", "BLUE"],
+      // Not documented, or a newer server's: kept as it is, for the codec to decide.
+      [7, 7],
+      [-1, -1],
+      ["PURPLE", "PURPLE"]
+    ])("reads %j as %j", (input, value) => {
+      expect(valueOf({ color: input }).color).toBe(value)
+    })
+
+    it.each<[unknown]>([[1.5], [true], [{}]])("refuses %j", (input) => {
+      expect(failure({ color: input }).path).toEqual(["color"])
+    })
+  })
+
+  describe("timestamp", () => {
+    it("keeps a valid timestamp as written and refuses an invalid one", () => {
+      expect(valueOf({ created_at: "2026-01-02T12:04:05.123456789+09:00" }).createdAt).toBe("2026-01-02T12:04:05.123456789+09:00")
+      const e = failure({ created_at: "2026-02-30T00:00:00Z" })
+      expect(e.path).toEqual(["created_at"])
+      expect(e.value).toBe("2026-02-30T00:00:00Z")
+    })
+  })
+
+  describe("error paths use the input's spelling", () => {
+    it("for a value the reader refuses", () => {
+      const e = failure({ nested_msg: { some_field: "1.5" } })
+      expect(e.path).toEqual(["nested_msg", "some_field"])
+      expect(e.value).toBe("1.5")
+      expect(failure({ nestedMsg: { some_field: "x" } }).path).toEqual(["nestedMsg", "some_field"])
+      expect(failure({ items: [{}, { weight_value: "abc" }] }).path).toEqual(["items", 1, "weight_value"])
+    })
+
+    it("for a value the schema refuses", () => {
+      const e = failure({ nested_msg: { some_text: 5 } })
+      expect(e.path).toEqual(["nested_msg", "some_text"])
+      expect(e.value).toBe(5)
+      expect(failure({ nested_msg: { someText: 5 } }).path).toEqual(["nested_msg", "someText"])
+      expect(failure({ items: [{ item_name: false }] }).path).toEqual(["items", 0, "item_name"])
+      expect(failure({ include_3d_avatar: "yes" }).path).toEqual(["include_3d_avatar"])
+    })
+
+    it("for a wrong type where a message or a list belongs", () => {
+      expect(failure({ nested_msg: "x" }).path).toEqual(["nested_msg"])
+      expect(failure({ items: {} }).path).toEqual(["items"])
+      expect(failure([]).path).toEqual([])
+    })
+
+    it("under a base path, and through `locate` for errors found after reading", () => {
+      const based = Proto3.reader(Msg, FORMAT, ["body"])
+      expect(err(based({ nested_msg: { some_field: "x" } })).path).toEqual(["body", "nested_msg", "some_field"])
+      expect(err(based({ nested_msg: { some_text: 1 } })).path).toEqual(["body", "nested_msg", "some_text"])
+      const r = ok(read({ nested_msg: { some_text: "a" }, items: [{ weight_value: 1 }] }))
+      expect(r.locate(["nestedMsg", "someText"])).toEqual(["nested_msg", "some_text"])
+      expect(r.locate(["items", 0, "weightValue"])).toEqual(["items", 0, "weight_value"])
+      expect(r.locate(["label"])).toEqual(["label"])
+    })
+  })
+
+  describe("every spelling reads to the same value", () => {
+    const int64 = fc.bigInt({ min: -(2n ** 63n), max: 2n ** 63n - 1n }).map(String)
+    const double = fc.double()
+    const colorValue = fc.oneof(
+      fc.constantFrom("COLOR_UNSPECIFIED", "RED", "GREEN", "BLUE"),
+      fc.integer({ min: 3, max: 1000 }),
+      fc.constantFrom("PURPLE", "VIOLET")
+    )
+    const timestamp = fc
+      .date({ min: new Date("0001-01-01T00:00:00.000Z"), max: new Date("9999-12-31T23:59:59.999Z"), noInvalidDate: true })
+      .map((d) => d.toISOString())
+    const optional = { requiredKeys: [] as [] }
+    const message: fc.Arbitrary<MsgJson> = fc.record(
+      {
+        bigCount: int64,
+        ratio: double,
+        color: colorValue,
+        createdAt: timestamp,
+        include3dAvatar: fc.boolean(),
+        label: fc.string(),
+        nestedMsg: fc.record({ someField: int64, someText: fc.string() }, optional),
+        items: fc.array(fc.record({ itemName: fc.string(), weightValue: double }, optional), { maxLength: 4 }),
+        counts: fc.array(int64, { maxLength: 4 })
+      },
+      optional
+    )
+
+    /** Coin flips drawn by fast-check, so a failing case shrinks and replays. */
+    const coins = (flips: fc.Stream<boolean>) => (): boolean => flips.next().value as boolean
+
+    const respell = (m: MsgJson, coin: () => boolean): Record<string, unknown> => {
+      const key = (name: string) => (coin() ? snake(name) : name)
+      const int = (s: string): unknown => (coin() && Number.isSafeInteger(Number(s)) ? Number(s) : s)
+      const dbl = (n: number): unknown => (coin() ? (Object.is(n, -0) ? "-0" : String(n)) : n)
+      const out: Record<string, unknown> = {}
+      const set = (name: string, v: unknown) => {
+        out[key(name)] = v
+      }
+      for (const [name, v] of Object.entries(m)) {
+        if (name === "bigCount") set(name, int(v as string))
+        else if (name === "ratio") set(name, dbl(v as number))
+        else if (name === "color") set(name, typeof v === "string" && typeof Color.numbers[v] === "number" && coin() ? Color.numbers[v] : v)
+        else if (name === "nestedMsg") {
+          const n = v as NonNullable<MsgJson["nestedMsg"]>
+          set(name, {
+            ...(n.someField === undefined ? {} : { [key("someField")]: int(n.someField) }),
+            ...(n.someText === undefined ? {} : { [key("someText")]: n.someText })
+          })
+        } else if (name === "items") {
+          set(
+            name,
+            (v as NonNullable<MsgJson["items"]>).map((i) => ({
+              ...(i.itemName === undefined ? {} : { [key("itemName")]: i.itemName }),
+              ...(i.weightValue === undefined ? {} : { [key("weightValue")]: dbl(i.weightValue) })
+            }))
+          )
+        } else if (name === "counts") set(name, (v as ReadonlyArray<string>).map(int))
+        else set(name, v)
+      }
+      // Absent fields may be written as null.
+      for (const name of Object.keys(Msg.fields)) if (!Object.hasOwn(m, name) && coin()) out[key(name)] = null
+      return out
+    }
+
+    it.prop("camel or snake keys, int64 as numbers, enum numbers, doubles as strings, explicit nulls", [message, fc.infiniteStream(fc.boolean())], ([m, flips]) => {
+      const printed = ok(read(m)).value
+      const respelled = respell(m, coins(flips))
+      expect(ok(read(respelled)).value, JSON.stringify(respelled)).toEqual(printed)
+    }, { fastCheck: { numRuns: 300 } })
+  })
+})
+
+// --- parseTimestamp -----------------------------------------------------------------------
+
+describe("parseTimestamp", () => {
+  const parsed = (s: string) => Option.getOrThrowWith(Proto3.parseTimestamp(s), () => new Error(`${s} did not parse`))
+
+  it.each([
+    ["2026-01-02T03:04:05Z", "2026-01-02T03:04:05.000Z"],
+    ["2026-01-02T03:04:05.000Z", "2026-01-02T03:04:05.000Z"],
+    ["2026-01-02T12:04:05+09:00", "2026-01-02T03:04:05.000Z"],
+    ["2026-01-01T22:34:05-04:30", "2026-01-02T03:04:05.000Z"],
+    ["2026-01-02T03:04:05+00:00", "2026-01-02T03:04:05.000Z"],
+    ["2026-01-02t03:04:05z", "2026-01-02T03:04:05.000Z"],
+    ["2024-02-29T00:00:00Z", "2024-02-29T00:00:00.000Z"],
+    ["0001-01-01T00:00:00Z", "0001-01-01T00:00:00.000Z"],
+    ["9999-12-31T23:59:59.999Z", "9999-12-31T23:59:59.999Z"],
+    ["2026-01-01T00:30:00+01:00", "2025-12-31T23:30:00.000Z"]
+  ])("%s is the instant %s", (s, iso) => {
+    expect(parsed(s)).toEqual({ iso, subMillisecond: "" })
+  })
+
+  it.each([
+    ["", ".000Z", ""],
+    [".1", ".100Z", ""],
+    [".12", ".120Z", ""],
+    [".123", ".123Z", ""],
+    [".1234", ".123Z", "4"],
+    [".123456", ".123Z", "456"],
+    [".123456789", ".123Z", "456789"],
+    [".123450000", ".123Z", "45"],
+    [".000000001", ".000Z", "000001"],
+    [".999000000", ".999Z", ""]
+  ])("fraction %j: %s, %j below a millisecond", (fraction, ms, sub) => {
+    expect(parsed(`2026-01-02T03:04:05${fraction}Z`)).toEqual({ iso: `2026-01-02T03:04:05${ms}`, subMillisecond: sub })
+  })
+
+  it.each([
+    ["2026-02-30T00:00:00Z"],
+    ["2025-02-29T00:00:00Z"],
+    ["2026-04-31T00:00:00Z"],
+    ["2026-13-01T00:00:00Z"],
+    ["2026-00-01T00:00:00Z"],
+    ["2026-01-00T00:00:00Z"],
+    ["2026-01-01T24:00:00Z"],
+    ["2026-01-01T00:60:00Z"],
+    ["2026-01-01T00:00:60Z"],
+    ["0000-01-01T00:00:00Z"],
+    ["0001-01-01T00:00:00+00:01"],
+    ["9999-12-31T23:59:59-00:01"],
+    ["2026-01-01T00:00:00+24:00"],
+    ["2026-01-01T00:00:00+00:60"],
+    ["2026-01-01T00:00:00.1234567890Z"],
+    ["2026-01-01T00:00:00."],
+    ["2026-01-01T00:00:00"],
+    ["2026-01-01 00:00:00Z"],
+    ["2026-1-01T00:00:00Z"],
+    ["+002026-01-01T00:00:00Z"],
+    ["2026-01-01T00:00:00+0900"],
+    [""]
+  ])("%j is None", (s) => {
+    expect(Option.isNone(Proto3.parseTimestamp(s))).toBe(true)
+  })
+
+  it.prop(
+    "reads every Date.toISOString() of years 1-9999 to itself",
+    [fc.date({ min: new Date("0001-01-01T00:00:00.000Z"), max: new Date("9999-12-31T23:59:59.999Z"), noInvalidDate: true })],
+    ([d]) => {
+      expect(parsed(d.toISOString())).toEqual({ iso: d.toISOString(), subMillisecond: "" })
+    },
+    { fastCheck: { numRuns: 500 } }
+  )
+})
+
+// --- printer ------------------------------------------------------------------------------
+
+describe("printer", () => {
+  it("leaves out fields at their default value", () => {
+    const defaults: MsgJson = { bigCount: "0", ratio: 0, color: "COLOR_UNSPECIFIED", label: "", include3dAvatar: false, items: [], counts: [] }
+    expect(print(defaults)).toEqual({})
+    expect(print({ color: 0 })).toEqual({})
+  })
+
+  it("keeps set values, including an empty message", () => {
+    const value: MsgJson = {
+      bigCount: "-1",
+      ratio: Number.NaN,
+      color: "RED",
+      createdAt: "2026-01-02T03:04:05.000Z",
+      include3dAvatar: true,
+      label: " ",
+      nestedMsg: {},
+      items: [{}],
+      counts: ["0"]
+    }
+    expect(print(value)).toEqual(value)
+    expect(print({ color: 7 })).toEqual({ color: 7 })
+    expect(print({ color: "BLUE" })).toEqual({ color: "BLUE" })
+  })
+
+  it("leaves out defaults in nested messages and list elements, keeping repeated scalars whole", () => {
+    expect(
+      print({
+        nestedMsg: { someField: "0", someText: "x" },
+        items: [{ itemName: "", weightValue: 2 }, { itemName: "b", weightValue: 0 }],
+        counts: ["0", "1"]
+      })
+    ).toEqual({ nestedMsg: { someText: "x" }, items: [{ weightValue: 2 }, { itemName: "b" }], counts: ["0", "1"] })
+    expect(print({ nestedMsg: { someField: "0" } })).toEqual({ nestedMsg: {} })
+  })
+
+  it.prop("prints what the reader reads back to the same value, minus the defaults", [fc.record({
+    bigCount: fc.bigInt({ min: -(2n ** 63n), max: 2n ** 63n - 1n }).map(String),
+    ratio: fc.double({ noNaN: true }),
+    label: fc.string()
+  })], ([m]) => {
+    const printed = print(m)
+    const back = ok(read(printed)).value
+    expect(back.bigCount ?? "0").toBe(m.bigCount)
+    expect(back.ratio ?? 0).toBe(m.ratio === 0 ? 0 : m.ratio)
+    expect(back.label ?? "").toBe(m.label)
+  }, { fastCheck: { numRuns: 200 } })
+})

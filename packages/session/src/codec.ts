@@ -1,0 +1,541 @@
+/**
+ * Session wire <-> canonical Scan. Decoding reads ScanningResults in any spelling a proto3 JSON
+ * parser accepts; those spellings carry the same message, so they read to the same scan with
+ * no note. Notes are for what the canonical scan changes: radians turned into degrees, a unit
+ * assumed, an item or field dropped, an alias read. Encoding writes what the legacy server
+ * printed, so code written against the session API keeps working on data from the platform.
+ */
+import { Either, Option } from "effect"
+import {
+  Catalogue,
+  DecodeError,
+  type DecodeWalk,
+  EncodeError,
+  EncodeWalk,
+  type Encoded,
+  type FailureCategory,
+  GENDER_CODES,
+  type MeasurementName,
+  type Note,
+  POSTURE_FRONT,
+  POSTURE_RIGHT,
+  type Path,
+  SESSION_MEASUREMENT_UNSPECIFIED,
+  Proto3,
+  type Scan,
+  type ScanInit,
+  type ScanJson,
+  type StatEntry,
+  attempt,
+  convertAngle,
+  e4ToPercent,
+  isExactE4,
+  makeNote,
+  percentToE4,
+  previewValue,
+  round,
+  walkScan
+} from "@scanbridge/model"
+import type { Percent, PercentE4 } from "@scanbridge/model"
+import * as Wire from "./wire.js"
+
+export const FORMATS = {
+  results: "session ScanningResults",
+  createResponse: "session create-session response"
+} as const
+
+export interface DecodeOptions {
+  /**
+   * Refuse what tolerant reading drops with a note: unknown fields, and enum values this
+   * version does not know (a newer server's). Default false.
+   */
+  readonly strict?: boolean
+}
+
+type ScanInitJson = { -readonly [K in keyof ScanInit]-?: Exclude<ScanInit[K], undefined> }
+type PostureJson = NonNullable<ScanJson["posture"]>
+type FrontJson = NonNullable<PostureJson["front"]>
+type RightJson = NonNullable<PostureJson["right"]>
+type PointJson = { readonly x: number; readonly y: number }
+
+interface Ctx {
+  readonly w: DecodeWalk
+  readonly strict: boolean
+}
+
+// Tolerant: drop what cannot be read, and say so. Strict: refuse it.
+const skip = (c: Ctx, path: Path, value: unknown, what: string): void => {
+  if (c.strict) c.w.fail(path, value, `${what} (strict mode)`)
+  c.w.note("dropped", path, what)
+}
+
+const noteIgnored = (c: Ctx, ignored: ReadonlyArray<Proto3.Ignored>): void => {
+  for (const i of ignored) skip(c, i.path, i.value, `unknown field ${previewValue(i.value)}: not in the session API's messages`)
+}
+
+// A timestamp in the canonical form, with a note when that changed it. The wire schema has
+// checked it, so it parses.
+const canonicalTime = (path: Path, at: string): { readonly iso: string; readonly note: Note | null } => {
+  const t = Option.getOrThrow(Proto3.parseTimestamp(at))
+  if (t.iso === at) return { iso: at, note: null }
+  const lost = t.subMillisecond === "" ? "" : ` (the digits ${t.subMillisecond} below a millisecond dropped)`
+  return { iso: t.iso, note: makeNote("converted", path, `${at} -> ${t.iso}${lost}`) }
+}
+
+// int64 strings keep full precision; the canonical model holds doubles, exact only to 2^53.
+const int64 = (w: DecodeWalk, path: Path, value: string | undefined): number => {
+  const n = Number(value ?? "0")
+  if (!Number.isSafeInteger(n)) w.fail(path, value, "a value up to 2^53 - 1: a larger int64 has no exact double, and rounding it would change it")
+  return n
+}
+
+// --- Measurements -------------------------------------------------------------------------
+
+type Target = { readonly kind: "length"; readonly name: MeasurementName } | { readonly kind: "stat"; readonly stat: StatEntry }
+
+const UNSPECIFIED_TYPE = SESSION_MEASUREMENT_UNSPECIFIED.name
+
+const targetOf = (c: Ctx, path: Path, type: string | number): Target | undefined => {
+  if (typeof type === "number") {
+    skip(c, path, type, `MeasurementType ${type} is not in the spec's enum (a newer server's?)`)
+    return undefined
+  }
+  const entry = Catalogue.bySessionName(type)
+  if (entry !== undefined) return { kind: "length", name: entry.name }
+  const stat = Catalogue.statBySessionName(type)
+  if (stat !== undefined) return { kind: "stat", stat }
+  if (type === UNSPECIFIED_TYPE) {
+    skip(c, path, type, `${type} names no measurement`)
+    return undefined
+  }
+  const guess = Catalogue.suggest(type)
+  skip(c, path, type, `unknown MeasurementType ${previewValue(type)}${guess ? ` (did you mean ${guess.session.name}?)` : ""}`)
+  return undefined
+}
+
+/** The unit spec 02 gives a type. Returns false when the item is dropped. */
+const checkUnit = (c: Ctx, path: Path, type: string, unit: string | number, expected: string): boolean => {
+  if (unit === expected) return true
+  if (unit === Wire.UNIT_UNSPECIFIED || unit === 0) {
+    c.w.note("assumed", [...path, "unit"], `${type} without a unit: read in ${expected}, the unit spec 02 gives it`)
+    return true
+  }
+  if (typeof unit === "number") {
+    c.w.note("assumed", [...path, "unit"], `UnitType ${unit}: the spec documents no UnitType numbers, so ${type} is read in ${expected}, the unit it gives the type`)
+    return true
+  }
+  if (Wire.UNIT_TYPE.names.has(unit)) {
+    // Each quantity has one UnitType, so two different ones never convert exactly.
+    return c.w.fail([...path, "unit"], unit, `${expected}: ${type} is measured in ${expected}, and ${unit} does not convert to it`)
+  }
+  skip(c, path, unit, `${type} in unknown unit ${previewValue(unit)}`)
+  return false
+}
+
+const GENDER_BY_CODE = new Map<number, "male" | "female">(Object.entries(GENDER_CODES).map(([g, n]) => [n, g as "male" | "female"]))
+const E4_MAX = 1_000_000
+
+const readMeasurements = (c: Ctx, items: ReadonlyArray<Wire.MeasurementItem>) => {
+  const measurements: Partial<Record<MeasurementName, number>> = {}
+  const subject: { age?: number; gender?: "male" | "female"; heightMm?: number; weightG?: number } = {}
+  const composition: { bodyFatPercent?: number; skeletalMuscleMassG?: number } = {}
+  const seen = new Set<string>()
+  items.forEach((item, i) => {
+    const path = ["results", "measurements", i]
+    const type = item.measurementType ?? UNSPECIFIED_TYPE
+    const target = targetOf(c, [...path, "measurementType"], type)
+    if (target === undefined || typeof type === "number") return
+    const expected = target.kind === "length" ? Wire.LENGTH_UNIT : target.stat.session.unit
+    if (!checkUnit(c, path, type, item.unit ?? Wire.UNIT_UNSPECIFIED, expected)) return
+    if (seen.has(type)) return c.w.note("dropped", path, `second ${type} (${item.value ?? "0"} ${expected}); the first one is kept`)
+    seen.add(type)
+    const valuePath = [...path, "value"]
+    const value = int64(c.w, valuePath, item.value)
+    if (target.kind === "stat" && target.stat.target === "subject.gender") {
+      const gender = GENDER_BY_CODE.get(value)
+      subject.gender = gender ?? c.w.fail(valuePath, item.value, "a GENDER code: 1 (male) or 2 (female)")
+      return
+    }
+    if (value < 0) c.w.fail(valuePath, item.value, `a ${type} of at least 0`)
+    if (target.kind === "length") measurements[target.name] = value
+    else if (target.stat.target === "composition.bodyFatPercent") {
+      if (value > E4_MAX) c.w.fail(valuePath, item.value, `a PERCENTAGE_E4 up to ${E4_MAX} (100 %)`)
+      composition.bodyFatPercent = e4ToPercent(value as PercentE4)
+    } else if (target.stat.target === "composition.skeletalMuscleMassG") composition.skeletalMuscleMassG = value
+    else if (target.stat.target === "subject.age") subject.age = value
+    else if (target.stat.target === "subject.heightMm") subject.heightMm = value
+    else subject.weightG = value
+  })
+  const hasComposition = composition.bodyFatPercent !== undefined || composition.skeletalMuscleMassG !== undefined
+  return {
+    measurementsMm: measurements,
+    subject,
+    composition: hasComposition
+      ? { bodyFatPercent: composition.bodyFatPercent ?? null, bodyFatMassG: null, leanMassG: null, skeletalMuscleMassG: composition.skeletalMuscleMassG ?? null }
+      : null
+  }
+}
+
+// --- Avatar and posture ---------------------------------------------------------------------
+
+const finite = (w: DecodeWalk, path: Path, value: number): number =>
+  Number.isFinite(value) ? value : w.fail(path, value, "a finite number")
+
+const readAvatar = (c: Ctx, avatar: typeof Wire.Avatar.Type | undefined): ScanInitJson["avatar"] => {
+  const mesh = avatar?.meshVerticesOnly
+  if (mesh === undefined) return null
+  const path = ["results", "avatar", "meshVerticesOnly", "vertices"]
+  const vertices = (mesh.vertices ?? []).map((v, i) => finite(c.w, [...path, i], v))
+  if (vertices.length % 3 !== 0) c.w.fail(path, `${vertices.length} numbers`, "x, y, z triples (a multiple of 3 numbers)")
+  return { format: "vertices", type: null, data: null, vertices }
+}
+
+/** Angles of one item in degrees: radians converted with one note; an unspecified unit has no conversion. */
+const inDegrees = (c: Ctx, path: Path, unit: string | number | undefined, label: string, values: ReadonlyArray<number>): Array<number> => {
+  const u = unit ?? 0
+  if (u === Wire.ANGLE_DEGREES) return [...values]
+  if (u === Wire.ANGLE_RADIANS) {
+    const degrees = values.map((v) => convertAngle(v, "rad", "deg"))
+    c.w.note("converted", path, `${label} ${values.join(", ")} rad -> ${degrees.join(", ")} degrees`)
+    return degrees
+  }
+  return c.w.fail([...path, "unit"], unit ?? "ANGLE_UNIT_TYPE_NOT_SPECIFIED", `${Wire.ANGLE_DEGREES} or ${Wire.ANGLE_RADIANS}: an angle in an unknown unit cannot be converted`)
+}
+
+const points = (c: Ctx, path: Path, ps: ReadonlyArray<Wire.Point> | undefined, count: number, label: string): Array<PointJson> => {
+  const list = ps ?? []
+  if (list.length !== count) c.w.fail([...path, "points"], list, `${count} points for ${label}`)
+  return list.map((p, j) => ({ x: finite(c.w, [...path, "points", j, "x"], p.x ?? 0), y: finite(c.w, [...path, "points", j, "y"], p.y ?? 0) }))
+}
+
+/** The canonical name of a posture item, or undefined when it is dropped. */
+const postureName = <N extends string>(
+  c: Ctx,
+  path: Path,
+  name: string | number | undefined,
+  table: ReadonlyArray<{ readonly name: N; readonly session: string }>,
+  seen: Set<string>
+): N | undefined => {
+  const v = name ?? 0
+  const found = typeof v === "string" ? table.find((t) => t.session === v) : undefined
+  if (found === undefined) {
+    const why = typeof v === "number" ? `posture name ${v}: the spec documents no numbers for these names` : `unknown posture name ${previewValue(v)}`
+    skip(c, [...path, "name"], v, why)
+    return undefined
+  }
+  if (seen.has(found.name)) {
+    c.w.note("dropped", path, `second ${found.session}; the first one is kept`)
+    return undefined
+  }
+  seen.add(found.name)
+  return found.name
+}
+
+const readFront = (c: Ctx, front: NonNullable<Wire.Posture["front"]>): FrontJson => {
+  const angles: Record<string, number | null> = Object.fromEntries(POSTURE_FRONT.map((p) => [p.name, null]))
+  const lines: Record<string, ReadonlyArray<PointJson> | null> = Object.fromEntries(POSTURE_FRONT.map((p) => [p.name, null]))
+  const seenAngles = new Set<string>()
+  const seenLines = new Set<string>()
+  front.angles?.forEach((a, i) => {
+    const path = ["results", "posture", "front", "angles", i]
+    const name = postureName(c, path, a.name, POSTURE_FRONT, seenAngles)
+    if (name === undefined) return
+    const value = finite(c.w, [...path, "value"], a.value ?? 0)
+    angles[name] = inDegrees(c, path, a.unit, String(a.name), [value])[0]!
+  })
+  front.lines?.forEach((l, i) => {
+    const path = ["results", "posture", "front", "lines", i]
+    const name = postureName(c, path, l.name, POSTURE_FRONT, seenLines)
+    if (name !== undefined) lines[name] = points(c, path, l.points, 2, String(l.name))
+  })
+  return { angles, lines } as FrontJson
+}
+
+const readRight = (c: Ctx, right: NonNullable<Wire.Posture["right"]>): RightJson => {
+  const size = Object.fromEntries(POSTURE_RIGHT.map((p) => [p.name, p.points])) as Record<string, number>
+  const angles: Record<string, ReadonlyArray<number> | null> = Object.fromEntries(POSTURE_RIGHT.map((p) => [p.name, null]))
+  const lines: Record<string, ReadonlyArray<PointJson> | null> = Object.fromEntries(POSTURE_RIGHT.map((p) => [p.name, null]))
+  const seenAngles = new Set<string>()
+  const seenLines = new Set<string>()
+  right.angles?.forEach((a, i) => {
+    const path = ["results", "posture", "right", "angles", i]
+    const name = postureName(c, path, a.name, POSTURE_RIGHT, seenAngles)
+    const values = a.angles ?? []
+    // proto3 leaves an empty list out: no angles is an unknown line, not a wrong count.
+    if (name === undefined || values.length === 0) return
+    if (values.length !== size[name]! - 1) c.w.fail([...path, "angles"], values, `${size[name]! - 1} segment angles for ${a.name}`)
+    angles[name] = inDegrees(c, path, a.unit, String(a.name), values.map((v, j) => finite(c.w, [...path, "angles", j], v)))
+  })
+  right.lines?.forEach((l, i) => {
+    const path = ["results", "posture", "right", "lines", i]
+    const name = postureName(c, path, l.name, POSTURE_RIGHT, seenLines)
+    if (name !== undefined) lines[name] = points(c, path, l.points, size[name]!, String(l.name))
+  })
+  return { angles, lines } as RightJson
+}
+
+const readPosture = (c: Ctx, p: Wire.Posture | undefined): ScanInitJson["posture"] =>
+  p === undefined ? null : { front: p.front ? readFront(c, p.front) : null, right: p.right ? readRight(c, p.right) : null }
+
+// --- Errors -------------------------------------------------------------------------------
+
+const categoryOf = (type: string): FailureCategory => (type === "ERROR_TYPE_UNSPECIFIED" ? "unknown" : "session")
+
+const readFailure = (c: Ctx, e: typeof Wire.ResultsError.Type): NonNullable<ScanInitJson["failure"]> => {
+  const type = e.errorType ?? "ERROR_TYPE_UNSPECIFIED"
+  const message = e.message === undefined || e.message === "" ? null : e.message
+  if (typeof type === "string" && Wire.RESULTS_ERROR_TYPE.names.has(type)) return { code: type, category: categoryOf(type), message }
+  const path = ["error", "errorType"]
+  if (c.strict) c.w.fail(path, type, "a results ErrorType (strict mode)")
+  c.w.note("assumed", path, `errorType ${previewValue(type)} is not in the spec's enum (a newer server's?): kept as the failure code`)
+  return { code: String(type), category: "unknown", message }
+}
+
+// --- Decode -------------------------------------------------------------------------------
+
+const readResults = Proto3.reader(Wire.ScanningResults, FORMATS.results)
+
+const toScan = (c: Ctx, json: unknown, r: Wire.ScanningResults): ScanInit => {
+  const common = {
+    source: { api: "session" as const, id: r.scanningSessionId || null },
+    externalId: r.clientScanningId || null,
+    // The session API runs the widget's photo flow; it has no other method.
+    method: "photo" as const
+  }
+  if (r.results !== undefined) {
+    const results = r.results
+    return {
+      ...common,
+      status: "success",
+      ...readMeasurements(c, results.measurements ?? []),
+      avatar: readAvatar(c, results.avatar),
+      posture: readPosture(c, results.posture)
+    }
+  }
+  if (r.pending !== undefined) {
+    const at = r.pending.expireAtTimestamp
+    if (at === undefined) return { ...common, status: "pending" }
+    const time = canonicalTime(["pending", "expireAtTimestamp"], at)
+    if (time.note !== null) c.w.notes.push(time.note)
+    return { ...common, status: "pending", expiresAt: time.iso }
+  }
+  if (r.error !== undefined) return { ...common, status: "failure", failure: readFailure(c, r.error) }
+  return c.w.fail([], json, "one of results, pending or error: without one the scan's status is unknown")
+}
+
+/**
+ * A ScanningResults (GET results) as a canonical scan: results -> success, pending -> pending
+ * with the session's expiry, error -> failure. Never throws.
+ */
+export const decodeResultsEither = (json: unknown, options: DecodeOptions = {}): Either.Either<Scan, DecodeError> =>
+  Either.flatMap(readResults(json), (read) =>
+    walkScan(
+      FORMATS.results,
+      [],
+      (w) => {
+        const c: Ctx = { w, strict: options.strict ?? false }
+        noteIgnored(c, read.ignored)
+        return toScan(c, json, read.value)
+      },
+      read.locate
+    )
+  )
+
+// --- create-session response --------------------------------------------------------------
+
+/** What create-session answered: a session, or the reason there is none. */
+export type CreateSessionOutcome =
+  | {
+      readonly _tag: "Created"
+      readonly scanningSessionId: string
+      readonly clientScanningId: string | null
+      /** Canonical ISO form; null when the server left the expiry out. */
+      readonly expiresAt: string | null
+      readonly notes: ReadonlyArray<Note>
+    }
+  | {
+      readonly _tag: "Rejected"
+      /** A documented type; a value the spec does not list reads as ERROR_TYPE_UNSPECIFIED. */
+      readonly errorType: Wire.CreateErrorType
+      /** What the server sent, read as proto3 reads it: a documented number becomes its name. */
+      readonly wireValue: string | number
+      readonly message: string | null
+      readonly notes: ReadonlyArray<Note>
+    }
+
+const readCreateResponse = Proto3.reader(Wire.CreateScanningSessionResponse, FORMATS.createResponse)
+
+const isCreateErrorType = (t: string | number): t is Wire.CreateErrorType => typeof t === "string" && Wire.CREATE_ERROR_TYPE.names.has(t)
+
+/** The create-session response; `MALFORMED_REQUEST` reads as MALFORMED_REQUEST_BODY, noted. */
+export const decodeCreateSessionResponseEither = (json: unknown): Either.Either<CreateSessionOutcome, DecodeError> =>
+  Either.flatMap(readCreateResponse(json), (read): Either.Either<CreateSessionOutcome, DecodeError> => {
+    const notes: Array<Note> = read.ignored.map((i) => makeNote("dropped", i.path, `unknown field ${previewValue(i.value)}: not in the session API's messages`))
+    const { scanningSession, error } = read.value
+    if (scanningSession !== undefined) {
+      const id = scanningSession.scanningSessionId
+      if (id === undefined || id === "") {
+        return Either.left(DecodeError.at(FORMATS.createResponse, read.locate(["scanningSession", "scanningSessionId"]), id, "a scanning session id"))
+      }
+      const at = scanningSession.expireAtTimestamp
+      const time = at === undefined ? null : canonicalTime(["scanningSession", "expireAtTimestamp"], at)
+      if (time?.note) notes.push(time.note)
+      const expiresAt = time?.iso ?? null
+      return Either.right({ _tag: "Created", scanningSessionId: id, clientScanningId: scanningSession.clientScanningId || null, expiresAt, notes })
+    }
+    const e = error!
+    const wireValue = e.errorType ?? "ERROR_TYPE_UNSPECIFIED"
+    let errorType: Wire.CreateErrorType = "ERROR_TYPE_UNSPECIFIED"
+    if (wireValue === Wire.MALFORMED_REQUEST_ALIAS) {
+      errorType = "MALFORMED_REQUEST_BODY"
+      notes.push(makeNote("aliased", ["error", "errorType"], `${Wire.MALFORMED_REQUEST_ALIAS} read as MALFORMED_REQUEST_BODY (spec 02 shows the short name once; the enum has the long one)`))
+    } else if (isCreateErrorType(wireValue)) errorType = wireValue
+    else notes.push(makeNote("assumed", ["error", "errorType"], `errorType ${previewValue(wireValue)} is not in the spec's enum: read as ERROR_TYPE_UNSPECIFIED`))
+    return Either.right({ _tag: "Rejected", errorType, wireValue, message: e.message || null, notes })
+  })
+
+// --- Encode --------------------------------------------------------------------------------
+
+const integer = (w: EncodeWalk, path: Path, value: number, unit: string): string => {
+  const n = round(value)
+  // The decoder reads int64s up to 2^53 - 1 exactly; write nothing it could not read back.
+  if (!Number.isSafeInteger(n)) w.fail(path, value, `the session API writes int64s, and ${value} ${unit} is past the exact ones (2^53 - 1)`)
+  if (n !== value) w.note("converted", path, `${value} rounded to ${n} ${unit}: the session API writes integers`)
+  return String(n)
+}
+
+const item = (type: string, value: string, unit: string): Wire.MeasurementItem => ({ measurementType: type, value, unit })
+
+const STAT = (target: StatEntry["target"]) => Catalogue.statByTarget(target)
+
+const writeMeasurements = (w: EncodeWalk, scan: Scan): Array<Wire.MeasurementItem> => {
+  const items: Array<{ readonly number: number; readonly item: Wire.MeasurementItem }> = []
+  const stat = (target: StatEntry["target"], value: number | null, path: Path) => {
+    if (value === null) return
+    const s = STAT(target).session
+    items.push({ number: s.number, item: item(s.name, integer(w, path, value, s.unit), s.unit) })
+  }
+  const { subject, composition } = scan
+  stat("subject.age", subject.age, ["subject", "age"])
+  if (subject.gender !== null) {
+    const s = STAT("subject.gender").session
+    items.push({ number: s.number, item: item(s.name, String(GENDER_CODES[subject.gender]), s.unit) })
+  }
+  stat("subject.heightMm", subject.heightMm, ["subject", "heightMm"])
+  stat("subject.weightG", subject.weightG, ["subject", "weightG"])
+  if (composition !== null) {
+    if (composition.bodyFatPercent !== null) {
+      const s = STAT("composition.bodyFatPercent").session
+      const pct = composition.bodyFatPercent as Percent
+      const e4 = percentToE4(pct)
+      if (!isExactE4(pct)) w.note("converted", ["composition", "bodyFatPercent"], `${pct} % rounded to ${e4} PERCENTAGE_E4 (${e4ToPercent(e4)} %)`)
+      items.push({ number: s.number, item: item(s.name, String(e4), s.unit) })
+    }
+    stat("composition.skeletalMuscleMassG", composition.skeletalMuscleMassG, ["composition", "skeletalMuscleMassG"])
+    if (composition.bodyFatMassG !== null) w.note("dropped", ["composition", "bodyFatMassG"], `${composition.bodyFatMassG} g: the session API has no body fat mass`)
+    if (composition.leanMassG !== null) w.note("dropped", ["composition", "leanMassG"], `${composition.leanMassG} g: the session API has no lean mass`)
+  }
+  for (const entry of Catalogue.measurements) {
+    const v = scan.measurementsMm[entry.name]
+    if (v !== undefined) items.push({ number: entry.session.number, item: item(entry.session.name, integer(w, ["measurementsMm", entry.name], v, "mm"), Wire.LENGTH_UNIT) })
+  }
+  // The server lists items in enum order.
+  return items.sort((a, b) => a.number - b.number).map((i) => i.item)
+}
+
+const writePosture = (p: NonNullable<Scan["posture"]>): Wire.Posture => {
+  const unit = Wire.ANGLE_DEGREES
+  const { front, right } = p
+  return {
+    ...(front === null
+      ? {}
+      : {
+          front: {
+            angles: POSTURE_FRONT.flatMap((f) => (front.angles[f.name] === null ? [] : [{ name: f.session, value: front.angles[f.name]!, unit }])),
+            lines: POSTURE_FRONT.flatMap((f) => (front.lines[f.name] === null ? [] : [{ name: f.session, points: front.lines[f.name]! }]))
+          }
+        }),
+    ...(right === null
+      ? {}
+      : {
+          right: {
+            angles: POSTURE_RIGHT.flatMap((r) => (right.angles[r.name] === null ? [] : [{ name: r.session, angles: right.angles[r.name]!, unit }])),
+            lines: POSTURE_RIGHT.flatMap((r) => (right.lines[r.name] === null ? [] : [{ name: r.session, points: right.lines[r.name]! }]))
+          }
+        })
+  }
+}
+
+const writeAvatar = (w: EncodeWalk, a: Scan["avatar"]): typeof Wire.Avatar.Type | undefined => {
+  if (a === null) return undefined
+  if (a.format !== "vertices") {
+    w.note("dropped", ["avatar"], `the ${a.format} model file: the session API's avatar is a vertex list`)
+    return undefined
+  }
+  return { meshVerticesOnly: { vertices: a.vertices ?? [] } }
+}
+
+/** Scan failure -> results error: session codes as they are, any other code inside the message. */
+const writeError = (w: EncodeWalk, f: NonNullable<Scan["failure"]>): typeof Wire.ResultsError.Type => {
+  if (Wire.RESULTS_ERROR_TYPE.names.has(f.code)) {
+    if (f.category !== categoryOf(f.code)) w.note("dropped", ["failure", "category"], `category ${f.category}: the session error holds only its type`)
+    return { errorType: f.code, ...(f.message === null ? {} : { message: f.message }) }
+  }
+  // Photo problems are what the session API reports as invalid user input.
+  const type = f.category === "session" || f.category === "unknown" ? "INTERNAL_ERROR" : "INVALID_USER_INPUT"
+  w.note("converted", ["failure", "code"], `code ${f.code} (${f.category}) written as ${type}, the code kept in the message`)
+  return { errorType: type, message: f.message === null ? f.code : `${f.code}: ${f.message}` }
+}
+
+const sessionId = (w: EncodeWalk, scan: Scan): string | undefined => {
+  const { api, id } = scan.source
+  if (api === "session") return id ?? undefined
+  const derived = `${api}:${id ?? "unknown"}`
+  w.note("converted", ["source", "id"], `scanningSessionId ${derived} derived from the ${api} source: not an SSID`)
+  return derived
+}
+
+const printResults = Proto3.printer(Wire.ScanningResults)
+
+/**
+ * The ScanningResults the legacy server would have printed for a canonical scan. What the
+ * session API cannot hold (composition masses, a model-file avatar, adjustment, notes, ...)
+ * is left out with a note. Fails only where no ScanningResults can say it.
+ */
+export const encodeResultsEither = (scan: Scan): Either.Either<Encoded<Wire.ScanningResultsJson>, EncodeError> => {
+  const w = new EncodeWalk(FORMATS.results)
+  return attempt<Encoded<Wire.ScanningResultsJson>, EncodeError>(() => {
+    const id = sessionId(w, scan)
+    const dropIf = (present: boolean, path: Path, why: string) => present && w.note("dropped", path, why)
+    dropIf(scan.createdAt !== null, ["createdAt"], `${scan.createdAt}: ScanningResults carry no creation time`)
+    dropIf(scan.method !== null && scan.method !== "photo", ["method"], `method ${scan.method}: the session API runs photo scans only`)
+    dropIf(scan.adjustment !== null, ["adjustment"], "the session API has no adjusted scans")
+    dropIf(scan.status !== "pending" && scan.expiresAt !== null, ["expiresAt"], `${scan.expiresAt}: only a pending session carries its expiry`)
+    dropIf(scan.notes.length > 0, ["notes"], `${scan.notes.length} note(s): ScanningResults have no place for notes`)
+    const head = {
+      ...(id === undefined ? {} : { scanningSessionId: id }),
+      ...(scan.externalId === null ? {} : { clientScanningId: scan.externalId })
+    }
+    let body: Partial<Wire.ScanningResultsJson>
+    if (scan.status === "success") {
+      const avatar = writeAvatar(w, scan.avatar)
+      body = {
+        results: {
+          measurements: writeMeasurements(w, scan),
+          ...(avatar === undefined ? {} : { avatar }),
+          ...(scan.posture === null ? {} : { posture: writePosture(scan.posture) })
+        }
+      }
+    } else {
+      const results = Object.keys(scan.measurementsMm).length > 0 || scan.composition !== null || scan.posture !== null || scan.avatar !== null
+      dropIf(results, ["measurementsMm"], `results of a ${scan.status} scan: ScanningResults carry results only on success`)
+      const subject = Object.values(scan.subject).some((v) => v !== null)
+      dropIf(subject, ["subject"], `the subject of a ${scan.status} scan: ScanningResults carry it only with results`)
+      body =
+        scan.status === "pending"
+          ? { pending: scan.expiresAt === null ? {} : { expireAtTimestamp: scan.expiresAt } }
+          : { error: writeError(w, scan.failure ?? w.fail(["failure"], null, "a failed scan needs its failure")) }
+    }
+    return { value: printResults({ ...head, ...body }), notes: w.notes }
+  })
+}
