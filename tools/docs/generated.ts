@@ -45,6 +45,10 @@ export const GENERATED: ReadonlyArray<GeneratedFile> = [
     render: regions({ "session-migration": example("tools/examples/session-migration.ts") })
   },
   {
+    path: "docs/migrate-from-estimation.md",
+    render: regions({ "estimation-migration": example("tools/examples/estimation-migration.ts") })
+  },
+  {
     path: "docs/canonical-model.md",
     render: regions({ units: unitTable, measurements: measurementTable, stats: statTable, posture: postureTable })
   },

@@ -10,7 +10,8 @@ const run = promisify(execFile)
 // Each example is shown in a generated region of a doc, followed by a text block of its output.
 const EXAMPLES = [
   { name: "platform-quickstart", doc: "README.md" },
-  { name: "session-migration", doc: "docs/migrate-from-session.md" }
+  { name: "session-migration", doc: "docs/migrate-from-session.md" },
+  { name: "estimation-migration", doc: "docs/migrate-from-estimation.md" }
 ]
 
 describe("examples", () => {

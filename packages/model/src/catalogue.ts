@@ -87,6 +87,50 @@ export const MEASUREMENTS = [
 
 export type MeasurementName = (typeof MEASUREMENTS)[number]["name"]
 
+/**
+ * Each measurement as a fraction of stature, for an average adult male build (BMI 22). Not
+ * anthropometry to measure by: the simulator's body model starts from it, and the estimation
+ * adapter uses it as evidence when it infers an unstated unit (a girth near 0.45 of stature
+ * is millimetres, near 0.045 centimetres).
+ */
+export const PROPORTIONS: Readonly<Record<MeasurementName, number>> = {
+  acrossBackShoulderWidth: 0.255,
+  backNeckHeight: 0.845,
+  backNeckPointToGroundContoured: 0.87,
+  backNeckPointToWaist: 0.26,
+  backNeckPointToWristLengthR: 0.47,
+  bellyWaistDepth: 0.13,
+  bellyWaistGirth: 0.48,
+  bellyWaistHeight: 0.58,
+  bellyWaistWidth: 0.17,
+  bustGirth: 0.55,
+  bustHeight: 0.72,
+  calfGirthR: 0.21,
+  forearmGirthR: 0.155,
+  hipGirth: 0.55,
+  hipHeight: 0.5,
+  insideLegHeight: 0.45,
+  insideLegLengthR: 0.44,
+  kneeGirthR: 0.21,
+  kneeHeightR: 0.28,
+  midThighGirthR: 0.29,
+  neckBaseGirth: 0.235,
+  neckGirth: 0.215,
+  outerAnkleHeightR: 0.04,
+  outerArmLengthR: 0.345,
+  outseamR: 0.6,
+  outsideLegLengthR: 0.59,
+  shoulderToElbowR: 0.2,
+  thighGirthR: 0.32,
+  topHipGirth: 0.5,
+  topHipHeight: 0.56,
+  underBustGirth: 0.46,
+  upperArmGirthR: 0.175,
+  waistGirth: 0.45,
+  waistHeight: 0.62,
+  wristGirthR: 0.095
+}
+
 /** Canonical measurement names, in catalogue order. */
 export const MEASUREMENT_NAMES: ReadonlyArray<MeasurementName> = MEASUREMENTS.map((e) => e.name)
 

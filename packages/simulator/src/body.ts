@@ -3,7 +3,7 @@
  * from a person's stats. Same stats, same body. Not anthropometry: numbers that look right to a
  * developer (a 1750 mm, 70 kg man has a waist near 800 mm) and that tests can predict.
  */
-import { Catalogue, type MeasurementEntry, type MeasurementName, POSTURE_FRONT, POSTURE_RIGHT } from "@scanbridge/model"
+import { Catalogue, type MeasurementEntry, type MeasurementName, POSTURE_FRONT, POSTURE_RIGHT, PROPORTIONS, expectedBodyFatPercent } from "@scanbridge/model"
 import { hash, jitter } from "./random.js"
 
 export interface BodyStats {
@@ -13,43 +13,22 @@ export interface BodyStats {
   readonly weightG: number
 }
 
-/** Fraction of height for an average male build (BMI 22); female factors where they differ. */
-const PROPORTIONS: Record<MeasurementName, { readonly ratio: number; readonly female?: number }> = {
-  acrossBackShoulderWidth: { ratio: 0.255, female: 0.94 },
-  backNeckHeight: { ratio: 0.845 },
-  backNeckPointToGroundContoured: { ratio: 0.87 },
-  backNeckPointToWaist: { ratio: 0.26 },
-  backNeckPointToWristLengthR: { ratio: 0.47 },
-  bellyWaistDepth: { ratio: 0.13 },
-  bellyWaistGirth: { ratio: 0.48, female: 0.97 },
-  bellyWaistHeight: { ratio: 0.58 },
-  bellyWaistWidth: { ratio: 0.17 },
-  bustGirth: { ratio: 0.55, female: 1.02 },
-  bustHeight: { ratio: 0.72 },
-  calfGirthR: { ratio: 0.21 },
-  forearmGirthR: { ratio: 0.155, female: 0.92 },
-  hipGirth: { ratio: 0.55, female: 1.07 },
-  hipHeight: { ratio: 0.5 },
-  insideLegHeight: { ratio: 0.45 },
-  insideLegLengthR: { ratio: 0.44 },
-  kneeGirthR: { ratio: 0.21 },
-  kneeHeightR: { ratio: 0.28 },
-  midThighGirthR: { ratio: 0.29, female: 1.04 },
-  neckBaseGirth: { ratio: 0.235, female: 0.9 },
-  neckGirth: { ratio: 0.215, female: 0.9 },
-  outerAnkleHeightR: { ratio: 0.04 },
-  outerArmLengthR: { ratio: 0.345 },
-  outseamR: { ratio: 0.6 },
-  outsideLegLengthR: { ratio: 0.59 },
-  shoulderToElbowR: { ratio: 0.2 },
-  thighGirthR: { ratio: 0.32, female: 1.04 },
-  topHipGirth: { ratio: 0.5, female: 1.03 },
-  topHipHeight: { ratio: 0.56 },
-  underBustGirth: { ratio: 0.46, female: 0.95 },
-  upperArmGirthR: { ratio: 0.175, female: 0.93 },
-  waistGirth: { ratio: 0.45, female: 0.92 },
-  waistHeight: { ratio: 0.62 },
-  wristGirthR: { ratio: 0.095, female: 0.92 }
+/** Female factors on the catalogue's proportions, where a female build differs. */
+const FEMALE: Partial<Record<MeasurementName, number>> = {
+  acrossBackShoulderWidth: 0.94,
+  bellyWaistGirth: 0.97,
+  bustGirth: 1.02,
+  forearmGirthR: 0.92,
+  hipGirth: 1.07,
+  midThighGirthR: 1.04,
+  neckBaseGirth: 0.9,
+  neckGirth: 0.9,
+  thighGirthR: 1.04,
+  topHipGirth: 1.03,
+  underBustGirth: 0.95,
+  upperArmGirthR: 0.93,
+  waistGirth: 0.92,
+  wristGirthR: 0.92
 }
 
 /** Girths, widths and depths follow the build; heights and lengths follow the height. */
@@ -75,17 +54,16 @@ export const measurementsFor = (
   const seed = key(stats)
   const out: Partial<Record<MeasurementName, number>> = {}
   for (const name of names) {
-    const p = PROPORTIONS[name]
-    const sex = stats.gender === "female" ? (p.female ?? 1) : 1
+    const sex = stats.gender === "female" ? (FEMALE[name] ?? 1) : 1
     const scale = isBreadth(Catalogue.entry(name)) ? build : 1
-    out[name] = Math.round(stats.heightMm * p.ratio * sex * scale * (1 + jitter(`${seed}|${name}`, 0.01)))
+    out[name] = Math.round(stats.heightMm * PROPORTIONS[name] * sex * scale * (1 + jitter(`${seed}|${name}`, 0.01)))
   }
   return out
 }
 
 /** Body fat from BMI, age and sex (Deurenberg 1991), clamped to 3-60 %. */
 export const compositionFor = (stats: BodyStats) => {
-  const fat = 1.2 * bmi(stats) + 0.23 * stats.age - 10.8 * (stats.gender === "male" ? 1 : 0) - 5.4
+  const fat = expectedBodyFatPercent(stats)
   const percent = Math.round(Math.min(60, Math.max(3, fat)) * 10) / 10
   const fatMass = Math.round((stats.weightG * percent) / 100)
   const leanMass = stats.weightG - fatMass

@@ -18,6 +18,7 @@ import { Base64, Catalogue, DecodeError, HUMAN_RANGES, type MeasurementName, col
 import { Wire } from "@scanbridge/platform"
 import { ALL, type BodyStats, STATS_ONLY, avatarFor, compositionFor, isBreadth, measurementsFor, postureFor } from "./body.js"
 import { sign, verify } from "./jwt.js"
+import { markedFailure } from "./marker.js"
 
 export interface OrgOptions {
   readonly id: string
@@ -176,7 +177,6 @@ const consumeQuota = (state: PlatformState, orgId: string) => {
 
 const orgParams = HttpRouter.schemaPathParams(Schema.Struct({ orgId: Schema.String })).pipe(Effect.orDie)
 
-const FAIL_MARKER = "scanbridge-fail:"
 const isBase64 = Schema.is(Base64)
 
 /** Why a photo fails, as a scan-level error code, or null if the simulator accepts it. */
@@ -185,12 +185,7 @@ export const photoFailure = (side: "front" | "right", photo: string): string | n
   if (!isBase64(photo)) return `${side}PhotoNotJpeg`
   const bytes = Buffer.from(photo, "base64")
   if (bytes[0] !== 0xff || bytes[1] !== 0xd8 || bytes[2] !== 0xff) return `${side}PhotoNotJpeg`
-  const marker = bytes.indexOf(FAIL_MARKER, 0, "latin1")
-  if (marker >= 0) {
-    const code = /^[A-Za-z]+/.exec(bytes.subarray(marker + FAIL_MARKER.length, marker + FAIL_MARKER.length + 64).toString("latin1"))
-    if (code) return code[0]
-  }
-  return null
+  return markedFailure(bytes)
 }
 
 const measurementItems = (values: Partial<Record<MeasurementName, number>>) =>

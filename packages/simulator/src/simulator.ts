@@ -7,6 +7,7 @@ import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import { Clock, Context, Effect, Layer } from "effect"
 import { createServer } from "node:http"
 import { ApiFailure, type OrgOptions, type PlatformOptions, PlatformState, platformRouter } from "./platform.js"
+import { type EstimationOptions, EstimationState, estimationRouter } from "./estimation.js"
 import { seeded } from "./random.js"
 import { type SessionOptions, SessionState, type SubmitInput, sessionRouter } from "./session.js"
 
@@ -28,6 +29,7 @@ export interface SimulatorOptions {
   readonly host?: string
   readonly platform?: PlatformOptions
   readonly session?: SessionOptions
+  readonly estimation?: EstimationOptions
   readonly faults?: FaultOptions
 }
 
@@ -76,6 +78,7 @@ const layer = (options: SimulatorOptions) =>
     Effect.sync(() => {
       const platform = new PlatformState(options.platform)
       const session = new SessionState(options.session)
+      const estimation = new EstimationState(options.estimation)
       const log: Array<RequestRecord> = []
       const scripted: Array<number> = []
       const faults = options.faults ?? {}
@@ -83,6 +86,7 @@ const layer = (options: SimulatorOptions) =>
 
       const router = platformRouter(platform).pipe(
         HttpRouter.concat(sessionRouter(session)),
+        HttpRouter.concat(estimationRouter(estimation)),
         HttpRouter.options("*", Effect.succeed(HttpServerResponse.empty({ status: 204 })))
       )
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { spawn } from "node:child_process"
 import { fileURLToPath } from "node:url"
-import { DEMO_ORG, DEMO_SESSION_CLIENT_ID, Simulator } from "../src/index.js"
+import { DEMO_ESTIMATION_CLIENT_ID, DEMO_ORG, DEMO_SESSION_CLIENT_ID, Simulator } from "../src/index.js"
 import { sign, verify } from "../src/jwt.js"
 
 const repoRoot = fileURLToPath(new URL("../../..", import.meta.url))
@@ -62,6 +62,8 @@ describe("the server", () => {
       // Sessions complete by themselves 3 s after creation: pending until then.
       const results = await fetch(`${url}/scanning/v0/results/${ssid}`)
       expect(Object.keys((await results.json()) as object)).toEqual(["scanningSessionId", "pending"])
+      const token = await fetch(`${url}/tokens/anonymous?client_id=${DEMO_ESTIMATION_CLIENT_ID}`)
+      expect(Object.keys((await token.json()) as object)).toEqual(["uid", "access_token"])
     } finally {
       child.kill("SIGINT")
     }

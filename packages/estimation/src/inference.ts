@@ -1,0 +1,158 @@
+/**
+ * The estimation API states no unit for its measurements and no scale for its body
+ * composition (spec 02: "not shown"). This module decides them per record, from evidence in
+ * the same record, and never silently: each candidate unit must make every value plausible.
+ *
+ * A clue is one value and the range its canonical reading must fall in. A candidate survives
+ * a clue when the value, read in that candidate, is inside the range. The decision is the one
+ * candidate that survives every clue; none is a contradiction, more than one is undecided, and
+ * both are errors that name the evidence, so a caller can state the unit instead.
+ *
+ * Ranges are chosen so that one value fits at most one candidate where the record allows it:
+ * against the subject's stature a length clue spans a factor of 6.25 (less than the 10
+ * between mm and cm), so no value is both. Without a stature the band is the whole human
+ * range (a factor of 31), a value may fit both, and a record of such values is undecided.
+ */
+import { HUMAN_RANGES, type MeasurementName, PROPORTIONS, type Path, type Range, formatPath } from "@scanbridge/model"
+
+export interface Candidate<U extends string> {
+  readonly unit: U
+  /** Canonical value = raw value x factor. */
+  readonly factor: number
+  readonly label: string
+}
+
+export interface Clue {
+  readonly path: Path
+  readonly label: string
+  readonly raw: number
+  /** Where the canonical reading must fall, in `unit`. */
+  readonly range: Range
+  /** The canonical unit: mm, %, g. */
+  readonly unit: string
+  /** Where the range comes from, for messages: "0.2-1.3 x stature 1680 mm". */
+  readonly basis: string
+}
+
+export type Inference<U extends string> =
+  | { readonly _tag: "Decided"; readonly unit: U; readonly evidence: string }
+  | { readonly _tag: "Contradiction"; readonly clue: Clue; readonly explanation: string }
+  | { readonly _tag: "Undecided"; readonly explanation: string }
+
+const fits = <U extends string>(c: Candidate<U>, clue: Clue) => {
+  const v = clue.raw * c.factor
+  return v >= clue.range.min && v <= clue.range.max
+}
+
+const plausible = (clue: Clue) => `${Math.round(clue.range.min)}-${Math.round(clue.range.max)} ${clue.unit}: ${clue.basis}`
+const describe = (clue: Clue) => `${clue.label} ${clue.raw} (plausible ${plausible(clue)})`
+
+/** The one candidate every clue allows, or why there is none. `clues` must not be empty. */
+export const infer = <U extends string>(candidates: ReadonlyArray<Candidate<U>>, clues: ReadonlyArray<Clue>): Inference<U> => {
+  let alive = candidates
+  // The first clue that ruled each candidate out, to explain a contradiction.
+  const ruledOutBy = new Map<U, Clue>()
+  for (const clue of clues) {
+    const allowed = candidates.filter((c) => fits(c, clue))
+    if (allowed.length === 0) {
+      return {
+        _tag: "Contradiction",
+        clue,
+        explanation: `${describe(clue)} is plausible in none of ${candidates.map((c) => c.label).join(", ")}`
+      }
+    }
+    for (const c of alive) if (!allowed.includes(c) && !ruledOutBy.has(c.unit)) ruledOutBy.set(c.unit, clue)
+    const next = alive.filter((c) => allowed.includes(c))
+    if (next.length === 0) {
+      const other = ruledOutBy.get(allowed[0]!.unit)!
+      return {
+        _tag: "Contradiction",
+        clue,
+        explanation: `the evidence contradicts itself: ${describe(clue)} fits only ${allowed.map((c) => c.label).join(" or ")}, but ${describe(other)} does not`
+      }
+    }
+    alive = next
+  }
+  if (alive.length > 1) {
+    return { _tag: "Undecided", explanation: `every value fits ${alive.map((c) => c.label).join(" and ")} alike` }
+  }
+  const decided = alive[0]!
+  const others = candidates.filter((c) => c !== decided)
+  const decisive = clues.filter((clue) => others.every((c) => !fits(c, clue)))
+  const e = decisive[0] ?? clues[0]!
+  const share = decisive.length === clues.length ? `all ${clues.length}` : `${decisive.length} of ${clues.length}`
+  return {
+    _tag: "Decided",
+    unit: decided.unit,
+    evidence: `${share} value(s) are plausible in ${decided.label} and not in ${others.map((c) => c.label).join(" or ")}; e.g. ${e.label} ${e.raw} = ${round3(e.raw * decided.factor)} ${e.unit}, plausible ${plausible(e)}`
+  }
+}
+
+// --- The three quantities -----------------------------------------------------------------
+
+export type LengthUnit = "mm" | "cm"
+export type BodyFatScale = "percent" | "e4"
+export type MuscleMassUnit = "g" | "kg"
+
+export const LENGTH_CANDIDATES: ReadonlyArray<Candidate<LengthUnit>> = [
+  { unit: "mm", factor: 1, label: "millimetres" },
+  { unit: "cm", factor: 10, label: "centimetres" }
+]
+
+/**
+ * Body fat as percent (the platform's scale) or percent x 10^4 (the session API's
+ * PERCENTAGE_E4): the two scales the vendor uses elsewhere.
+ */
+export const BODY_FAT_CANDIDATES: ReadonlyArray<Candidate<BodyFatScale>> = [
+  { unit: "percent", factor: 1, label: "percent" },
+  { unit: "e4", factor: 1e-4, label: "percent x 10^4" }
+]
+
+export const MUSCLE_CANDIDATES: ReadonlyArray<Candidate<MuscleMassUnit>> = [
+  { unit: "g", factor: 1, label: "grams" },
+  { unit: "kg", factor: 1000, label: "kilograms" }
+]
+
+// A measurement is within this factor of its typical share of stature, either way: wide
+// enough for small children, very tall adults and any build, and narrow enough (2.5^2 < 10)
+// that millimetres and centimetres never both fit.
+const SPREAD = 2.5
+
+const round3 = (n: number) => Math.round(n * 1000) / 1000
+
+/** The plausible millimetres of a measurement, against the stature when the record has it. */
+export const lengthClue = (path: Path, key: string, name: MeasurementName, raw: number, statureMm: number | null): Clue => {
+  const p = PROPORTIONS[name]
+  if (statureMm !== null) {
+    return {
+      path,
+      label: key,
+      raw,
+      range: { min: (p / SPREAD) * statureMm, max: p * SPREAD * statureMm },
+      unit: "mm",
+      basis: `${round3(p / SPREAD)}-${round3(p * SPREAD)} x stature ${statureMm} mm`
+    }
+  }
+  const { min, max } = HUMAN_RANGES.heightMm
+  return {
+    path,
+    label: key,
+    raw,
+    range: { min: (p / SPREAD) * min, max: p * SPREAD * max },
+    unit: "mm",
+    basis: `any stature ${min}-${max} mm`
+  }
+}
+
+/** Body fat is 2-70 % in people; the scales are 10^4 apart, so a value fits at most one. */
+export const BODY_FAT_RANGE: Range = { min: 2, max: 70 }
+
+export const bodyFatClue = (path: Path, raw: number): Clue => ({ path, label: "body_fat_percentage", raw, range: BODY_FAT_RANGE, unit: "%", basis: "people" })
+
+// Skeletal muscle is 10-65 % of body weight; without a weight, 2-100 kg.
+export const muscleClue = (path: Path, raw: number, weightG: number | null): Clue =>
+  weightG !== null
+    ? { path, label: "skeletal_muscle_mass", raw, range: { min: 0.1 * weightG, max: 0.65 * weightG }, unit: "g", basis: `10-65 % of weight ${weightG} g` }
+    : { path, label: "skeletal_muscle_mass", raw, range: { min: 2000, max: 100_000 }, unit: "g", basis: "people, weight unknown" }
+
+export const where = (clue: Clue): string => formatPath(clue.path)
