@@ -6,7 +6,7 @@ import { readFileSync } from "node:fs"
 import { dirname, join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { JSONSchema } from "effect"
-import { Scan } from "@scanbridge/model"
+import { Scan, SizeDocument } from "@scanbridge/model"
 import { measurementTable, postureTable, statTable, unitTable } from "./tables.js"
 
 export const repoRoot = join(dirname(fileURLToPath(import.meta.url)), "..", "..")
@@ -47,6 +47,14 @@ export const GENERATED: ReadonlyArray<GeneratedFile> = [
   {
     path: "docs/migrate-from-estimation.md",
     render: regions({ "estimation-migration": example("tools/examples/estimation-migration.ts") })
+  },
+  {
+    path: "docs/fit.md",
+    render: regions({ "fit-flow": example("tools/examples/fit-flow.ts") })
+  },
+  {
+    path: "docs/scanbridge.size.v1.schema.json",
+    render: () => `${JSON.stringify(JSONSchema.make(SizeDocument), null, 2)}\n`
   },
   {
     path: "docs/canonical-model.md",

@@ -11,7 +11,8 @@ const run = promisify(execFile)
 const EXAMPLES = [
   { name: "platform-quickstart", doc: "README.md" },
   { name: "session-migration", doc: "docs/migrate-from-session.md" },
-  { name: "estimation-migration", doc: "docs/migrate-from-estimation.md" }
+  { name: "estimation-migration", doc: "docs/migrate-from-estimation.md" },
+  { name: "fit-flow", doc: "docs/fit.md" }
 ]
 
 describe("examples", () => {

@@ -261,6 +261,31 @@ export const POSTURE_RIGHT = [
 ] as const
 export type RightPostureName = (typeof POSTURE_RIGHT)[number]["name"]
 
+// --- Fit ----------------------------------------------------------------------------------
+
+/** The fit service's fitting points and the display name spec 03 gives each. */
+export const FITTING_POINTS = [
+  { name: "NECK_GIRTH", displayName: "Neck" },
+  { name: "SHOULDER_WIDTH", displayName: "Shoulders" },
+  { name: "SLEEVE_LENGTH_CENTER_BACK", displayName: "Sleeve" },
+  { name: "SLEEVE_LENGTH", displayName: "Sleeve" },
+  { name: "CHEST", displayName: "Chest Width" },
+  { name: "BODY_WIDTH", displayName: "Chest Width" },
+  { name: "WAIST", displayName: "Waist" },
+  { name: "HIP", displayName: "Hips" },
+  { name: "INSEAM", displayName: "Inseam" },
+  { name: "THIGH_GIRTH", displayName: "Thigh" },
+  { name: "DRESS_LENGTH", displayName: "Length" },
+  { name: "SKIRT_LENGTH", displayName: "Length" },
+  { name: "MINISKIRT_LENGTH", displayName: "Length" },
+  { name: "HALF_CALF_SKIRT_LENGTH", displayName: "Length" },
+  { name: "ANKLE_SKIRT_LENGTH", displayName: "Length" },
+  { name: "ANKLE_DRESS_LENGTH", displayName: "Length" },
+  { name: "BODY_LENGTH", displayName: "Length" },
+  { name: "UNDERBUST", displayName: "Underbust" }
+] as const
+export type FittingPointName = (typeof FITTING_POINTS)[number]["name"]
+
 // --- Lookups: built once, total on their domain, constant time -----------------------------
 
 const index = <K, V>(entries: ReadonlyArray<V>, key: (v: V) => K | null): ReadonlyMap<K, V> => {
@@ -285,6 +310,7 @@ const statBySessionName = index<string, StatEntry>(STATS, (e) => e.session.name)
 const statBySessionNumber = index<number, StatEntry>(STATS, (e) => e.session.number)
 const statByFit = index<string, StatEntry>(STATS, (e) => e.fit?.name ?? null)
 const statByTarget = index<CanonicalTarget, StatEntry>(STATS, (e) => e.target)
+const fittingPoints = index<string, (typeof FITTING_POINTS)[number]>(FITTING_POINTS, (e) => e.name)
 
 // Every spelling in every dialect, folded to lower case letters and digits, for suggestions.
 const fold = (name: string): string => name.toLowerCase().replace(/[^a-z0-9]/g, "")
@@ -312,6 +338,8 @@ export const Catalogue = {
   statBySessionNumber: (n: number): StatEntry | undefined => statBySessionNumber.get(n),
   statByFitType: (type: string): StatEntry | undefined => statByFit.get(type),
   statByTarget: (target: CanonicalTarget): StatEntry => statByTarget.get(target)!,
+  /** The display name of a fit fitting point, or undefined for one spec 03 does not list. */
+  fittingPointDisplayName: (name: string): string | undefined => fittingPoints.get(name)?.displayName,
   /**
    * The measurement a name probably means, whatever its dialect or case: `waist_girth`,
    * `WAIST_GIRTH` and `WaistGirth` all give waistGirth. For messages, never for decoding.

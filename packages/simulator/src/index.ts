@@ -8,3 +8,4 @@ export { ALL, type BodyStats, STATS_ONLY, avatarFor, avatarVertices, composition
 export { DEMO_SESSION_CLIENT_ID, SESSION_LIFETIME_MS, type SessionOptions, type SubmitInput } from "./session.js"
 export { DEMO_ESTIMATION_CLIENT_ID, type EstimationOptions, PHOTO_FAILURE_CODES, PROCESSING_MS, TOKEN_LIFETIME_MS } from "./estimation.js"
 export { FAIL_MARKER } from "./marker.js"
+export { type ChartSize, DEMO_FIT_CLIENT_KEY, DEMO_PRODUCTS, type FitOptions, type FittedSize, type Product, fitSizes } from "./fit.js"

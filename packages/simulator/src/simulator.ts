@@ -8,7 +8,10 @@ import { Clock, Context, Effect, Layer } from "effect"
 import { createServer } from "node:http"
 import { ApiFailure, type OrgOptions, type PlatformOptions, PlatformState, platformRouter } from "./platform.js"
 import { type EstimationOptions, EstimationState, estimationRouter } from "./estimation.js"
+import { type FitOptions, FitState, fitRouter } from "./fit.js"
 import { seeded } from "./random.js"
+import type { BodyStats } from "./body.js"
+import type { Wire as FitWire } from "@scanbridge/fit"
 import { type SessionOptions, SessionState, type SubmitInput, sessionRouter } from "./session.js"
 
 export interface FaultOptions {
@@ -30,6 +33,7 @@ export interface SimulatorOptions {
   readonly platform?: PlatformOptions
   readonly session?: SessionOptions
   readonly estimation?: EstimationOptions
+  readonly fit?: FitOptions
   readonly faults?: FaultOptions
 }
 
@@ -52,6 +56,12 @@ export interface SimulatorService {
   readonly session: {
     /** Plays the user finishing the widget flow; false for an unknown SSID. */
     readonly submit: (scanningSessionId: string, input?: SubmitInput) => Effect.Effect<boolean>
+  }
+  readonly fit: {
+    /** A simulated client-library estimation: the result, whose token the fit service now knows. */
+    readonly estimate: (stats: BodyStats, inputType?: FitWire.InputType) => Effect.Effect<FitWire.EstimationResultJson>
+    /** The orders CreatePurchase recorded, in arrival order. */
+    readonly purchases: Effect.Effect<ReadonlyArray<unknown>>
   }
   /** The next requests get these statuses instead of reaching the API, in order. */
   readonly injectFaults: (statuses: ReadonlyArray<number>) => Effect.Effect<void>
@@ -79,6 +89,7 @@ const layer = (options: SimulatorOptions) =>
       const platform = new PlatformState(options.platform)
       const session = new SessionState(options.session)
       const estimation = new EstimationState(options.estimation)
+      const fit = new FitState(options.fit)
       const log: Array<RequestRecord> = []
       const scripted: Array<number> = []
       const faults = options.faults ?? {}
@@ -87,6 +98,7 @@ const layer = (options: SimulatorOptions) =>
       const router = platformRouter(platform).pipe(
         HttpRouter.concat(sessionRouter(session)),
         HttpRouter.concat(estimationRouter(estimation)),
+        HttpRouter.concat(fitRouter(fit)),
         HttpRouter.options("*", Effect.succeed(HttpServerResponse.empty({ status: 204 })))
       )
 
@@ -130,6 +142,10 @@ const layer = (options: SimulatorOptions) =>
           },
           session: {
             submit: (ssid, input = {}) => Effect.map(Clock.currentTimeMillis, (now) => session.submit(now, ssid, input))
+          },
+          fit: {
+            estimate: (stats, inputType) => Effect.sync(() => fit.estimate(stats, inputType)),
+            purchases: Effect.sync(() => [...fit.purchases])
           },
           injectFaults: (statuses) => Effect.sync(() => void scripted.push(...statuses)),
           requests: Effect.sync(() => [...log])

@@ -1,0 +1,393 @@
+/**
+ * Fit wire <-> canonical. The client library's estimation result is a canonical Scan (the
+ * estimation token as its source id); size recommendations and size fitting results are
+ * canonical fit documents, `scanbridge.size/v1`. The snake_case keys of the spec's examples
+ * read with an `aliased` note; responses with an `error` are Rejected outcomes.
+ */
+import { Either } from "effect"
+import {
+  Catalogue,
+  DecodeError,
+  DecodeWalk,
+  type EncodeError,
+  EncodeWalk,
+  type Encoded,
+  GENDER_CODES,
+  type MeasurementName,
+  type Note,
+  type Path,
+  type ProductId,
+  Proto3,
+  type Scan,
+  type ScanInit,
+  type SizeDocument,
+  type SizeFit,
+  WIRE_UNITS,
+  attempt,
+  makeNote,
+  makeSizeDocument,
+  previewValue,
+  round,
+  walkScan
+} from "@scanbridge/model"
+import * as Wire from "./wire.js"
+
+export const FORMATS = {
+  estimationResult: "fit estimation result",
+  createSession: "fit CreateSession response",
+  recommendedSize: "fit GetRecommendedSize response",
+  sizeRecommendations: "fit size recommendations",
+  sizeFitting: "fit size fitting result"
+} as const
+
+const aliasNotes = (read: Proto3.Read<unknown>): Array<Note> => [
+  ...read.renamed.map((r) => makeNote("aliased", r.path, `${r.from} read as ${String(r.path[r.path.length - 1])}`)),
+  ...read.ignored.map((i) => makeNote("dropped", i.path, `unknown key = ${previewValue(i.value)}: the canonical form has no place for it`))
+]
+
+// --- Estimation result <-> Scan -----------------------------------------------------------
+
+const readEstimation = Proto3.reader(Wire.EstimationResult, FORMATS.estimationResult)
+const UNITS = WIRE_UNITS.fit
+const GENDER_BY_CODE = new Map<number, "male" | "female">(Object.entries(GENDER_CODES).map(([g, n]) => [n, g as "male" | "female"]))
+const NUMBER = /^-?\d+(\.\d+)?$/
+
+const numberOf = (w: DecodeWalk, path: Path, value: string | number | undefined): number => {
+  if (typeof value === "number" && !Number.isFinite(value)) return w.fail(path, value, "a finite number")
+  if (typeof value !== "number" && (value === undefined || !NUMBER.test(value))) return w.fail(path, value, "a number, written as a string like \"1234\"")
+  const n = Number(value)
+  // Beyond 2^53 a double is no longer the number that was written.
+  if (Math.abs(n) > Number.MAX_SAFE_INTEGER) return w.fail(path, value, "a value up to 2^53 - 1: a larger one has no exact double")
+  return n
+}
+
+const readItems = (w: DecodeWalk, items: ReadonlyArray<Wire.EstimationItem>) => {
+  const measurements: Partial<Record<MeasurementName, number>> = {}
+  const subject: { age?: number; gender?: "male" | "female"; heightMm?: number; weightG?: number } = {}
+  const seen = new Set<string>()
+  items.forEach((item, i) => {
+    const path = ["estimations", "measurements", i]
+    const type = item.estimationType ?? ""
+    const length = Catalogue.byFitType(type)
+    const stat = length === undefined ? Catalogue.statByFitType(type) : undefined
+    if (length === undefined && stat === undefined) {
+      const guess = Catalogue.suggest(type)
+      return w.note("dropped", path, `unknown estimationType ${previewValue(type)}${guess?.fit ? ` (did you mean ${guess.fit}?)` : ""}`)
+    }
+    if (seen.has(type)) return w.note("dropped", path, `second ${type} (${item.value}); the first one is kept`)
+    seen.add(type)
+    const expected = length !== undefined ? UNITS.length : stat!.fit!.unit
+    const unit = item.unit ?? ""
+    if (unit === "") w.note("assumed", [...path, "unit"], `${type} without a unit: read in ${expected}, the unit spec 03 gives it`)
+    else if (unit !== expected) w.fail([...path, "unit"], unit, `${expected}: spec 03 measures ${type} in ${expected}`)
+    const value = numberOf(w, [...path, "value"], item.value)
+    if (stat?.target === "subject.gender") {
+      subject.gender = GENDER_BY_CODE.get(value) ?? w.fail([...path, "value"], item.value, "a GENDER code: 1 (male) or 2 (female)")
+      return
+    }
+    if (value < 0) w.fail([...path, "value"], item.value, `a ${type} of at least 0`)
+    if (length !== undefined) measurements[length.name] = value
+    else if (stat!.target === "subject.age") subject.age = Number.isInteger(value) ? value : w.fail([...path, "value"], item.value, "whole years")
+    else if (stat!.target === "subject.heightMm") subject.heightMm = value
+    else subject.weightG = value
+  })
+  return { measurementsMm: measurements, subject }
+}
+
+const methodOf = (w: DecodeWalk, inputType: string | undefined): Scan["method"] => {
+  const path = ["estimations", "input", "inputType"]
+  if (inputType === undefined) return null
+  if (!Object.hasOwn(Wire.INPUT_TYPES, inputType)) {
+    w.note("dropped", path, `unknown inputType ${previewValue(inputType)}: the method is unknown`)
+    return null
+  }
+  if (inputType === "INPUT_TYPE_UNSPECIFIED") w.note("assumed", path, "INPUT_TYPE_UNSPECIFIED read as a selfie, as spec 03 says clients treat it")
+  return Wire.INPUT_TYPES[inputType as Wire.InputType]
+}
+
+const readAvatar = (w: DecodeWalk, data: unknown): Scan["avatar"] => {
+  if (data === undefined || data === null || (Array.isArray(data) && data.length === 0)) return null
+  // Its shape is not shown: a vertex list and a base64 model are recognised, nothing is guessed.
+  if (Array.isArray(data) && data.length % 3 === 0 && data.every((v) => typeof v === "number" && Number.isFinite(v))) {
+    w.note("assumed", ["estimations", "avatarData"], `a list of ${data.length} numbers read as x, y, z vertices`)
+    return { format: "vertices", type: null, data: null, vertices: data as Array<number> }
+  }
+  w.note("dropped", ["estimations", "avatarData"], `avatarData ${previewValue(data)}: its shape is not shown in spec 03`)
+  return null
+}
+
+/**
+ * The client library's estimation result as a canonical scan: a success whose source id is
+ * the estimation token and whose method comes from inputType. Never throws.
+ */
+export const decodeEstimationResultEither = (json: unknown): Either.Either<Scan, DecodeError> =>
+  Either.flatMap(readEstimation(json), (read) =>
+    walkScan(
+      FORMATS.estimationResult,
+      [],
+      (w): ScanInit => {
+        w.notes.push(...aliasNotes(read))
+        const e = read.value.estimations
+        const input = e.input
+        const extras = [
+          input?.preferredSystemOfMeasurement === undefined ? null : `preferredSystemOfMeasurement ${input.preferredSystemOfMeasurement}`,
+          input?.tightness === undefined ? null : `tightness ${input.tightness}`
+        ].filter((x) => x !== null)
+        if (extras.length > 0) w.note("dropped", ["estimations", "input"], `${extras.join(", ")}: preferences of the request, not of the body`)
+        const token = e.estimationToken?.token
+        return {
+          source: { api: "fit", id: token === undefined || token === "" ? null : token },
+          status: "success",
+          method: methodOf(w, input?.inputType),
+          ...readItems(w, e.measurements ?? []),
+          avatar: readAvatar(w, e.avatarData)
+        }
+      },
+      read.locate
+    )
+  )
+
+const INPUT_TYPE_OF: Record<NonNullable<Scan["method"]>, Wire.InputType> = {
+  photo: "CAMERA_FLOW",
+  selfie: "SELFIE_FLOW",
+  stats: "MANUAL_STATS",
+  adjusted: "MANUAL_STATS"
+}
+
+const integerString = (w: EncodeWalk, path: Path, value: number, unit: string): string => {
+  const n = round(value)
+  if (!Number.isSafeInteger(n)) w.fail(path, value, `past the exact integers (2^53 - 1)`)
+  if (n !== value) w.note("converted", path, `${value} ${unit} rounded to ${n}: the client library writes whole ${unit}`)
+  return String(n)
+}
+
+/**
+ * The client library's estimation result for a canonical scan: a success only (the library
+ * resolves with results or rejects). The token is the scan's source id.
+ */
+export const encodeEstimationResultEither = (scan: Scan): Either.Either<Encoded<Wire.EstimationResultJson>, EncodeError> => {
+  const w = new EncodeWalk(FORMATS.estimationResult)
+  return attempt<Encoded<Wire.EstimationResultJson>, EncodeError>(() => {
+    if (scan.status !== "success") w.fail(["status"], scan.status, "the client library resolves with a successful estimation only")
+    const { api, id } = scan.source
+    let token: string
+    if (api === "fit") token = id === null || id === "" ? w.fail(["source", "id"], id, "a fit estimation needs its estimation token") : id
+    else {
+      token = `${api}:${id ?? "unknown"}`
+      w.note("converted", ["source", "id"], `estimation token ${token} derived from the ${api} source: not a token the fit service issued`)
+    }
+    const method = scan.method
+    if (method === null) w.note("assumed", ["method"], "no method: written as INPUT_TYPE_UNSPECIFIED")
+    if (method === "adjusted") w.note("converted", ["method"], "adjusted written as MANUAL_STATS: the client library has no adjusted scans")
+    const items: Array<Wire.EstimationItem> = []
+    const { age, gender, heightMm, weightG } = scan.subject
+    const stat = (name: string, value: number | null, path: Path, unit: string) =>
+      value !== null && items.push({ estimationType: name, value: integerString(w, path, value, unit), unit })
+    stat("AGE", age, ["subject", "age"], UNITS.years)
+    if (gender !== null) items.push({ estimationType: "GENDER", value: String(GENDER_CODES[gender]), unit: UNITS.gender })
+    stat("WEIGHT", weightG, ["subject", "weightG"], UNITS.mass)
+    stat("HEIGHT", heightMm, ["subject", "heightMm"], UNITS.length)
+    for (const entry of Catalogue.measurements) {
+      const v = scan.measurementsMm[entry.name]
+      if (v === undefined) continue
+      if (entry.fit === null) w.note("dropped", ["measurementsMm", entry.name], `${v} mm: the fit estimation has no ${entry.name}`)
+      else stat(entry.fit, v, ["measurementsMm", entry.name], UNITS.length)
+    }
+    const dropIf = (present: boolean, path: Path, why: string) => present && w.note("dropped", path, why)
+    dropIf(scan.composition !== null, ["composition"], "the fit estimation has no body composition")
+    dropIf(scan.posture !== null, ["posture"], "the fit estimation has no posture")
+    dropIf(scan.avatar !== null, ["avatar"], "avatarData's shape is not shown in spec 03: left null")
+    dropIf(scan.adjustment !== null, ["adjustment"], "the fit estimation has no adjustment")
+    dropIf(scan.createdAt !== null, ["createdAt"], `${scan.createdAt}: the fit estimation has no time`)
+    dropIf(scan.externalId !== null, ["externalId"], `${scan.externalId}: the fit estimation has no id of the integrator's`)
+    dropIf(scan.notes.length > 0, ["notes"], `${scan.notes.length} note(s): the fit estimation has no place for notes`)
+    return {
+      value: {
+        estimations: {
+          estimationToken: { token },
+          measurements: items,
+          avatarData: null,
+          input: { preferredSystemOfMeasurement: "METRIC", tightness: 0, inputType: method === null ? "INPUT_TYPE_UNSPECIFIED" : INPUT_TYPE_OF[method] }
+        }
+      },
+      notes: w.notes
+    }
+  })
+}
+
+// --- Rejections ---------------------------------------------------------------------------
+
+/** What an endpoint answered with `error`: its type (documented numbers read as names) and message. */
+export interface Rejected {
+  readonly _tag: "Rejected"
+  /** A name of the endpoint's enum, or ERROR_TYPE_UNSPECIFIED for a value it does not list. */
+  readonly errorType: string
+  readonly wireValue: string | number
+  readonly message: string | null
+  readonly notes: ReadonlyArray<Note>
+}
+
+const rejected = (type: Proto3.EnumType, error: { readonly errorType?: string | number; readonly message?: string }, notes: Array<Note>): Rejected => {
+  const wireValue = error.errorType ?? "ERROR_TYPE_UNSPECIFIED"
+  const known = typeof wireValue === "string" && type.names.has(wireValue)
+  if (!known) notes.push(makeNote("assumed", ["error", "errorType"], `errorType ${previewValue(wireValue)} is not in the ${type.name} enum: read as ERROR_TYPE_UNSPECIFIED`))
+  return { _tag: "Rejected", errorType: known ? wireValue : "ERROR_TYPE_UNSPECIFIED", wireValue, message: error.message || null, notes }
+}
+
+// --- CreateSession ------------------------------------------------------------------------
+
+export interface Supported {
+  readonly _tag: "Support"
+  readonly status: Wire.SupportStatus
+  /** True only for SUPPORTED: UNSPECIFIED says nothing, so it is not support. */
+  readonly supported: boolean
+  readonly sessionId: string | null
+  readonly product: ProductId | null
+  readonly notes: ReadonlyArray<Note>
+}
+
+const readCreateSession = Proto3.reader(Wire.CreateSessionResponse, FORMATS.createSession)
+
+const productOf = (p: typeof Wire.ProductId.Type | undefined): ProductId | null =>
+  p === undefined ? null : { brandId: p.brandId ?? "", garmentSku: p.garmentSku ?? "" }
+
+export const decodeCreateSessionResponseEither = (json: unknown): Either.Either<Supported | Rejected, DecodeError> =>
+  Either.map(readCreateSession(json), (read): Supported | Rejected => {
+    const notes = aliasNotes(read)
+    const { support, error } = read.value
+    if (error !== undefined) return rejected(Wire.CREATE_SESSION_ERROR_TYPE, error, notes)
+    const raw = support!.supported ?? "SUPPORT_STATUS_UNSPECIFIED"
+    const status: Wire.SupportStatus = typeof raw === "string" && Wire.SUPPORT_STATUS.names.has(raw) ? (raw as Wire.SupportStatus) : "SUPPORT_STATUS_UNSPECIFIED"
+    if (status !== raw) notes.push(makeNote("assumed", ["support", "supported"], `${previewValue(raw)} is not a SupportStatus: read as SUPPORT_STATUS_UNSPECIFIED`))
+    return { _tag: "Support", status, supported: status === "SUPPORTED", sessionId: support!.sessionId || null, product: productOf(support!.productId), notes }
+  })
+
+// --- Size documents -----------------------------------------------------------------------
+
+/** What the request said, which the response does not repeat. */
+export interface SizeContext {
+  readonly estimationToken?: string | null
+  readonly product?: ProductId | null
+}
+
+const sizeDocument = (format: string, base: Path, init: Parameters<typeof makeSizeDocument>[0]): Either.Either<SizeDocument, DecodeError> =>
+  Either.mapLeft(makeSizeDocument(init), (v) => DecodeError.fromIssues(format, v.issues.map((i) => ({ ...i, path: [...base, ...i.path] }))))
+
+const readRecommended = Proto3.reader(Wire.GetRecommendedSizeResponse, FORMATS.recommendedSize)
+
+export interface Recommended {
+  readonly _tag: "Recommended"
+  readonly document: SizeDocument
+}
+
+/** A GetRecommendedSize response: the recommended size as a fit document, or the rejection. */
+export const decodeRecommendedSizeResponseEither = (json: unknown, context: SizeContext = {}): Either.Either<Recommended | Rejected, DecodeError> =>
+  Either.flatMap(readRecommended(json), (read): Either.Either<Recommended | Rejected, DecodeError> => {
+    const notes = aliasNotes(read)
+    const { recommendation, error } = read.value
+    if (error !== undefined) return Either.right(rejected(Wire.RECOMMENDED_SIZE_ERROR_TYPE, error, notes))
+    const size = recommendation!.recommendedSize
+    if (size === undefined || size === "") {
+      return Either.left(DecodeError.at(FORMATS.recommendedSize, read.locate(["recommendation", "recommendedSize"]), size, "a size label"))
+    }
+    return Either.map(
+      sizeDocument(FORMATS.recommendedSize, [], { estimationToken: context.estimationToken ?? null, product: context.product ?? null, recommendedSize: size, notes }),
+      (document): Recommended => ({ _tag: "Recommended", document })
+    )
+  })
+
+const readRecommendations = Proto3.reader(Wire.SizeRecommendations, FORMATS.sizeRecommendations)
+
+/**
+ * getFitSizeRecommendation's array, one document per product in the request's order (the
+ * response does not repeat the products: pass them to have them in the documents).
+ */
+export const decodeSizeRecommendationsEither = (
+  json: unknown,
+  context: { readonly estimationToken?: string | null; readonly products?: ReadonlyArray<ProductId> } = {}
+): Either.Either<ReadonlyArray<SizeDocument>, DecodeError> =>
+  Either.flatMap(readRecommendations(json), (read) => {
+    const products = context.products
+    if (products !== undefined && products.length !== read.value.length) {
+      return Either.left(DecodeError.at(FORMATS.sizeRecommendations, [], `${read.value.length} items`, `one item per product (${products.length})`))
+    }
+    const notes = aliasNotes(read)
+    return Either.all(
+      read.value.map((item, i) => {
+        const mine = notes.filter((n) => n.path.startsWith(`[${i}]`))
+        const size = item.recommendation?.recommendedSize || null
+        if (size === null) mine.push(makeNote("assumed", [i, "recommendation"], "no recommended size for this product: recorded as null"))
+        return sizeDocument(FORMATS.sizeRecommendations, [i], {
+          estimationToken: context.estimationToken ?? null,
+          product: products?.[i] ?? null,
+          recommendedSize: size,
+          notes: mine
+        })
+      })
+    )
+  })
+
+const readFitting = Proto3.reader(Wire.SizeFitting, FORMATS.sizeFitting)
+
+const sizeFit = (w: DecodeWalk, at: Path, item: (typeof Wire.SizeItem)["Type"]): SizeFit => {
+  // Missing numbers are unknown (null), not proto3's 0: a rank of 0 would be a claim.
+  const finite = (path: Path, v: number | undefined) => (v === undefined ? null : Number.isFinite(v) ? v : w.fail([...at, ...path], v, "a finite number"))
+  const index = item.size?.index
+  if (index !== undefined && !Number.isInteger(index)) w.fail([...at, "size", "index"], index, "a whole size index")
+  const name = item.size?.name ?? ""
+  if (name === "") w.fail([...at, "size", "name"], item.size?.name, "a size name")
+  return {
+    index: index ?? null,
+    name,
+    rank: finite(["recommendationRank"], item.recommendationRank),
+    neutralRank: finite(["neutralRecommendationRank"], item.neutralRecommendationRank),
+    tightness: finite(["tightness"], item.tightness),
+    fittingPoints: (item.fittingPoints ?? []).map((p, j) => {
+      const point = p.fittingPoint ?? ""
+      const displayName = Catalogue.fittingPointDisplayName(point) ?? null
+      if (displayName === null) w.note("assumed", [...at, "fittingPoints", j], `fitting point ${previewValue(point)} is not in spec 03's list: no display name`)
+      return { point, displayName, tightness: finite(["fittingPoints", j, "tightness"], p.tightness) }
+    })
+  }
+}
+
+/**
+ * getFitSizeFitting's array, one document per product. The recommended size is the size of
+ * rank 1 (the spec shows ranks, not which one is recommended), with an `assumed` note.
+ */
+export const decodeSizeFittingEither = (
+  json: unknown,
+  context: { readonly products?: ReadonlyArray<ProductId> } = {}
+): Either.Either<ReadonlyArray<SizeDocument>, DecodeError> =>
+  Either.flatMap(readFitting(json), (read) => {
+    const products = context.products
+    if (products !== undefined && products.length !== read.value.length) {
+      return Either.left(DecodeError.at(FORMATS.sizeFitting, [], `${read.value.length} items`, `one item per product (${products.length})`))
+    }
+    const all = aliasNotes(read)
+    return Either.all(
+      read.value.map((item, i) =>
+        Either.flatMap(
+          attempt<Parameters<typeof makeSizeDocument>[0], DecodeError>(() => {
+            const w = new DecodeWalk(FORMATS.sizeFitting, [], read.locate)
+            w.notes.push(...all.filter((n) => n.path.startsWith(`[${i}]`)))
+            const result = item.result
+            const groups = result?.sizeGroups ?? []
+            if (groups.length > 0) w.note("dropped", [i, "result", "sizeGroups"], `${groups.length} size group(s): their shape is not shown in spec 03`)
+            const sizes = (result?.sizes ?? []).map((s, j) => sizeFit(w, [i, "result", "sizes", j], s))
+            const best = sizes.filter((s) => s.rank === 1)
+            if (best.length === 1) w.note("assumed", [i, "result", "sizes"], `${best[0]!.name} read as the recommended size: it has recommendationRank 1`)
+            const token = result?.estimationToken?.token
+            return {
+              estimationToken: token === undefined || token === "" ? null : token,
+              product: products?.[i] ?? null,
+              recommendedSize: best.length === 1 ? best[0]!.name : null,
+              sizes,
+              notes: w.notes
+            }
+          }),
+          (init) => sizeDocument(FORMATS.sizeFitting, [i], init)
+        )
+      )
+    )
+  })
