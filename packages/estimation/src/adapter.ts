@@ -1,0 +1,26 @@
+/** The estimation API's shapes for the migration engine: a read response and a read item. */
+import { Context, Either, Layer } from "effect"
+import { type Adapter, isRecord } from "@scanbridge/model"
+import { type UnitOptions, decodeReadItemEither, decodeReadResponseEither, encodeReadResponseEither } from "./codec.js"
+
+const isItem = (json: unknown): boolean =>
+  isRecord(json) && typeof json["estimation_id"] === "string" && (json["status"] === "in-progress" || json["status"] === "completed")
+
+const isResponse = (json: unknown): boolean => isRecord(json) && Array.isArray(json["measurements"]) && json["measurements"].every(isItem) && !("id" in json)
+
+/** The adapter, reading units as `units` states them (inferred per record by default). */
+export const estimationAdapterWith = (units: UnitOptions = {}): Adapter => ({
+  api: "estimation",
+  formats: [
+    { name: "estimation read response", api: "estimation", detect: isResponse, decode: (j) => decodeReadResponseEither(j, units) },
+    { name: "estimation read item", api: "estimation", detect: isItem, decode: (j) => Either.map(decodeReadItemEither(j, units), (s) => [s]) }
+  ],
+  encoder: { target: "estimation", encode: (scan) => encodeReadResponseEither(scan) }
+})
+
+export const estimationAdapter: Adapter = estimationAdapterWith()
+
+export class EstimationAdapter extends Context.Tag("@scanbridge/estimation/EstimationAdapter")<EstimationAdapter, Adapter>() {
+  static readonly layer = Layer.succeed(EstimationAdapter, estimationAdapter)
+  static readonly layerWith = (units: UnitOptions) => Layer.succeed(EstimationAdapter, estimationAdapterWith(units))
+}

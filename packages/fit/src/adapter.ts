@@ -1,0 +1,21 @@
+/** The fit shapes for the migration engine: the client library's estimation result. */
+import { Context, Either, Layer } from "effect"
+import { type Adapter, isRecord } from "@scanbridge/model"
+import { decodeEstimationResultEither, encodeEstimationResultEither } from "./codec.js"
+
+export const fitAdapter: Adapter = {
+  api: "fit",
+  formats: [
+    {
+      name: "fit estimation result",
+      api: "fit",
+      detect: (j) => isRecord(j) && isRecord(j["estimations"]),
+      decode: (j) => Either.map(decodeEstimationResultEither(j), (s) => [s])
+    }
+  ],
+  encoder: { target: "fit", encode: encodeEstimationResultEither }
+}
+
+export class FitAdapter extends Context.Tag("@scanbridge/fit/FitAdapter")<FitAdapter, Adapter>() {
+  static readonly layer = Layer.succeed(FitAdapter, fitAdapter)
+}

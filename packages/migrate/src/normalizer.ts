@@ -1,0 +1,130 @@
+/**
+ * Format detection and normalization over whichever adapters it is given. A JSON value is
+ * matched against every adapter's shapes (and the canonical form); exactly one must match. An
+ * explicit `{ "source": "...", "payload": ... }` envelope names the format (or the API) and
+ * skips detection.
+ */
+import { Context, Effect, Either, Layer } from "effect"
+import {
+  type Adapter,
+  type DecodeError,
+  SCAN_FORMAT,
+  type Scan,
+  type ScanEncoder,
+  type ScanFormat,
+  UnknownFormatError,
+  decodeScanEither,
+  isRecord
+} from "@scanbridge/model"
+import { EstimationAdapter, estimationAdapter } from "@scanbridge/estimation"
+import { FitAdapter, fitAdapter } from "@scanbridge/fit"
+import { PlatformAdapter, platformAdapter } from "@scanbridge/platform"
+import { SessionAdapter, sessionAdapter } from "@scanbridge/session"
+
+/** The canonical form itself, read and written as it is. */
+export const canonicalFormat: ScanFormat = {
+  name: SCAN_FORMAT,
+  api: null,
+  detect: (json) => isRecord(json) && json["format"] === SCAN_FORMAT,
+  decode: (json) => Either.map(decodeScanEither(json), (scan) => [scan as Scan])
+}
+
+export const canonicalEncoder: ScanEncoder = {
+  target: "canonical",
+  encode: (scan) => Either.right({ value: scan, notes: [] })
+}
+
+export interface Detected {
+  readonly format: ScanFormat
+  /** The JSON to decode: the envelope's payload, or the input itself. */
+  readonly payload: unknown
+  /** Whether a `{source, payload}` envelope named the format. */
+  readonly explicit: boolean
+}
+
+export type NormalizeError = DecodeError | UnknownFormatError
+
+export interface NormalizerService {
+  readonly formats: ReadonlyArray<ScanFormat>
+  /** Targets by name: `canonical` and one per adapter. */
+  readonly encoders: ReadonlyMap<string, ScanEncoder>
+  readonly detect: (json: unknown) => Either.Either<Detected, UnknownFormatError>
+  /** Every canonical scan a JSON value holds. Never throws. */
+  readonly normalize: (json: unknown) => Either.Either<ReadonlyArray<Scan>, NormalizeError>
+}
+
+const isEnvelope = (json: unknown): json is { readonly source: string; readonly payload: unknown } =>
+  isRecord(json) && typeof json["source"] === "string" && "payload" in json && Object.keys(json).length === 2
+
+/** A normalizer over these adapters, plus the canonical form. */
+export const makeNormalizer = (adapters: ReadonlyArray<Adapter>): NormalizerService => {
+  const formats = [canonicalFormat, ...adapters.flatMap((a) => a.formats)]
+  const names = formats.map((f) => f.name)
+  const encoders = new Map<string, ScanEncoder>([[canonicalEncoder.target, canonicalEncoder], ...adapters.map((a) => [a.encoder.target, a.encoder] as const)])
+
+  const among = (candidates: ReadonlyArray<ScanFormat>, json: unknown, explicit: boolean): Either.Either<Detected, UnknownFormatError> => {
+    const matched = candidates.filter((f) => f.detect(json))
+    const tried = candidates.map((f) => f.name)
+    if (matched.length === 1) return Either.right({ format: matched[0]!, payload: json, explicit })
+    // One named format decodes even when its shape test is unsure: the caller said what it is.
+    if (explicit && candidates.length === 1) return Either.right({ format: candidates[0]!, payload: json, explicit })
+    return Either.left(
+      matched.length === 0
+        ? UnknownFormatError.unknown(tried, json)
+        : UnknownFormatError.ambiguous(
+            tried,
+            matched.map((f) => f.name),
+            json
+          )
+    )
+  }
+
+  const detect = (json: unknown): Either.Either<Detected, UnknownFormatError> => {
+    if (!isEnvelope(json)) return among(formats, json, false)
+    const named = formats.filter((f) => f.name === json.source || f.api === json.source)
+    if (named.length === 0) {
+      return Either.left(
+        new UnknownFormatError({
+          tried: names,
+          matched: [],
+          value: json.source,
+          message: `unknown source ${JSON.stringify(json.source)}: expected an API (${[...new Set(adapters.map((a) => a.api))].join(", ")}) or a format (${names.join(", ")})`
+        })
+      )
+    }
+    return among(named, json.payload, true)
+  }
+
+  const normalize = (json: unknown) => Either.flatMap(detect(json), (d): Either.Either<ReadonlyArray<Scan>, NormalizeError> => d.format.decode(d.payload))
+
+  return { formats, encoders, detect, normalize }
+}
+
+export class Normalizer extends Context.Tag("@scanbridge/migrate/Normalizer")<Normalizer, NormalizerService>() {
+  /** Over the four built-in adapters, from their layers (so one can be swapped). */
+  static readonly layer = Layer.effect(
+    Normalizer,
+    Effect.map(Effect.all([PlatformAdapter, SessionAdapter, EstimationAdapter, FitAdapter]), makeNormalizer)
+  )
+  /** Over the four built-in adapters and any others, such as an integrator's storage format. */
+  static readonly layerWith = (extra: ReadonlyArray<Adapter>) =>
+    Layer.effect(
+      Normalizer,
+      Effect.map(Effect.all([PlatformAdapter, SessionAdapter, EstimationAdapter, FitAdapter]), (built) => makeNormalizer([...built, ...extra]))
+    )
+  /** The built-in adapters' layers, for `Layer.provide(Normalizer.layer, Normalizer.adapters)`. */
+  static readonly adapters = Layer.mergeAll(PlatformAdapter.layer, SessionAdapter.layer, EstimationAdapter.layer, FitAdapter.layer)
+}
+
+/** The normalizer over the built-in adapters, for code that does not use layers. */
+export const defaultNormalizer: NormalizerService = makeNormalizer([platformAdapter, sessionAdapter, estimationAdapter, fitAdapter])
+
+/** Which format a JSON value is, from its shape (or its `{source, payload}` envelope). */
+export const detectFormat = (json: unknown): Either.Either<Detected, UnknownFormatError> => defaultNormalizer.detect(json)
+
+/** Every canonical scan a JSON value holds, as an Effect over the Normalizer in context. */
+export const normalize = (json: unknown): Effect.Effect<ReadonlyArray<Scan>, NormalizeError, Normalizer> =>
+  Effect.flatMap(Normalizer, (n) => n.normalize(json))
+
+/** The same without Effect context: the built-in adapters. Never throws. */
+export const normalizeEither = (json: unknown): Either.Either<ReadonlyArray<Scan>, NormalizeError> => defaultNormalizer.normalize(json)

@@ -1,0 +1,240 @@
+import * as NodeContext from "@effect/platform-node/NodeContext"
+import { describe, expect, it } from "@effect/vitest"
+import { Effect, Either, FastCheck as fc, Layer } from "effect"
+import { readFileSync } from "node:fs"
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { fileURLToPath } from "node:url"
+import { type Adapter, DecodeError, UnknownFormatError, isRecord, makeScan } from "@scanbridge/model"
+import { Normalizer, type Report, detectFormat, fileWriter, makeNormalizer, migrate, normalizeEither } from "../src/index.js"
+import { defaultNormalizer } from "../src/normalizer.js"
+
+const repo = fileURLToPath(new URL("../../..", import.meta.url))
+const EXPORT = join(repo, "examples", "export")
+const lines = (file: string) => readFileSync(join(EXPORT, file), "utf8").trim().split("\n").map((l) => JSON.parse(l) as unknown)
+
+const layer = Layer.mergeAll(NodeContext.layer, Normalizer.layer.pipe(Layer.provide(Normalizer.adapters)))
+
+/** Runs a migration into memory: the output text, the rejects text and the report. */
+const run = (inputs: ReadonlyArray<string>, to?: string) =>
+  Effect.gen(function* () {
+    let out = ""
+    let rejects = ""
+    const report = yield* migrate({
+      inputs,
+      ...(to === undefined ? {} : { to }),
+      output: (t) => Effect.sync(() => void (out += t)),
+      rejects: (t) => Effect.sync(() => void (rejects += t))
+    })
+    return { out, rejects, report }
+  }).pipe(Effect.provide(layer))
+
+const sum = (counts: Readonly<Record<string, number>>) => Object.values(counts).reduce((a, b) => a + b, 0)
+
+/** An integrator's own storage format: `acme,<scan id>,<waist mm>`. */
+const ACME: Adapter = {
+  api: "platform",
+  formats: [
+    {
+      name: "acme csv row",
+      api: "platform",
+      detect: (j) => typeof j === "string" && j.startsWith("acme,"),
+      decode: (j) => {
+        const [, id, waist] = String(j).split(",")
+        const scan = makeScan({ source: { api: "platform", id: id! }, status: "success", measurementsMm: { waistGirth: Number(waist) } })
+        return Either.map(
+          Either.mapLeft(scan, (v) => DecodeError.fromIssues("acme csv row", v.issues)),
+          (s) => [s]
+        )
+      }
+    }
+  ],
+  encoder: { target: "acme", encode: (scan) => Either.right({ value: `acme,${scan.source.id}`, notes: [] }) }
+}
+
+describe("detectFormat", () => {
+  const entry = lines("platform/entries.ndjson")[0] as { entry: unknown }
+  const cases: ReadonlyArray<[string, unknown]> = [
+    ["scanbridge.scan/v1", JSON.parse(readFileSync(join(repo, "examples/canonical/photo-scan.json"), "utf8"))],
+    ["platform entry envelope", entry],
+    ["platform entry", entry.entry],
+    ["platform client-library entry", lines("platform/entries.ndjson")[6]],
+    ["platform list page", JSON.parse(readFileSync(join(EXPORT, "platform/list-page.json"), "utf8"))],
+    ["session ScanningResults", (JSON.parse(readFileSync(join(EXPORT, "session/results.json"), "utf8")) as Array<unknown>)[1]],
+    ["estimation read response", lines("estimation/read-responses.ndjson")[0]],
+    ["estimation read item", (lines("estimation/read-responses.ndjson")[0] as { measurements: Array<unknown> }).measurements[0]],
+    ["fit estimation result", lines("fit/estimations.ndjson")[2]]
+  ]
+  it.each(cases)("tells %s from its shape alone", (name, json) => {
+    const detected = detectFormat(json)
+    expect(Either.isRight(detected) && detected.right.format.name).toBe(name)
+  })
+
+  it("lists what it tried when nothing matches", () => {
+    const error = Either.getLeft(detectFormat({ kind: "not a scan" })).pipe((o) => (o._tag === "Some" ? o.value : undefined))!
+    expect(error).toBeInstanceOf(UnknownFormatError)
+    expect(error.tried).toEqual(defaultNormalizer.formats.map((f) => f.name))
+    expect(error.matched).toEqual([])
+  })
+
+  it("says which formats matched when more than one does", () => {
+    const greedy: Adapter = {
+      api: "fit",
+      formats: [{ name: "anything", api: "fit", detect: isRecord, decode: () => Either.right([]) }],
+      encoder: { target: "anything", encode: (scan) => Either.right({ value: scan, notes: [] }) }
+    }
+    const n = makeNormalizer([greedy])
+    const error = Either.getLeft(n.detect({ format: "scanbridge.scan/v1" }))
+    expect(error._tag === "Some" && error.value.matched).toEqual(["scanbridge.scan/v1", "anything"])
+  })
+
+  it("follows a {source, payload} envelope: by format name, by API, and refuses an unknown source", () => {
+    const session = (JSON.parse(readFileSync(join(EXPORT, "session/results.json"), "utf8")) as Array<unknown>)[0]
+    const byApi = detectFormat({ source: "session", payload: session })
+    expect(Either.isRight(byApi) && byApi.right).toMatchObject({ explicit: true, format: { name: "session ScanningResults" } })
+    // Named explicitly, a payload decodes even where its shape test alone would not decide.
+    const forced = normalizeEither({ source: "session ScanningResults", payload: { error: { errorType: 2 }, extra: 1 } })
+    expect(Either.isRight(forced) && forced.right[0]!.failure?.code).toBe("SESSION_EXPIRED")
+    const unknown = detectFormat({ source: "csv", payload: {} })
+    expect(Either.isLeft(unknown) && unknown.left.message).toContain('unknown source "csv"')
+  })
+})
+
+describe("normalize", () => {
+  it("yields every scan of a list page", () => {
+    const page = JSON.parse(readFileSync(join(EXPORT, "platform/list-page.json"), "utf8")) as { results: Array<unknown> }
+    const scans = normalizeEither(page)
+    expect(Either.isRight(scans) && scans.right.length).toBe(page.results.length)
+  })
+
+  it.effect("is an Effect over the Normalizer in context, which takes an integrator's own adapter", () =>
+    Effect.gen(function* () {
+      const n = yield* Normalizer
+      const [scan] = yield* n.normalize("acme,scan_9,812")
+      expect(scan!.measurementsMm.waistGirth).toBe(812)
+      expect(n.encoders.has("acme")).toBe(true)
+      expect(n.formats.map((f) => f.name)).toContain("session ScanningResults")
+    }).pipe(Effect.provide(Normalizer.layerWith([ACME]).pipe(Layer.provide(Normalizer.adapters))))
+  )
+
+  it("fed arbitrary JSON, gives scans or a typed error, never a throw (100,000 runs)", () => {
+    fc.assert(
+      fc.property(fc.jsonValue(), (json) => {
+        const result = normalizeEither(json)
+        if (Either.isLeft(result)) expect(result.left._tag === "DecodeError" || result.left._tag === "UnknownFormatError").toBe(true)
+      }),
+      { numRuns: 100_000 }
+    )
+  }, 120_000)
+
+  it("fed JSON shaped like each format with random values inside, gives scans or a typed error", () => {
+    const samples = [
+      lines("platform/entries.ndjson")[2],
+      lines("estimation/read-responses.ndjson")[0],
+      lines("fit/estimations.ndjson")[0],
+      (JSON.parse(readFileSync(join(EXPORT, "session/results.json"), "utf8")) as Array<unknown>)[0]
+    ]
+    // Replace one leaf of a real record with any JSON value.
+    const mutate = (value: unknown, path: ReadonlyArray<number>, replacement: unknown): unknown => {
+      if (path.length === 0 || typeof value !== "object" || value === null) return replacement
+      const keys = Object.keys(value)
+      if (keys.length === 0) return replacement
+      const key = keys[path[0]! % keys.length]!
+      const copy: Record<string, unknown> = Array.isArray(value) ? ([...value] as unknown as Record<string, unknown>) : { ...(value as Record<string, unknown>) }
+      copy[key] = mutate((value as Record<string, unknown>)[key], path.slice(1), replacement)
+      return copy
+    }
+    fc.assert(
+      fc.property(fc.constantFrom(...samples), fc.array(fc.nat(), { maxLength: 6 }), fc.jsonValue(), (sample, path, replacement) => {
+        const result = normalizeEither(mutate(sample, path, replacement))
+        if (Either.isLeft(result)) expect(["DecodeError", "UnknownFormatError"]).toContain(result.left._tag)
+      }),
+      { numRuns: 5_000 }
+    )
+  }, 60_000)
+})
+
+describe("migrate", () => {
+  it.effect("sends every record of the mixed export to the output or the rejects, and the report reconciles", () =>
+    Effect.gen(function* () {
+      const { out, rejects, report } = yield* run([EXPORT])
+      const outLines = out.trim().split("\n")
+      const rejectLines = rejects.trim().split("\n").map((l) => JSON.parse(l) as { file: string; line: number; error: { tag: string }; raw: string })
+      expect(report.records).toBe(report.migrated + report.rejected)
+      expect(sum(report.byFormat)).toBe(report.migrated)
+      expect(sum(report.byRejectReason)).toBe(report.rejected)
+      expect(sum(report.byStatus)).toBe(report.scans)
+      expect(outLines.length).toBe(report.scans)
+      expect(rejectLines.length).toBe(report.rejected)
+      expect(Object.keys(report.byFormat).sort()).toEqual(
+        ["estimation read response", "fit estimation result", "platform client-library entry", "platform entry", "platform entry envelope", "platform list page", "session ScanningResults"].sort()
+      )
+      expect(report.byStatus).toMatchObject({ success: expect.any(Number), failure: expect.any(Number), pending: expect.any(Number) })
+      expect(rejectLines.map((r) => [r.line, r.error.tag])).toEqual([
+        [1, "InvalidJson"],
+        [2, "UnknownFormatError"],
+        [3, "DecodeError"]
+      ])
+      expect(rejectLines[0]!.raw).toBe(readFileSync(join(EXPORT, "broken.ndjson"), "utf8").split("\n")[0])
+      for (const line of outLines) expect((JSON.parse(line) as { format: string }).format).toBe("scanbridge.scan/v1")
+    })
+  )
+
+  it.effect("writes byte-identical output on two runs over the same input", () =>
+    Effect.gen(function* () {
+      const a = yield* run([EXPORT], "session")
+      const b = yield* run([EXPORT], "session")
+      expect(a.out).toBe(b.out)
+      expect(a.rejects).toBe(b.rejects)
+      expect(a.report).toEqual(b.report)
+    })
+  )
+
+  it.effect("writes each legacy shape; a scan a shape cannot hold is a reject with the EncodeError", () =>
+    Effect.gen(function* () {
+      const results: Record<string, Report> = {}
+      for (const to of ["platform", "session", "estimation", "fit"]) {
+        const { out, report } = yield* run([EXPORT], to)
+        results[to] = report
+        expect(report.records).toBe(report.migrated + report.rejected)
+        expect(out.trim().split("\n").length).toBe(report.scans)
+      }
+      // The platform has no pending scans; the fit result is a success only.
+      expect(results["platform"]!.byRejectReason["EncodeError"]).toBeGreaterThan(0)
+      expect(results["fit"]!.byRejectReason["EncodeError"]).toBeGreaterThan(0)
+    })
+  )
+
+  it.effect("reads NDJSON files, JSON arrays and lone JSON objects, and writes to files", () =>
+    Effect.gen(function* () {
+      const dir = yield* Effect.promise(() => mkdtemp(join(tmpdir(), "scanbridge-migrate-")))
+      const scan = readFileSync(join(repo, "examples/canonical/photo-scan.json"), "utf8")
+      yield* Effect.promise(() => writeFile(join(dir, "one.json"), scan))
+      yield* Effect.promise(() => writeFile(join(dir, "many.json"), `[${scan},${scan}]`))
+      yield* Effect.promise(() => writeFile(join(dir, "lines.ndjson"), `${JSON.stringify(JSON.parse(scan))}\n\n{bad\n`))
+      const report = yield* Effect.scoped(
+        Effect.gen(function* () {
+          const output = yield* fileWriter(join(dir, "out.ndjson"))
+          const rejects = yield* fileWriter(join(dir, "rejects.ndjson"))
+          return yield* migrate({ inputs: [join(dir, "lines.ndjson"), join(dir, "many.json"), join(dir, "one.json")], output, rejects })
+        })
+      ).pipe(Effect.provide(layer))
+      expect(report).toMatchObject({ records: 5, migrated: 4, rejected: 1 })
+      const rejected = JSON.parse(yield* Effect.promise(() => readFile(join(dir, "rejects.ndjson"), "utf8"))) as { line: number }
+      expect(rejected.line).toBe(3)
+      expect((yield* Effect.promise(() => readFile(join(dir, "out.ndjson"), "utf8"))).trim().split("\n")).toHaveLength(4)
+      yield* Effect.promise(() => rm(dir, { recursive: true }))
+    })
+  )
+
+  it.effect("fails with a typed error for an input it cannot read, or an unknown target", () =>
+    Effect.gen(function* () {
+      const missing = yield* Effect.flip(run([join(EXPORT, "nope.ndjson")]))
+      expect(missing).toMatchObject({ _tag: "MigrateInputError" })
+      expect(missing.message).toContain("nope.ndjson")
+      const target = yield* Effect.flip(run([EXPORT], "csv"))
+      expect(target).toMatchObject({ _tag: "UnknownTargetError", target: "csv" })
+    })
+  )
+})

@@ -1,0 +1,41 @@
+/**
+ * The platform's shapes for the migration engine: an entry (bare, or in its `{entry}`
+ * envelope; the REST or the client library's variant) and a list page.
+ */
+import { Context, Either, Layer } from "effect"
+import { type Adapter, isRecord } from "@scanbridge/model"
+import { decodeEntryEither, decodeListPageEither, encodeEntryEither } from "./codec.js"
+
+const isEntry = (json: unknown): json is Record<string, unknown> =>
+  isRecord(json) && typeof json["id"] === "string" && (json["status"] === "success" || json["status"] === "failure") && isRecord(json["input"])
+
+// The client library's composition is two bare numbers, and its photo avatar is glb.
+const isClientLibrary = (entry: Record<string, unknown>): boolean => {
+  const c = entry["bodyComposition"]
+  const avatar = entry["avatar"]
+  return (isRecord(c) && ("skeletalMuscleMass" in c || typeof c["bodyFatPercentage"] === "number")) || (isRecord(avatar) && avatar["format"] === "glb")
+}
+
+const isEnvelope = (json: unknown): boolean => isRecord(json) && Object.keys(json).length === 1 && isEntry(json["entry"])
+
+const one = <A, E>(result: Either.Either<A, E>) => Either.map(result, (a) => [a])
+
+export const platformAdapter: Adapter = {
+  api: "platform",
+  formats: [
+    { name: "platform entry", api: "platform", detect: (j) => isEntry(j) && !isClientLibrary(j), decode: (j) => one(decodeEntryEither(j)) },
+    { name: "platform entry envelope", api: "platform", detect: isEnvelope, decode: (j) => one(decodeEntryEither(j)) },
+    { name: "platform client-library entry", api: "platform", detect: (j) => isEntry(j) && isClientLibrary(j), decode: (j) => one(decodeEntryEither(j)) },
+    {
+      name: "platform list page",
+      api: "platform",
+      detect: (j) => isRecord(j) && Array.isArray(j["results"]) && !("id" in j),
+      decode: decodeListPageEither
+    }
+  ],
+  encoder: { target: "platform", encode: encodeEntryEither }
+}
+
+export class PlatformAdapter extends Context.Tag("@scanbridge/platform/PlatformAdapter")<PlatformAdapter, Adapter>() {
+  static readonly layer = Layer.succeed(PlatformAdapter, platformAdapter)
+}

@@ -1,0 +1,24 @@
+/** The session API's shape for the migration engine: ScanningResults, in any proto3 spelling. */
+import { Context, Either, Layer } from "effect"
+import { type Adapter, isRecord } from "@scanbridge/model"
+import { decodeResultsEither, encodeResultsEither } from "./codec.js"
+
+// The message's fields in both spellings; results, pending and error are its three forms.
+const FIELDS = new Set(["scanningSessionId", "scanning_session_id", "clientScanningId", "client_scanning_id", "results", "pending", "error"])
+const FORMS = ["results", "pending", "error"]
+
+const isScanningResults = (json: unknown): boolean =>
+  isRecord(json) &&
+  Object.keys(json).every((k) => FIELDS.has(k)) &&
+  FORMS.some((k) => isRecord(json[k])) &&
+  !Array.isArray(json["results"])
+
+export const sessionAdapter: Adapter = {
+  api: "session",
+  formats: [{ name: "session ScanningResults", api: "session", detect: isScanningResults, decode: (j) => Either.map(decodeResultsEither(j), (s) => [s]) }],
+  encoder: { target: "session", encode: encodeResultsEither }
+}
+
+export class SessionAdapter extends Context.Tag("@scanbridge/session/SessionAdapter")<SessionAdapter, Adapter>() {
+  static readonly layer = Layer.succeed(SessionAdapter, sessionAdapter)
+}
