@@ -24,3 +24,12 @@ describe("examples", () => {
     expect(stdout).toBe(shown)
   }, 30_000)
 })
+
+describe("the demo", () => {
+  it("prints what the README says it prints", async () => {
+    const { stdout } = await run(process.execPath, ["--import", "tsx", "tools/demo.ts"], { cwd: repoRoot })
+    const readme = readFileSync(join(repoRoot, "README.md"), "utf8")
+    const shown = /```text\n([\s\S]*?)```/.exec(readme.slice(readme.indexOf("<!-- demo-output -->")))?.[1]
+    expect(stdout).toBe(shown)
+  }, 60_000)
+})

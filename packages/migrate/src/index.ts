@@ -4,3 +4,4 @@
  */
 export * from "./normalizer.js"
 export * from "./pipeline.js"
+export * from "./report.js"

@@ -29,16 +29,20 @@ export { SCAN_FORMAT } from "./scan.js"
  */
 export class ScanbridgeError extends Error {
   override readonly name = "ScanbridgeError"
-  readonly code: ScanbridgeFailure["_tag"]
+  /** The typed error's tag: DecodeError, UnknownFormatError, EncodeError, MigrateInputError, ... */
+  readonly code: string
   readonly path: Path
   readonly value: unknown
   readonly issues: ReadonlyArray<Issue>
 
-  constructor(failure: ScanbridgeFailure) {
+  constructor(failure: ScanbridgeFailure | OtherFailure) {
     super(failure.message, { cause: failure })
     this.code = failure._tag
-    this.value = failure.value
-    if (failure._tag === "UnknownFormatError") {
+    this.value = "value" in failure ? failure.value : undefined
+    if (!isModelFailure(failure)) {
+      this.path = []
+      this.issues = []
+    } else if (failure._tag === "UnknownFormatError") {
       this.path = []
       this.issues = []
     } else if (failure._tag === "EncodeError") {
@@ -50,6 +54,16 @@ export class ScanbridgeError extends Error {
     }
   }
 }
+
+/** A typed error of another package (a file that cannot be read, say): its tag and message. */
+export interface OtherFailure {
+  readonly _tag: string
+  readonly message: string
+  readonly value?: unknown
+}
+
+const MODEL_TAGS: ReadonlySet<string> = new Set(["DecodeError", "UnknownFormatError", "InvariantViolation", "EncodeError"])
+const isModelFailure = (f: ScanbridgeFailure | OtherFailure): f is ScanbridgeFailure => MODEL_TAGS.has(f._tag)
 
 const orThrow = <A>(result: Either.Either<A, ScanbridgeFailure>): A => {
   if (Either.isLeft(result)) throw new ScanbridgeError(result.left)

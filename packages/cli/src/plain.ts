@@ -1,0 +1,68 @@
+/**
+ * The plain API: Scanbridge's capabilities as ordinary functions. They return plain JSON
+ * objects and throw one error class, `ScanbridgeError` (from `@scanbridge/model/plain`).
+ */
+import * as NodeContext from "@effect/platform-node/NodeContext"
+import { Effect, Either, Layer } from "effect"
+import type { Encoded, Scan, ScanJson } from "@scanbridge/model"
+import { ScanbridgeError } from "@scanbridge/model/plain"
+import { type Report, Normalizer, defaultNormalizer, fileWriter, migrate } from "@scanbridge/migrate"
+
+export { ScanbridgeError }
+
+const orThrow = <A>(result: Either.Either<A, ConstructorParameters<typeof ScanbridgeError>[0]>): A => {
+  if (Either.isLeft(result)) throw new ScanbridgeError(result.left)
+  return result.right
+}
+
+const scansOf = (json: unknown): ReadonlyArray<Scan> => orThrow(defaultNormalizer.normalize(json))
+
+/** Every canonical scan a stored JSON value holds (a list page holds several). */
+export const normalizePlain = (json: unknown): ReadonlyArray<ScanJson> => scansOf(json)
+
+/** Which format a JSON value is: its name and API (null for the canonical form). */
+export const detectFormatPlain = (json: unknown): { readonly format: string; readonly api: string | null } => {
+  const d = orThrow(defaultNormalizer.detect(json))
+  return { format: d.format.name, api: d.format.api }
+}
+
+export interface MigrateFileOptions {
+  /** `canonical` (default), `platform`, `session`, `estimation` or `fit`. */
+  readonly to?: string
+  /** The output file, one JSON per line. */
+  readonly out: string
+  /** The rejects file; without it rejects are counted, not kept. */
+  readonly rejects?: string
+}
+
+/** Migrates files or folders to `out`; resolves with the report, rejects with ScanbridgeError (code MigrateInputError, ...). */
+export const migrateFile = async (inputs: string | ReadonlyArray<string>, options: MigrateFileOptions): Promise<Report> => {
+  const result = await Effect.runPromise(
+    Effect.scoped(
+      Effect.gen(function* () {
+        const output = yield* fileWriter(options.out)
+        const rejects = options.rejects === undefined ? () => Effect.void : yield* fileWriter(options.rejects)
+        return yield* migrate({ inputs: typeof inputs === "string" ? [inputs] : inputs, output, rejects, ...(options.to === undefined ? {} : { to: options.to }) })
+      })
+    ).pipe(Effect.provide(Layer.mergeAll(NodeContext.layer, Normalizer.layer.pipe(Layer.provide(Normalizer.adapters)))), Effect.either)
+  )
+  // Thrown here, not by runPromise, so the caller gets the ScanbridgeError itself.
+  if (Either.isLeft(result)) throw new ScanbridgeError(result.left)
+  return result.right
+}
+
+const encoderOf = (target: string) => (scan: unknown): Encoded<unknown> => {
+  const [canonical] = scansOf(scan)
+  return orThrow(defaultNormalizer.encoders.get(target)!.encode(canonical!))
+}
+
+/**
+ * The compatibility encoders: a canonical scan (or any record Scanbridge reads) written in an
+ * API's shape, with a note for everything that shape cannot hold.
+ */
+export const encoders = {
+  toPlatformEntry: encoderOf("platform"),
+  toSessionResults: encoderOf("session"),
+  toEstimationResponse: encoderOf("estimation"),
+  toFitEstimation: encoderOf("fit")
+} as const

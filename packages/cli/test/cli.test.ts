@@ -1,0 +1,446 @@
+/**
+ * The `scanbridge` executable, run as a child process exactly as a user runs it: stdout, stderr
+ * and the exit code are the contract.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import { type ChildProcess, spawn } from "node:child_process"
+import { existsSync, readFileSync } from "node:fs"
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { fileURLToPath } from "node:url"
+import { detectFormat } from "../src/index.js"
+
+const repoRoot = fileURLToPath(new URL("../../..", import.meta.url))
+const MAIN = "packages/cli/src/main.ts"
+const TIMEOUT = 30_000
+
+interface Result {
+  readonly code: number | null
+  readonly signal: NodeJS.Signals | null
+  readonly stdout: string
+  readonly stderr: string
+}
+
+const start = (args: ReadonlyArray<string>): ChildProcess =>
+  spawn(process.execPath, ["--import", "tsx", MAIN, ...args], { cwd: repoRoot, stdio: ["ignore", "pipe", "pipe"] })
+
+/** Runs `scanbridge ...args` to completion. */
+const run = (...args: ReadonlyArray<string>): Promise<Result> =>
+  new Promise((resolve, reject) => {
+    const child = start(args)
+    let stdout = ""
+    let stderr = ""
+    child.stdout!.setEncoding("utf8").on("data", (d: string) => void (stdout += d))
+    child.stderr!.setEncoding("utf8").on("data", (d: string) => void (stderr += d))
+    child.on("error", reject)
+    child.on("close", (code, signal) => resolve({ code, signal, stdout, stderr }))
+  })
+
+const plain = (text: string) => text.replace(/\u001b\[[0-9;]*[A-Za-z]/g, "")
+const nonEmptyLines = (text: string) => text.split("\n").filter((l) => l.trim() !== "")
+const fromRepo = (file: string) => readFileSync(join(repoRoot, file), "utf8")
+
+const SUMMARY = /^(\d+) records in [\d.]+ s \(\d+\/s\): (\d+) migrated to (\w+) as (\d+) scans, (\d+) rejected$/m
+const summaryOf = (stderr: string) => {
+  const m = SUMMARY.exec(stderr)
+  expect(m, `no summary line in:\n${stderr}`).not.toBeNull()
+  const [, records, migrated, target, scans, rejected] = m!
+  return { records: Number(records), migrated: Number(migrated), target, scans: Number(scans), rejected: Number(rejected) }
+}
+
+/** The rows of a table printed by render.ts: the lines after the `----` rule, up to a blank line. */
+const tableRows = (text: string, headerStart: string) => {
+  const lines = text.split("\n")
+  const header = lines.findIndex((l) => l.startsWith(headerStart))
+  expect(header, `no table headed "${headerStart}" in:\n${text}`).toBeGreaterThanOrEqual(0)
+  expect(lines[header + 1]).toMatch(/^-+(  -+)*$/)
+  const rows: Array<Array<string>> = []
+  for (const line of lines.slice(header + 2)) {
+    if (line.trim() === "") break
+    rows.push(line.trim().split(/\s{2,}/))
+  }
+  return { header: lines[header]!, rows }
+}
+
+let tmp: string
+beforeAll(async () => {
+  tmp = await mkdtemp(join(tmpdir(), "scanbridge-cli-"))
+})
+afterAll(async () => {
+  await rm(tmp, { recursive: true, force: true })
+})
+
+describe("--help", () => {
+  it(
+    "scanbridge --help lists every command with its description",
+    async () => {
+      const r = await run("--help")
+      expect(r.code).toBe(0)
+      const out = plain(r.stdout)
+      expect(out).toContain("Read every generation of the vendor's scanning APIs")
+      for (const [command, words] of [
+        ["migrate", "Migrate stored records"],
+        ["inspect", "Show a scan as a table"],
+        ["diff", "Compare two scans"],
+        ["simulate", "Run the simulator"]
+      ] as const) {
+        expect(out).toMatch(new RegExp(`- ${command}\\b`))
+        expect(out).toContain(words)
+      }
+    },
+    TIMEOUT
+  )
+
+  const commands: ReadonlyArray<readonly [string, ReadonlyArray<string>]> = [
+    ["migrate", ["Migrate stored records of any API", "--to", "--out", "--rejects", "--report", "--strict", "canonical | platform | session | estimation | fit"]],
+    ["inspect", ["Show a scan as a table", "cm and inches", "<file>"]],
+    ["diff", ["Compare two scans of one person", "largest difference first", "<a>", "<b>"]],
+    ["simulate", ["Run the simulator of all four APIs", "--port", "0 picks a free port"]]
+  ]
+  for (const [command, words] of commands) {
+    it(
+      `${command} --help exits 0 and describes the command`,
+      async () => {
+        const r = await run(command, "--help")
+        expect(r.code).toBe(0)
+        const out = plain(r.stdout)
+        expect(out).toContain("DESCRIPTION")
+        for (const w of words) expect(out).toContain(w)
+      },
+      TIMEOUT
+    )
+  }
+})
+
+describe("migrate", () => {
+  it(
+    "writes canonical NDJSON to stdout and the summary to stderr",
+    async () => {
+      const r = await run("migrate", "examples/export")
+      expect(r.code).toBe(0)
+      const summary = summaryOf(r.stderr)
+      expect(summary.target).toBe("canonical")
+      expect(summary.records).toBe(summary.migrated + summary.rejected)
+      // broken.ndjson holds three records that cannot be migrated.
+      expect(summary.rejected).toBe(3)
+      expect(r.stderr).toContain("migrated to canonical")
+      expect(r.stderr).toContain("rejected")
+      expect(r.stderr).toContain("pass --rejects FILE")
+
+      const lines = r.stdout.split("\n")
+      expect(lines.pop()).toBe("") // every record ends with a newline
+      expect(lines).toHaveLength(summary.scans)
+      for (const line of lines) {
+        const scan = JSON.parse(line) as { format: unknown; source: { api: unknown } }
+        expect(scan.format).toBe("scanbridge.scan/v1")
+        expect(["platform", "session", "estimation", "fit"]).toContain(scan.source.api)
+      }
+      // Composes in a pipe: nothing but records on stdout.
+      expect(r.stdout).not.toMatch(/migrated to|records in|rejected record|count/)
+      expect(r.stdout).not.toContain("\r")
+    },
+    TIMEOUT
+  )
+
+  it(
+    "its stdout is input for another scanbridge command",
+    async () => {
+      const first = await run("migrate", "examples/export")
+      expect(first.code).toBe(0)
+      const piped = join(tmp, "piped.ndjson")
+      await writeFile(piped, first.stdout)
+      const r = await run("inspect", piped)
+      expect(r.code).toBe(0)
+      expect(r.stderr).toBe("")
+      expect(r.stdout.split("\n").filter((l) => l.startsWith("subject: "))).toHaveLength(summaryOf(first.stderr).scans)
+    },
+    TIMEOUT
+  )
+
+  it(
+    "--to platform --out --rejects --report writes three files and nothing to stdout",
+    async () => {
+      const out = join(tmp, "o.ndjson")
+      const rejects = join(tmp, "r.ndjson")
+      const reportFile = join(tmp, "rep.json")
+      const r = await run("migrate", "examples/export", "--to", "platform", "--out", out, "--rejects", rejects, "--report", reportFile)
+      expect(r.code).toBe(0)
+      expect(r.stdout).toBe("")
+      for (const f of [out, rejects, reportFile]) expect(existsSync(f)).toBe(true)
+
+      const report = JSON.parse(await readFile(reportFile, "utf8")) as {
+        records: number
+        migrated: number
+        rejected: number
+        scans: number
+        target: string
+        byFormat: Record<string, number>
+        byRejectReason: Record<string, number>
+      }
+      expect(report.target).toBe("platform")
+      expect(report.records).toBe(report.migrated + report.rejected)
+      expect(Object.values(report.byFormat).reduce((a, b) => a + b, 0)).toBe(report.migrated)
+      expect(Object.values(report.byRejectReason).reduce((a, b) => a + b, 0)).toBe(report.rejected)
+      // The summary on stderr tells the same story as the report file.
+      expect(summaryOf(r.stderr)).toEqual({ records: report.records, migrated: report.migrated, target: "platform", scans: report.scans, rejected: report.rejected })
+      expect(r.stderr).not.toContain("pass --rejects FILE")
+
+      const outLines = nonEmptyLines(await readFile(out, "utf8"))
+      expect(outLines).toHaveLength(report.scans)
+      for (const line of outLines) expect(detectFormat(JSON.parse(line)).api).toBe("platform")
+
+      const rejectLines = nonEmptyLines(await readFile(rejects, "utf8"))
+      expect(rejectLines).toHaveLength(report.rejected)
+      const parsed = rejectLines.map(
+        (l) => JSON.parse(l) as { file: string; line: number; error: { tag: string; message: string; path: ReadonlyArray<string | number> | null }; raw: string }
+      )
+      for (const rej of parsed) {
+        expect(Object.keys(rej).sort()).toEqual(["error", "file", "line", "raw"])
+        expect(Object.keys(rej.error).sort()).toEqual(["message", "path", "tag"])
+        expect(typeof rej.file).toBe("string")
+        expect(Number.isInteger(rej.line) && rej.line >= 1).toBe(true)
+        expect(typeof rej.error.tag).toBe("string")
+        expect(rej.error.message.length).toBeGreaterThan(0)
+        expect(rej.error.path === null || Array.isArray(rej.error.path)).toBe(true)
+        expect(typeof rej.raw).toBe("string")
+        // `raw` is the record where `file` and `line` say it is.
+        const text = fromRepo(rej.file)
+        const expected = rej.file.endsWith(".json")
+          ? JSON.stringify((JSON.parse(text) as ReadonlyArray<unknown>)[rej.line - 1])
+          : text.split("\n")[rej.line - 1]
+        expect(rej.raw).toBe(expected)
+      }
+      const byTag: Record<string, number> = {}
+      for (const rej of parsed) byTag[rej.error.tag] = (byTag[rej.error.tag] ?? 0) + 1
+      expect(byTag).toEqual(report.byRejectReason)
+      // The three broken records, in file order.
+      const broken = parsed.filter((p) => p.file.endsWith("broken.ndjson"))
+      expect(broken.map((p) => [p.line, p.error.tag])).toEqual([
+        [1, "InvalidJson"],
+        [2, "UnknownFormatError"],
+        [3, "DecodeError"]
+      ])
+      expect(broken[2]!.error.path).toEqual(["measurements", 0, "estimation", "result", "measurement", "hip_girth"])
+      // Pending scans have no platform shape.
+      expect(parsed.some((p) => p.error.tag === "EncodeError" && JSON.stringify(p.error.path) === JSON.stringify(["status"]))).toBe(true)
+    },
+    TIMEOUT
+  )
+
+  it(
+    "two runs with the same options write the same bytes",
+    async () => {
+      const args = (n: number) => ["migrate", "examples/export", "--to", "session", "--out", join(tmp, `same-${n}.ndjson`), "--rejects", join(tmp, `same-r-${n}.ndjson`)]
+      const [a, b] = [await run(...args(1)), await run(...args(2))]
+      expect([a.code, b.code]).toEqual([0, 0])
+      const [outA, outB] = [await readFile(join(tmp, "same-1.ndjson")), await readFile(join(tmp, "same-2.ndjson"))]
+      expect(outA.length).toBeGreaterThan(0)
+      expect(outA.equals(outB)).toBe(true)
+      const [rejA, rejB] = [await readFile(join(tmp, "same-r-1.ndjson")), await readFile(join(tmp, "same-r-2.ndjson"))]
+      expect(rejA.equals(rejB)).toBe(true)
+    },
+    TIMEOUT
+  )
+
+  it(
+    "--strict exits 2 when a record was rejected",
+    async () => {
+      const r = await run("migrate", "examples/export", "--strict")
+      expect(r.code).toBe(2)
+      expect(summaryOf(r.stderr).rejected).toBeGreaterThan(0)
+      // The records that did migrate are still written.
+      expect(nonEmptyLines(r.stdout)).toHaveLength(summaryOf(r.stderr).scans)
+    },
+    TIMEOUT
+  )
+
+  it(
+    "--strict exits 0 when nothing was rejected",
+    async () => {
+      const r = await run("migrate", "examples/canonical/photo-scan.json", "--strict")
+      expect(r.code).toBe(0)
+      expect(summaryOf(r.stderr)).toMatchObject({ records: 1, migrated: 1, rejected: 0, scans: 1 })
+      const lines = nonEmptyLines(r.stdout)
+      expect(lines).toHaveLength(1)
+      expect(JSON.parse(lines[0]!)).toEqual(JSON.parse(fromRepo("examples/canonical/photo-scan.json")))
+    },
+    TIMEOUT
+  )
+
+  it(
+    "a missing input is one line on stderr and exit code 1",
+    async () => {
+      const r = await run("migrate", "examples/no-such-file.ndjson")
+      expect(r.code).toBe(1)
+      expect(r.stdout).toBe("")
+      const lines = r.stderr.split("\n")
+      expect(lines.pop()).toBe("")
+      expect(lines).toHaveLength(1)
+      expect(lines[0]).toMatch(/^scanbridge: /)
+      expect(lines[0]).toContain("examples/no-such-file.ndjson")
+    },
+    TIMEOUT
+  )
+
+  it(
+    "an unknown --to is refused with the allowed values",
+    async () => {
+      const out = join(tmp, "csv.ndjson")
+      const r = await run("migrate", "examples/export", "--to", "csv", "--out", out)
+      expect(r.code).not.toBe(0)
+      expect(r.code).not.toBeNull()
+      const err = plain(r.stderr)
+      for (const t of ["canonical", "platform", "session", "estimation", "fit"]) expect(err).toContain(t)
+      expect(r.stdout).toBe("")
+      expect(existsSync(out)).toBe(false)
+    },
+    TIMEOUT
+  )
+})
+
+describe("inspect", () => {
+  it(
+    "shows a canonical scan as a table in mm, cm and inches, with its subject and notes",
+    async () => {
+      const r = await run("inspect", "examples/canonical/photo-scan.json")
+      expect(r.code).toBe(0)
+      expect(r.stdout).toContain("platform scan_8f2c1a: success, photo, 2026-03-14T09:26:53.000Z")
+      expect(r.stdout).toMatch(/^subject: female, 29 y, 164\.0 cm, 54 kg$/m)
+      const { header, rows } = tableRows(r.stdout, "measurement")
+      expect(header.split(/\s+/)).toEqual(["measurement", "mm", "cm", "in"])
+      expect(rows.find((row) => row[0] === "bustGirth")).toEqual(["bustGirth", "862", "86.2", "33.94"])
+      // Every measurement of the file, each converted correctly.
+      const scan = JSON.parse(fromRepo("examples/canonical/photo-scan.json")) as { measurementsMm: Record<string, number> }
+      expect(rows.map((row) => row[0]).sort()).toEqual(Object.keys(scan.measurementsMm).sort())
+      for (const [name, mm, cm, inches] of rows) {
+        const value = scan.measurementsMm[name!]!
+        expect(Number(mm)).toBe(value)
+        expect(cm).toBe((value / 10).toFixed(1))
+        expect(inches).toBe((value / 25.4).toFixed(2))
+      }
+      expect(r.stdout).toContain("notes:\n  converted createdAt: UNIX seconds 1773480413")
+    },
+    TIMEOUT
+  )
+
+  it(
+    "shows the notes of an estimation read response (units it had to assume)",
+    async () => {
+      const file = join(tmp, "read-response.ndjson")
+      await writeFile(file, `${fromRepo("examples/export/estimation/read-responses.ndjson").split("\n")[0]}\n`)
+      const r = await run("inspect", file)
+      expect(r.code).toBe(0)
+      expect(r.stdout).toContain("estimation est_00000001: success")
+      expect(r.stdout).toMatch(/^subject: female, 29 y, 164\.0 cm, 54 kg$/m)
+      const notes = r.stdout.slice(r.stdout.indexOf("\nnotes:\n"))
+      expect(notes).toMatch(/^ {2}assumed estimation\.result\.measurement: .*millimetres/m)
+      expect(notes).toMatch(/^ {2}assumed estimation\.result\.body_composition\.body_fat_percentage: /m)
+      const { rows } = tableRows(r.stdout, "measurement")
+      expect(rows.find((row) => row[0] === "bustGirth")).toEqual(["bustGirth", "875", "87.5", "34.45"])
+    },
+    TIMEOUT
+  )
+
+  it(
+    "a file that is not a scan fails with one line naming it",
+    async () => {
+      const r = await run("inspect", "examples/export/broken.ndjson")
+      expect(r.code).toBe(1)
+      expect(r.stdout).toBe("")
+      expect(nonEmptyLines(r.stderr)).toHaveLength(1)
+      expect(r.stderr).toMatch(/^scanbridge: examples\/export\/broken\.ndjson:1: not JSON\n$/)
+    },
+    TIMEOUT
+  )
+})
+
+describe("diff", () => {
+  const A = "examples/export/estimation/read-responses.ndjson"
+  const B = "examples/export/fit/estimations.ndjson"
+
+  const check = (stdout: string, labels: readonly [string, string]) => {
+    expect(stdout).toMatch(new RegExp(`^a: ${labels[0].replace(/[./]/g, "\\$&")} \\(`, "m"))
+    expect(stdout).toMatch(new RegExp(`^b: ${labels[1].replace(/[./]/g, "\\$&")} \\(`, "m"))
+    const { header, rows } = tableRows(stdout, "measurement")
+    expect(header).toMatch(/^measurement\s+a mm\s+b mm\s+b - a mm\s+b - a %$/)
+    expect(rows.length).toBeGreaterThan(10)
+    const parsed = rows.map(([name, a, b, delta, percent]) => ({ name: name!, a: Number(a), b: Number(b), delta: Number(delta), percent: percent! }))
+    for (const d of parsed) {
+      expect(d.delta).toBeCloseTo(d.b - d.a, 6)
+      expect(d.percent).toBe((Math.round(((d.b - d.a) / d.a) * 10000) / 100).toFixed(2))
+    }
+    for (let i = 1; i < parsed.length; i++) expect(Math.abs(parsed[i - 1]!.delta)).toBeGreaterThanOrEqual(Math.abs(parsed[i]!.delta))
+    return parsed
+  }
+
+  it(
+    "compares the first scans of two files, largest absolute difference first",
+    async () => {
+      const r = await run("diff", A, B)
+      expect(r.code).toBe(0)
+      expect(r.stdout).toContain("(estimation est_00000001)")
+      expect(r.stdout).toContain("(fit et_00000001)")
+      const rows = check(r.stdout, [A, B])
+      expect(rows[0]).toEqual({ name: "waistGirth", a: 651, b: 838, delta: 187, percent: "28.73" })
+    },
+    TIMEOUT
+  )
+
+  it(
+    "orders by absolute difference when b is smaller than a",
+    async () => {
+      const r = await run("diff", B, A)
+      expect(r.code).toBe(0)
+      const rows = check(r.stdout, [B, A])
+      expect(rows.every((d) => d.delta < 0)).toBe(true)
+      expect(rows[0]!.name).toBe("waistGirth")
+      expect(rows.at(-1)!.name).toBe("outerAnkleHeightR")
+    },
+    TIMEOUT
+  )
+})
+
+describe("simulate", () => {
+  it(
+    "--port 0 listens on a free port and stops on SIGTERM",
+    async () => {
+      const child = start(["simulate", "--port", "0"])
+      let stdout = ""
+      let stderr = ""
+      child.stdout!.setEncoding("utf8").on("data", (d: string) => void (stdout += d))
+      child.stderr!.setEncoding("utf8").on("data", (d: string) => void (stderr += d))
+      const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on("exit", (code, signal) => resolve({ code, signal })))
+      try {
+        const line = await new Promise<RegExpExecArray>((resolve, reject) => {
+          const timer = setTimeout(() => reject(new Error(`no "listening" line within 10 s; stdout: ${stdout}; stderr: ${stderr}`)), 10_000)
+          const check = () => {
+            const m = /listening on (http:\/\/127\.0\.0\.1:(\d+)) \(platform org (\S+), key (\S+)\)/.exec(stdout)
+            if (m !== null) {
+              clearTimeout(timer)
+              resolve(m)
+            }
+          }
+          child.stdout!.on("data", check)
+          void exited.then((e) => reject(new Error(`exited early (${e.code ?? e.signal}): ${stderr}`)))
+        })
+        const [, url, port, org, key] = line
+        expect(Number(port)).toBeGreaterThan(0)
+        expect(Number(port)).not.toBe(8787)
+        // It really serves the platform API there.
+        const unauthorised = await fetch(`${url}/api/orgs/${org}/scans`, { signal: AbortSignal.timeout(5000) })
+        expect(unauthorised.status).toBe(401)
+        const listed = await fetch(`${url}/api/orgs/${org}/scans`, { headers: { authorization: key! }, signal: AbortSignal.timeout(5000) })
+        expect(listed.status).toBe(200)
+
+        expect(child.kill("SIGTERM")).toBe(true)
+        const exit = await Promise.race([exited, new Promise<"timeout">((resolve) => setTimeout(() => resolve("timeout"), 10_000))])
+        expect(exit).not.toBe("timeout")
+        await expect(fetch(`${url}/api/orgs/${org}/scans`, { signal: AbortSignal.timeout(2000) })).rejects.toThrow()
+      } finally {
+        if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL")
+      }
+    },
+    TIMEOUT
+  )
+})

@@ -1,0 +1,305 @@
+/**
+ * The umbrella API for code that does not use Effect: plain functions over plain JSON that throw
+ * (or reject with) an error whose `code` is the tag of the typed error behind it.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import { FastCheck as fc } from "effect"
+import { readFileSync } from "node:fs"
+import { mkdtemp, readFile, rm } from "node:fs/promises"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { fileURLToPath } from "node:url"
+import { type Report, ScanbridgeError, detectFormat, encoders, migrateFile, normalize } from "../src/index.js"
+
+const repoRoot = fileURLToPath(new URL("../../..", import.meta.url))
+const text = (file: string) => readFileSync(join(repoRoot, file), "utf8")
+const json = (file: string) => JSON.parse(text(file)) as unknown
+const ndjson = (file: string) =>
+  text(file)
+    .split("\n")
+    .filter((l) => l.trim() !== "")
+    .map((l) => JSON.parse(l) as unknown)
+
+const platformEntries = ndjson("examples/export/platform/entries.ndjson")
+const listPage = json("examples/export/platform/list-page.json")
+const sessionResults = json("examples/export/session/results.json") as ReadonlyArray<unknown>
+const readResponses = ndjson("examples/export/estimation/read-responses.ndjson")
+const fitEstimations = ndjson("examples/export/fit/estimations.ndjson")
+const photoScan = json("examples/canonical/photo-scan.json") as { measurementsMm: Record<string, number> } & Record<string, unknown>
+const brokenScan = json("examples/canonical/broken-scan.json")
+/** A read response whose estimation is still running: a pending scan. */
+const pendingResponse = readResponses[3]
+
+/** Calls `f`, expecting it to throw a ScanbridgeError; returns the error. */
+const thrown = (f: () => unknown): ScanbridgeError => {
+  try {
+    f()
+  } catch (e) {
+    expect(e).toBeInstanceOf(ScanbridgeError)
+    expect(e).toBeInstanceOf(Error)
+    return e as ScanbridgeError
+  }
+  throw new Error("expected a ScanbridgeError, nothing was thrown")
+}
+
+describe("normalize", () => {
+  it("a platform entry line gives one canonical scan", () => {
+    const scans = normalize(platformEntries[0])
+    expect(scans).toHaveLength(1)
+    const scan = scans[0]!
+    expect(scan.format).toBe("scanbridge.scan/v1")
+    expect(scan.source).toMatchObject({ api: "platform", id: "scan_000001" })
+    expect(scan.status).toBe("success")
+    expect(scan.subject).toEqual({ age: 29, gender: "female", heightMm: 1640, weightG: 54000 })
+    expect(scan.measurementsMm["bustGirth"]).toBe(875)
+    expect(scan.measurementsMm["hipGirth"]).toBe(925)
+    // Plain JSON: survives a JSON round trip unchanged, and is itself a canonical scan.
+    expect(JSON.parse(JSON.stringify(scan))).toEqual(scan)
+    expect(normalize(JSON.parse(JSON.stringify(scan)))).toEqual([scan])
+  })
+
+  it("every line of the platform export gives exactly one scan", () => {
+    for (const line of platformEntries) expect(normalize(line)).toHaveLength(1)
+  })
+
+  it("a list page gives one scan per result, in page order", () => {
+    const scans = normalize(listPage)
+    expect(scans.map((s) => [s.source.api, s.source.id, s.status])).toEqual([
+      ["platform", "scan_000005", "success"],
+      ["platform", "scan_000004", "failure"],
+      ["platform", "scan_000003", "success"]
+    ])
+    for (const s of scans) expect(s.subject.age).not.toBeNull()
+  })
+
+  it("reads every other API's records", () => {
+    expect(normalize(sessionResults[0])[0]!.source).toMatchObject({ api: "session", id: "ss_00000001" })
+    expect(normalize(readResponses[0])[0]!.source).toMatchObject({ api: "estimation", id: "est_00000001" })
+    expect(normalize(fitEstimations[0])[0]!.source).toMatchObject({ api: "fit", id: "et_00000001" })
+    expect(normalize(pendingResponse)[0]!.status).toBe("pending")
+  })
+
+  it("garbage throws ScanbridgeError with code UnknownFormatError", () => {
+    for (const garbage of [{ kind: "not a scan", value: 1 }, 42, "scan", null, true, [], {}, [1, 2], sessionResults]) {
+      const e = thrown(() => normalize(garbage))
+      expect(e.name).toBe("ScanbridgeError")
+      expect(e.code).toBe("UnknownFormatError")
+      expect(e.message).toMatch(/^unknown format/)
+      expect(e.path).toEqual([])
+    }
+  })
+
+  it("any JSON value of no known shape throws UnknownFormatError, never anything else", () => {
+    // Keys no format uses, so nothing generated can match a format by chance.
+    const key = fc.string({ maxLength: 8 }).map((k) => `zz_${k}`)
+    const value = fc.oneof(
+      fc.jsonValue({ maxDepth: 2 }).filter((v) => v === null || typeof v !== "object" || Array.isArray(v)),
+      fc.dictionary(key, fc.jsonValue({ maxDepth: 2 }), { maxKeys: 5 })
+    )
+    fc.assert(
+      fc.property(value, (v) => {
+        expect(thrown(() => normalize(v)).code).toBe("UnknownFormatError")
+      }),
+      { numRuns: 200 }
+    )
+  })
+
+  it("a broken canonical scan throws DecodeError with the path of its first problem and every issue", () => {
+    const e = thrown(() => normalize(brokenScan))
+    expect(e.code).toBe("DecodeError")
+    expect(e.path).toEqual(["subject", "gender"])
+    expect(e.message).toContain("subject.gender")
+    expect(e.issues.map((i) => i.path)).toEqual(
+      expect.arrayContaining([
+        ["subject", "gender"],
+        ["measurementsMm", "waist_girth"],
+        ["measurementsMm", "hipGirth"]
+      ])
+    )
+    expect(e.issues.find((i) => i.path.join(".") === "measurementsMm.waist_girth")!.message).toContain("waistGirth")
+  })
+})
+
+describe("detectFormat", () => {
+  it("names the format and its API", () => {
+    const cases: ReadonlyArray<readonly [unknown, string, string | null]> = [
+      [photoScan, "scanbridge.scan/v1", null],
+      [platformEntries[0], "platform entry envelope", "platform"],
+      [listPage, "platform list page", "platform"],
+      [sessionResults[0], "session ScanningResults", "session"],
+      [readResponses[0], "estimation read response", "estimation"],
+      [fitEstimations[0], "fit estimation result", "fit"]
+    ]
+    for (const [value, format, api] of cases) expect(detectFormat(value)).toEqual({ format, api })
+  })
+
+  it("only detects: a broken canonical scan is still the canonical format", () => {
+    expect(detectFormat(brokenScan)).toEqual({ format: "scanbridge.scan/v1", api: null })
+  })
+
+  it("a {source, payload} envelope names the format", () => {
+    expect(detectFormat({ source: "fit", payload: fitEstimations[0] })).toEqual({ format: "fit estimation result", api: "fit" })
+    expect(detectFormat({ source: "estimation read response", payload: readResponses[0] })).toEqual({ format: "estimation read response", api: "estimation" })
+    expect(thrown(() => detectFormat({ source: "csv", payload: {} })).code).toBe("UnknownFormatError")
+  })
+
+  it("garbage throws UnknownFormatError", () => {
+    expect(thrown(() => detectFormat({ kind: "not a scan" })).code).toBe("UnknownFormatError")
+  })
+})
+
+describe("migrateFile", () => {
+  let tmp: string
+  beforeAll(async () => {
+    tmp = await mkdtemp(join(tmpdir(), "scanbridge-plain-"))
+  })
+  afterAll(async () => {
+    await rm(tmp, { recursive: true, force: true })
+  })
+
+  const lines = async (file: string) => (await readFile(file, "utf8")).split("\n").filter((l) => l !== "")
+
+  it("migrates the export folder to canonical scans and resolves with the report", async () => {
+    const out = join(tmp, "canonical.ndjson")
+    const rejects = join(tmp, "rejects.ndjson")
+    const report: Report = await migrateFile(join(repoRoot, "examples/export"), { out, rejects })
+    expect(report.target).toBe("canonical")
+    expect(report.records).toBe(report.migrated + report.rejected)
+    expect(report.rejected).toBe(3)
+    expect(report.byRejectReason).toEqual({ InvalidJson: 1, UnknownFormatError: 1, DecodeError: 1 })
+    const scans = await lines(out)
+    expect(scans).toHaveLength(report.scans)
+    for (const line of scans) expect(detectFormat(JSON.parse(line))).toEqual({ format: "scanbridge.scan/v1", api: null })
+    expect(await lines(rejects)).toHaveLength(3)
+  })
+
+  it("accepts several inputs and a target", async () => {
+    const inputs = [join(repoRoot, "examples/export/platform"), join(repoRoot, "examples/canonical/photo-scan.json")]
+    const out = join(tmp, "session.ndjson")
+    const report = await migrateFile(inputs, { out, to: "session" })
+    expect(report.target).toBe("session")
+    expect(report.rejected).toBe(0)
+    // Each entry line, the list page and the canonical file are one record each; the page holds 3 scans.
+    expect(report.records).toBe(platformEntries.length + 1 + 1)
+    expect(report.scans).toBe(platformEntries.length + 3 + 1)
+    const written = await lines(out)
+    expect(written).toHaveLength(report.scans)
+    for (const line of written) expect(detectFormat(JSON.parse(line)).api).toBe("session")
+
+    // The fit shape holds successful estimations only: a failed scan rejects its whole record.
+    const rejects = join(tmp, "fit-rejects.ndjson")
+    const fit = await migrateFile(inputs, { out: join(tmp, "fit.ndjson"), to: "fit", rejects })
+    expect(fit).toMatchObject({ target: "fit", records: report.records, rejected: 2, byRejectReason: { EncodeError: 2 } })
+    expect((await lines(rejects)).map((l) => (JSON.parse(l) as { error: { path: unknown } }).error.path)).toEqual([["status"], ["status"]])
+  })
+
+  it("without rejects, rejects are counted, not kept", async () => {
+    const out = join(tmp, "counted.ndjson")
+    const report = await migrateFile(join(repoRoot, "examples/export/broken.ndjson"), { out })
+    expect(report).toMatchObject({ records: 3, migrated: 0, rejected: 3, scans: 0 })
+    expect(await readFile(out, "utf8")).toBe("")
+  })
+
+  it("a missing input rejects with an Error whose code is MigrateInputError", async () => {
+    const missing = join(tmp, "no-such-input.ndjson")
+    const error: unknown = await migrateFile(missing, { out: join(tmp, "never.ndjson") }).then(
+      () => undefined,
+      (e: unknown) => e
+    )
+    expect(error).toBeInstanceOf(Error)
+    expect((error as Error).message).toContain(missing)
+    expect((error as { code?: unknown }).code).toBe("MigrateInputError")
+    expect((error as Error).name).toBe("ScanbridgeError")
+  })
+
+  it("an unknown target rejects with code UnknownTargetError, naming the targets", async () => {
+    const error: unknown = await migrateFile(join(repoRoot, "examples/canonical/photo-scan.json"), { out: join(tmp, "csv.ndjson"), to: "csv" }).then(
+      () => undefined,
+      (e: unknown) => e
+    )
+    expect(error).toBeInstanceOf(Error)
+    expect((error as Error).message).toMatch(/canonical, platform, session, estimation, fit/)
+    expect((error as { code?: unknown }).code).toBe("UnknownTargetError")
+  })
+})
+
+describe("encoders", () => {
+  type Measure = { readonly name?: string; readonly measurementType?: string; readonly estimationType?: string; readonly value: unknown; readonly unit: string }
+  const notePaths = (notes: ReadonlyArray<{ kind: string; path: string }>) => notes.map((n) => `${n.kind} ${n.path}`)
+
+  it("toPlatformEntry writes a platform entry, noting what it drops", () => {
+    const { value, notes } = encoders.toPlatformEntry(photoScan)
+    const entry = value as { id: string; status: string; customScanId: string; input: { photoScan: Record<string, unknown> }; measurements: ReadonlyArray<Measure> }
+    expect(entry.id).toBe("scan_8f2c1a")
+    expect(entry.status).toBe("success")
+    expect(entry.customScanId).toBe("customer-4711")
+    expect(entry.input.photoScan).toMatchObject({ age: 29, gender: "female", height: 1640, weight: 54000 })
+    expect(entry.measurements).toContainEqual({ name: "bustGirth", unit: "mm", value: 862 })
+    expect(entry.measurements).toHaveLength(Object.keys(photoScan.measurementsMm).length)
+    expect(notePaths(notes)).toEqual(expect.arrayContaining(["dropped createdAt", "dropped notes"]))
+    expect(detectFormat(value)).toEqual({ format: "platform entry", api: "platform" })
+  })
+
+  it("toSessionResults writes ScanningResults, noting what it converts and drops", () => {
+    const { value, notes } = encoders.toSessionResults(photoScan)
+    const results = value as { scanningSessionId: string; clientScanningId: string; results: { measurements: ReadonlyArray<Measure> } }
+    expect(results.scanningSessionId).toBe("platform:scan_8f2c1a")
+    expect(results.clientScanningId).toBe("customer-4711")
+    expect(results.results.measurements).toContainEqual({ measurementType: "BUST_GIRTH", value: "862", unit: "MILLIMETERS" })
+    expect(results.results.measurements).toContainEqual({ measurementType: "BODY_FAT_PERCENTAGE", value: "241000", unit: "PERCENTAGE_E4" })
+    expect(notePaths(notes)).toEqual(expect.arrayContaining(["converted source.id", "dropped composition.bodyFatMassG", "dropped composition.leanMassG"]))
+  })
+
+  it("toEstimationResponse writes a read response, noting the rounding and the dropped measurements", () => {
+    const { value, notes } = encoders.toEstimationResponse(photoScan)
+    const response = value as {
+      measurements: ReadonlyArray<{ estimation_id: string; estimation: { input: Record<string, unknown>; result: { measurement: Record<string, number>; body_composition: Record<string, number> } } }>
+    }
+    const [item] = response.measurements
+    expect(item!.estimation_id).toBe("platform:scan_8f2c1a")
+    expect(item!.estimation.input).toEqual({ age: 29, gender: "female", height: 1640, weight: 54000 })
+    expect(item!.estimation.result.measurement["bust_girth"]).toBe(862)
+    expect(item!.estimation.result.body_composition["body_fat_percentage"]).toBe(24)
+    expect(notePaths(notes)).toEqual(
+      expect.arrayContaining(["converted composition.bodyFatPercent", "dropped measurementsMm.bellyWaistDepth", "dropped measurementsMm.bellyWaistWidth", "dropped externalId"])
+    )
+  })
+
+  it("toFitEstimation writes a fit estimation, noting what it drops", () => {
+    const { value, notes } = encoders.toFitEstimation(photoScan)
+    const estimation = value as { estimations: { estimationToken: { token: string }; measurements: ReadonlyArray<Measure> } }
+    expect(estimation.estimations.estimationToken.token).toBe("platform:scan_8f2c1a")
+    expect(estimation.estimations.measurements).toContainEqual({ estimationType: "BUST_GIRTH", value: "862", unit: "MILLIMETERS" })
+    expect(estimation.estimations.measurements).toContainEqual({ estimationType: "GENDER", value: "2", unit: "GENDER" })
+    expect(notePaths(notes)).toEqual(expect.arrayContaining(["dropped composition", "dropped createdAt", "dropped measurementsMm.bellyWaistDepth"]))
+  })
+
+  it("every encoding reads back to the same measurements, except those it notes as dropped", () => {
+    for (const encode of [encoders.toPlatformEntry, encoders.toSessionResults, encoders.toEstimationResponse, encoders.toFitEstimation]) {
+      const { value, notes } = encode(photoScan)
+      const back = normalize(value)[0]!
+      expect(back.subject).toEqual(photoScan["subject"])
+      const lost = Object.keys(photoScan.measurementsMm).filter((name) => back.measurementsMm[name as keyof typeof back.measurementsMm] !== photoScan.measurementsMm[name])
+      const dropped = notes.filter((n) => n.kind === "dropped" && n.path.startsWith("measurementsMm.")).map((n) => n.path.slice("measurementsMm.".length))
+      expect(lost.sort()).toEqual(dropped.sort())
+    }
+  })
+
+  it("encoders accept any record Scanbridge reads", () => {
+    const { value } = encoders.toPlatformEntry(readResponses[0])
+    expect((value as { measurements: ReadonlyArray<Measure> }).measurements).toContainEqual({ name: "bustGirth", unit: "mm", value: 875 })
+  })
+
+  it("toPlatformEntry of a pending scan throws EncodeError at status", () => {
+    for (const pending of [pendingResponse, normalize(pendingResponse)[0]]) {
+      const e = thrown(() => encoders.toPlatformEntry(pending))
+      expect(e.code).toBe("EncodeError")
+      expect(e.path).toEqual(["status"])
+      expect(e.message).toContain("pending")
+    }
+  })
+
+  it("an encoder given garbage throws UnknownFormatError", () => {
+    expect(thrown(() => encoders.toFitEstimation({ kind: "not a scan" })).code).toBe("UnknownFormatError")
+  })
+})

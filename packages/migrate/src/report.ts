@@ -1,0 +1,36 @@
+/** The migration report as text: a summary line and a table of counts. */
+import type { Report } from "./pipeline.js"
+
+const pad = (s: string | number, n: number) => String(s).padEnd(n)
+const right = (s: string | number, n: number) => String(s).padStart(n)
+const NUMERIC = /^-?\d+(\.\d+)?$/
+
+/** A table with a header row, columns as wide as their widest cell; numbers align right. */
+export const table = (header: ReadonlyArray<string>, rows: ReadonlyArray<ReadonlyArray<string | number>>): string => {
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => String(r[i] ?? "").length)))
+  const line = (cells: ReadonlyArray<string | number>) =>
+    cells.map((c, i) => (typeof c === "number" || NUMERIC.test(c) ? right(c, widths[i]!) : pad(c, widths[i]!))).join("  ").trimEnd()
+  return [line(header), widths.map((w) => "-".repeat(w)).join("  "), ...rows.map(line)].join("\n")
+}
+
+const counts = (title: string, c: Readonly<Record<string, number>>) => {
+  const entries = Object.entries(c).sort((x, y) => y[1] - x[1] || x[0].localeCompare(y[0]))
+  return entries.length === 0 ? [] : [[title, "", ""] as const, ...entries.map(([k, v]) => ["", k, v] as const)]
+}
+
+/** The summary at the end of a migration; with the time it took when given. */
+export const renderReport = (report: Report, seconds?: number): string => {
+  const timing = seconds === undefined ? "" : ` in ${seconds.toFixed(2)} s (${Math.round(report.records / Math.max(seconds, 0.001))}/s)`
+  return [
+    `${report.records} records${timing}: ${report.migrated} migrated to ${report.target} as ${report.scans} scans, ${report.rejected} rejected`,
+    table(
+      ["", "", "count"],
+      [
+        ...counts("format", report.byFormat),
+        ...counts("status", report.byStatus),
+        ...counts("notes", report.byNoteKind),
+        ...counts("rejected", report.byRejectReason)
+      ]
+    )
+  ].join("\n")
+}
