@@ -1,47 +1,164 @@
 /**
- * `pnpm bench`: throughput ratios measured in one run, so a noisy shared machine slows both
- * sides alike. Each figure is the best of several rounds.
+ * `pnpm bench`: the migration's speed and memory, as ratios measured in one run, so that a
+ * noisy shared machine slows both sides alike. Writes `bench/results.md`.
+ *
+ * 1. normalize (JSON text -> validated canonical scans) against JSON.parse alone, per source
+ *    format, on the example export's records; target 0.6 x.
+ * 2. `scanbridge migrate` of a generated NDJSON file to canonical NDJSON against a bare Node
+ *    script that reads the lines, JSON.parses and JSON.stringifies each; target 0.5 x.
+ * 3. Peak RSS of `scanbridge migrate` over a larger generated file; target under 300 MB.
+ *
+ * `--records N` (default 200000) and `--rss-records N` (default 1000000) size the files.
  */
+import { spawnSync } from "node:child_process"
+import { createWriteStream, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { build } from "esbuild"
 import { Either } from "effect"
-import { MEASUREMENT_NAMES, decodeScanEither, makeScan, stringifyScan } from "@scanbridge/model"
+import { defaultNormalizer } from "@scanbridge/migrate"
+import { repoRoot } from "./docs/generated.js"
 
-const ROUNDS = 7
-const RECORDS = 20_000
+const arg = (name: string, fallback: number) => {
+  const i = process.argv.indexOf(`--${name}`)
+  return i >= 0 ? Number(process.argv[i + 1]) : fallback
+}
+const RECORDS = arg("records", 200_000)
+const RSS_RECORDS = arg("rss-records", 1_000_000)
+const ROUNDS = 5
+const LINES = 5_000
 
-const sample = Either.getOrThrow(
-  makeScan({
-    source: { api: "platform", id: "scan_1" },
-    status: "success",
-    createdAt: "2026-01-02T03:04:05.000Z",
-    method: "photo",
-    subject: { age: 29, gender: "female", heightMm: 1640, weightG: 54000 },
-    // Every measurement, as on a platform photo scan; plausible values, the decoder checks no ranges.
-    measurementsMm: Object.fromEntries(MEASUREMENT_NAMES.map((name, i) => [name, 150 + ((i * 97) % 1300)]))
-  })
-)
-const lines = Array.from({ length: RECORDS }, (_, i) => stringifyScan(sample).replace("scan_1", `scan_${i}`))
+const example = (file: string) => readFileSync(join(repoRoot, "examples", "export", file), "utf8").trim().split("\n")
+const SAMPLES: ReadonlyArray<[string, string]> = [
+  ["scanbridge.scan/v1", JSON.stringify(JSON.parse(readFileSync(join(repoRoot, "examples/canonical/photo-scan.json"), "utf8")))],
+  ["platform entry", JSON.stringify((JSON.parse(example("platform/entries.ndjson")[2]!) as { entry: unknown }).entry)],
+  ["session ScanningResults", JSON.stringify((JSON.parse(readFileSync(join(repoRoot, "examples/export/session/results.json"), "utf8")) as Array<unknown>)[0])],
+  ["estimation read response", example("estimation/read-responses.ndjson")[0]!],
+  ["fit estimation result", example("fit/estimations.ndjson")[0]!]
+]
 
 const best = (run: () => void): number => {
   let fastest = Infinity
   for (let r = 0; r < ROUNDS; r++) {
-    const start = process.hrtime.bigint()
+    const start = performance.now()
     run()
-    fastest = Math.min(fastest, Number(process.hrtime.bigint() - start) / 1e6)
+    fastest = Math.min(fastest, performance.now() - start)
   }
   return fastest
 }
 
-const parseOnly = best(() => {
-  for (const line of lines) JSON.parse(line)
-})
-const parseAndValidate = best(() => {
-  for (const line of lines) decodeScanEither(JSON.parse(line))
-})
+const rows: Array<string> = []
+const log = (line: string) => {
+  console.log(line)
+  rows.push(line)
+}
 
-const perSecond = (ms: number) => Math.round((RECORDS / ms) * 1000)
-console.log(
-  `canonical decode (JSON text -> validated Scan, ${MEASUREMENT_NAMES.length} measurements), ${RECORDS} records, best of ${ROUNDS}:`
+// --- 1. normalize against JSON.parse --------------------------------------------------------
+
+log(`## normalize against JSON.parse (best of ${ROUNDS}, ${LINES} records each)\n`)
+log("| format | record bytes | JSON.parse records/s | normalize records/s | ratio | target |")
+log("|---|---|---|---|---|---|")
+for (const [name, line] of SAMPLES) {
+  const lines = Array.from({ length: LINES }, () => line)
+  const parse = best(() => {
+    for (const l of lines) JSON.parse(l)
+  })
+  const normalize = best(() => {
+    for (const l of lines) {
+      const result = defaultNormalizer.normalize(JSON.parse(l))
+      if (Either.isLeft(result)) throw new Error(`${name}: ${result.left.message}`)
+    }
+  })
+  const perSecond = (ms: number) => Math.round((LINES / ms) * 1000).toLocaleString("en")
+  log(`| ${name} | ${line.length} | ${perSecond(parse)} | ${perSecond(normalize)} | ${(parse / normalize).toFixed(2)} x | 0.6 x |`)
+}
+
+// --- 2 and 3. the command against a bare script, and its memory ------------------------------
+
+const dir = mkdtempSync(join(tmpdir(), "scanbridge-bench-"))
+const entry = JSON.parse(example("platform/entries.ndjson")[0]!) as { entry: { id: string } }
+
+const generate = async (file: string, records: number) => {
+  const out = createWriteStream(file)
+  for (let i = 0; i < records; i++) {
+    entry.entry.id = `scan_${i.toString(36).padStart(8, "0")}`
+    if (!out.write(`${JSON.stringify(entry)}\n`)) await new Promise((resolve) => out.once("drain", () => resolve(undefined)))
+  }
+  await new Promise((resolve) => out.end(resolve))
+}
+
+const bare = join(dir, "bare.mjs")
+writeFileSync(
+  bare,
+  `import { createReadStream, createWriteStream } from "node:fs"
+import { createInterface } from "node:readline"
+const out = createWriteStream(process.argv[3])
+for await (const line of createInterface({ input: createReadStream(process.argv[2]) })) {
+  if (line === "") continue
+  if (!out.write(JSON.stringify(JSON.parse(line)) + "\\n")) await new Promise((r) => out.once("drain", r))
+}
+out.end()
+`
 )
-console.log(`  JSON.parse alone        ${perSecond(parseOnly).toLocaleString("en")} records/s`)
-console.log(`  JSON.parse + decodeScan ${perSecond(parseAndValidate).toLocaleString("en")} records/s`)
-console.log(`  ratio                   ${(parseOnly / parseAndValidate).toFixed(2)} x JSON.parse`)
+
+// The command as it ships: one bundle, run by node itself (through tsx, compiling the sources
+// at run time would add its own start-up and some 150 MB to what is measured).
+const cli = [join(dir, "scanbridge.mjs")]
+
+const timed = (args: ReadonlyArray<string>): { seconds: number; maxRssMb: number } => {
+  const start = performance.now()
+  const child = spawnSync(process.execPath, args as Array<string>, { cwd: repoRoot, stdio: ["ignore", "ignore", "pipe"], env: { ...process.env, SCANBRIDGE_BENCH_RSS: "1" } })
+  const seconds = (performance.now() - start) / 1000
+  if (child.status !== 0) throw new Error(`${args.join(" ")} exited with ${child.status}: ${child.stderr.toString()}`)
+  const rss = /maxRSS (\d+)/.exec(child.stderr.toString())
+  return { seconds, maxRssMb: rss ? Math.round(Number(rss[1]) / 1024) : NaN }
+}
+
+const withRss = (program: ReadonlyArray<string>, rest: ReadonlyArray<string>) => [
+  "--import",
+  join(repoRoot, "tools", "bench-rss.mjs"),
+  ...program,
+  ...rest
+]
+
+const run = async () => {
+  await build({
+    entryPoints: [join(repoRoot, "packages/cli/src/main.ts")],
+    bundle: true,
+    platform: "node",
+    format: "esm",
+    target: "node20",
+    outfile: cli[0]!,
+    // Some dependencies still call require(); give the bundle one.
+    banner: { js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);" },
+    logLevel: "error"
+  })
+  const input = join(dir, "input.ndjson")
+  await generate(input, RECORDS)
+  const bareRun = timed(withRss([bare], [input, join(dir, "bare-out.ndjson")]))
+  const migrateRun = timed(withRss(cli, ["migrate", input, "--out", join(dir, "out.ndjson")]))
+  log(`\n## scanbridge migrate against a bare Node script (${RECORDS.toLocaleString("en")} platform entries to canonical NDJSON)\n`)
+  log("| program | seconds | records/s | peak RSS MB |")
+  log("|---|---|---|---|")
+  log(`| bare script (read, JSON.parse, JSON.stringify, write) | ${bareRun.seconds.toFixed(2)} | ${Math.round(RECORDS / bareRun.seconds).toLocaleString("en")} | ${bareRun.maxRssMb} |`)
+  log(`| scanbridge migrate | ${migrateRun.seconds.toFixed(2)} | ${Math.round(RECORDS / migrateRun.seconds).toLocaleString("en")} | ${migrateRun.maxRssMb} |`)
+  log(`\nratio: ${(bareRun.seconds / migrateRun.seconds).toFixed(2)} x the bare script (target 0.5 x)`)
+
+  const big = join(dir, "big.ndjson")
+  await generate(big, RSS_RECORDS)
+  rmSync(input)
+  const bigRun = timed(withRss(cli, ["migrate", big, "--out", "/dev/null"]))
+  log(`\n## peak RSS over ${RSS_RECORDS.toLocaleString("en")} records\n`)
+  log(`scanbridge migrate: ${bigRun.maxRssMb} MB in ${bigRun.seconds.toFixed(1)} s (target under 300 MB)`)
+  rmSync(dir, { recursive: true })
+
+  mkdirSync(join(repoRoot, "bench"), { recursive: true })
+  writeFileSync(
+    join(repoRoot, "bench", "results.md"),
+    `# Benchmark results\n\nWritten by \`pnpm bench\` (tools/bench.ts) on ${new Date().toISOString().slice(0, 10)}, Node ${process.version}, ${
+      (await import("node:os")).cpus().length
+    } cores. Ratios are measured in one run, so a noisy machine slows both sides alike.\n\n${rows.join("\n")}\n`
+  )
+}
+
+run()

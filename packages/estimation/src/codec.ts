@@ -34,7 +34,6 @@ import {
   BODY_FAT_CANDIDATES,
   type BodyFatScale,
   type Candidate,
-  type Clue,
   type Inference,
   LENGTH_CANDIDATES,
   type LengthUnit,
@@ -42,7 +41,7 @@ import {
   type MuscleMassUnit,
   bodyFatClue,
   infer,
-  lengthClue,
+  inferLength,
   muscleClue
 } from "./inference.js"
 import * as Wire from "./wire.js"
@@ -63,10 +62,10 @@ type ScanInitJson = { -readonly [K in keyof ScanInit]-?: Exclude<ScanInit[K], un
 
 // --- Decode: parts ------------------------------------------------------------------------
 
-const noteUnknown = (w: DecodeWalk, path: Path, json: unknown, known: ReadonlyArray<string>): void => {
+const noteUnknown = (w: DecodeWalk, path: Path, json: unknown, known: ReadonlySet<string>): void => {
   if (typeof json !== "object" || json === null) return
-  for (const [key, value] of Object.entries(json)) {
-    if (!known.includes(key)) w.note("dropped", [...path, key], `unknown key ${key} = ${previewValue(value)}: the canonical scan has no place for it`)
+  for (const key in json) {
+    if (!known.has(key)) w.note("dropped", [...path, key], `unknown key ${key} = ${previewValue((json as Record<string, unknown>)[key])}: the canonical scan has no place for it`)
   }
 }
 
@@ -118,18 +117,18 @@ const decide = <U extends string>(
   option: keyof UnitOptions,
   given: U | undefined,
   candidates: ReadonlyArray<Candidate<U>>,
-  clues: ReadonlyArray<Clue>
+  inference: () => Inference<U>
 ): Candidate<U> => {
   if (given !== undefined) {
     const c = candidates.find((k) => k.unit === given)!
     w.note("assumed", path, `${what} read as ${c.label}: given by the caller (${option})`)
     return c
   }
-  const result: Inference<U> = infer(candidates, clues)
+  const result = inference()
   if (result._tag === "Contradiction") {
     return w.fail(result.clue.path, result.clue.raw, `${what}: ${result.explanation}; state the unit with the ${option} option`)
   }
-  if (result._tag === "Undecided") return w.fail(path, clues.map((c) => c.raw), `${what}: ${result.explanation}; state the unit with the ${option} option`)
+  if (result._tag === "Undecided") return w.fail(path, result.values, `${what}: ${result.explanation}; state the unit with the ${option} option`)
   const c = candidates.find((k) => k.unit === result.unit)!
   w.note("assumed", path, `${what} read as ${c.label} (the API states no unit): ${result.evidence}`)
   return c
@@ -150,8 +149,9 @@ const readMeasurements = (w: DecodeWalk, result: Wire.Result, statureMm: number 
   }
   const out: Partial<Record<MeasurementName, number>> = {}
   if (known.length === 0) return out
-  const clues = known.map((k) => lengthClue([...path, k.key], k.key, k.name, k.raw, statureMm))
-  const unit = decide(w, path, "result.measurement", "lengthUnit", options.lengthUnit, LENGTH_CANDIDATES, clues)
+  const unit = decide(w, path, "result.measurement", "lengthUnit", options.lengthUnit, LENGTH_CANDIDATES, () =>
+    inferLength(known, statureMm, (key) => [...path, key])
+  )
   for (const k of known) out[k.name] = convertLength(k.raw, unit.unit, "mm")
   return out
 }
@@ -165,7 +165,7 @@ const readComposition = (w: DecodeWalk, c: Wire.BodyComposition | null | undefin
   let bodyFatPercent: number | null = null
   if (fat !== null) {
     const fatPath = [...path, "body_fat_percentage"]
-    const scale = decide(w, fatPath, "body_fat_percentage", "bodyFatScale", options.bodyFatScale, BODY_FAT_CANDIDATES, [bodyFatClue(fatPath, fat)])
+    const scale = decide(w, fatPath, "body_fat_percentage", "bodyFatScale", options.bodyFatScale, BODY_FAT_CANDIDATES, () => infer(BODY_FAT_CANDIDATES, [bodyFatClue(fatPath, fat)]))
     // E4 is a decimal shift: exact, where fat x 1e-4 would add binary error.
     bodyFatPercent = scale.unit === "e4" ? e4ToPercent(fat as PercentE4) : fat
     if (bodyFatPercent > 100) w.fail(fatPath, fat, "a percentage up to 100")
@@ -173,17 +173,18 @@ const readComposition = (w: DecodeWalk, c: Wire.BodyComposition | null | undefin
   let skeletalMuscleMassG: number | null = null
   if (muscle !== null) {
     const musclePath = [...path, "skeletal_muscle_mass"]
-    const unit = decide(w, musclePath, "skeletal_muscle_mass", "muscleMassUnit", options.muscleMassUnit, MUSCLE_CANDIDATES, [muscleClue(musclePath, muscle, weightG)])
+    const unit = decide(w, musclePath, "skeletal_muscle_mass", "muscleMassUnit", options.muscleMassUnit, MUSCLE_CANDIDATES, () => infer(MUSCLE_CANDIDATES, [muscleClue(musclePath, muscle, weightG)]))
     skeletalMuscleMassG = convertMass(muscle, unit.unit, "g")
   }
   return { bodyFatPercent, bodyFatMassG: null, leanMassG: null, skeletalMuscleMassG }
 }
 
-const ITEM_KEYS = Object.keys(Wire.ReadItem.fields)
-const ESTIMATION_KEYS = Object.keys(Wire.Estimation.fields)
-const RESULT_KEYS = Object.keys(Wire.Result.fields)
-const INPUT_KEYS = Object.keys(Wire.Input.fields)
-const COMPOSITION_KEYS = Object.keys(Wire.BodyComposition.fields)
+const keySet = (fields: object): ReadonlySet<string> => new Set(Object.keys(fields))
+const ITEM_KEYS = keySet(Wire.ReadItem.fields)
+const ESTIMATION_KEYS = keySet(Wire.Estimation.fields)
+const RESULT_KEYS = keySet(Wire.Result.fields)
+const INPUT_KEYS = keySet(Wire.Input.fields)
+const COMPOSITION_KEYS = keySet(Wire.BodyComposition.fields)
 
 // The job's own bookkeeping has no place in a canonical scan: one note keeps it.
 const noteJob = (w: DecodeWalk, e: Wire.Estimation): void => {
@@ -247,7 +248,7 @@ export const decodeReadItemEither = (json: unknown, options: UnitOptions = {}): 
   Either.flatMap(itemTop(json), (item) => walkScan(FORMATS.readItem, [], (w) => readItem(w, item, json, options)))
 
 const responseParse = schemaDecoder(Wire.ReadResponse, FORMATS.readResponse)
-const RESPONSE_KEYS = Object.keys(Wire.ReadResponse.fields)
+const RESPONSE_KEYS = keySet(Wire.ReadResponse.fields)
 
 /**
  * A read response: one scan per `measurements[]` item. The first bad item fails the response,
@@ -261,7 +262,7 @@ export const decodeReadResponseEither = (json: unknown, options: UnitOptions = {
       const only = response.measurements.length === 1 && response.message !== undefined && response.message !== "" ? response.message : null
       const scan = walkScan(FORMATS.readResponse, ["measurements", i], (w) => {
         for (const [key, value] of Object.entries(json as object)) {
-          if (!RESPONSE_KEYS.includes(key)) w.note("dropped", [key], `unknown key ${key} = ${previewValue(value)} of the read response`)
+          if (!RESPONSE_KEYS.has(key)) w.note("dropped", [key], `unknown key ${key} = ${previewValue(value)} of the read response`)
         }
         if (response.result === false) w.note("dropped", ["result"], "the read response says result false, and nothing more")
         return readItem(w, response.measurements[i]!, raw.measurements[i], options, only)

@@ -30,21 +30,21 @@ export interface Clue {
   readonly range: Range
   /** The canonical unit: mm, %, g. */
   readonly unit: string
-  /** Where the range comes from, for messages: "0.2-1.3 x stature 1680 mm". */
-  readonly basis: string
+  /** Where the range comes from, for messages: "0.2-1.3 x stature 1680 mm". Built only for one. */
+  readonly basis: () => string
 }
 
 export type Inference<U extends string> =
   | { readonly _tag: "Decided"; readonly unit: U; readonly evidence: string }
   | { readonly _tag: "Contradiction"; readonly clue: Clue; readonly explanation: string }
-  | { readonly _tag: "Undecided"; readonly explanation: string }
+  | { readonly _tag: "Undecided"; readonly explanation: string; readonly values: ReadonlyArray<number> }
 
 const fits = <U extends string>(c: Candidate<U>, clue: Clue) => {
   const v = clue.raw * c.factor
   return v >= clue.range.min && v <= clue.range.max
 }
 
-const plausible = (clue: Clue) => `${Math.round(clue.range.min)}-${Math.round(clue.range.max)} ${clue.unit}: ${clue.basis}`
+const plausible = (clue: Clue) => `${Math.round(clue.range.min)}-${Math.round(clue.range.max)} ${clue.unit}: ${clue.basis()}`
 const describe = (clue: Clue) => `${clue.label} ${clue.raw} (plausible ${plausible(clue)})`
 
 /** The one candidate every clue allows, or why there is none. `clues` must not be empty. */
@@ -53,6 +53,8 @@ export const infer = <U extends string>(candidates: ReadonlyArray<Candidate<U>>,
   // The first clue that ruled each candidate out, to explain a contradiction.
   const ruledOutBy = new Map<U, Clue>()
   for (const clue of clues) {
+    // The common case, one survivor that this clue allows too, costs one comparison.
+    if (alive.length === 1 && fits(alive[0]!, clue)) continue
     const allowed = candidates.filter((c) => fits(c, clue))
     if (allowed.length === 0) {
       return {
@@ -74,19 +76,17 @@ export const infer = <U extends string>(candidates: ReadonlyArray<Candidate<U>>,
     alive = next
   }
   if (alive.length > 1) {
-    return { _tag: "Undecided", explanation: `every value fits ${alive.map((c) => c.label).join(" and ")} alike` }
+    return { _tag: "Undecided", explanation: `every value fits ${alive.map((c) => c.label).join(" and ")} alike`, values: clues.map((c) => c.raw) }
   }
   const decided = alive[0]!
   const others = candidates.filter((c) => c !== decided)
   const decisive = clues.filter((clue) => others.every((c) => !fits(c, clue)))
-  const e = decisive[0] ?? clues[0]!
   const share = decisive.length === clues.length ? `all ${clues.length}` : `${decisive.length} of ${clues.length}`
-  return {
-    _tag: "Decided",
-    unit: decided.unit,
-    evidence: `${share} value(s) are plausible in ${decided.label} and not in ${others.map((c) => c.label).join(" or ")}; e.g. ${e.label} ${e.raw} = ${round3(e.raw * decided.factor)} ${e.unit}, plausible ${plausible(e)}`
-  }
+  return { _tag: "Decided", unit: decided.unit, evidence: evidenceOf(share, decided, others, decisive[0] ?? clues[0]!) }
 }
+
+const evidenceOf = <U extends string>(share: string, decided: Candidate<U>, others: ReadonlyArray<Candidate<U>>, e: Clue): string =>
+  `${share} value(s) are plausible in ${decided.label} and not in ${others.map((c) => c.label).join(" or ")}; e.g. ${e.label} ${e.raw} = ${round3(e.raw * decided.factor)} ${e.unit}, plausible ${plausible(e)}`
 
 // --- The three quantities -----------------------------------------------------------------
 
@@ -120,39 +120,74 @@ const SPREAD = 2.5
 
 const round3 = (n: number) => Math.round(n * 1000) / 1000
 
-/** The plausible millimetres of a measurement, against the stature when the record has it. */
+/** The plausible millimetres of a measurement: against the stature when the record has it. */
+const lengthBand = (name: MeasurementName, statureMm: number | null): Range => {
+  const p = PROPORTIONS[name]
+  const { min, max } = HUMAN_RANGES.heightMm
+  return { min: (p / SPREAD) * (statureMm ?? min), max: p * SPREAD * (statureMm ?? max) }
+}
+
 export const lengthClue = (path: Path, key: string, name: MeasurementName, raw: number, statureMm: number | null): Clue => {
   const p = PROPORTIONS[name]
-  if (statureMm !== null) {
-    return {
-      path,
-      label: key,
-      raw,
-      range: { min: (p / SPREAD) * statureMm, max: p * SPREAD * statureMm },
-      unit: "mm",
-      basis: `${round3(p / SPREAD)}-${round3(p * SPREAD)} x stature ${statureMm} mm`
-    }
-  }
   const { min, max } = HUMAN_RANGES.heightMm
   return {
     path,
     label: key,
     raw,
-    range: { min: (p / SPREAD) * min, max: p * SPREAD * max },
+    range: lengthBand(name, statureMm),
     unit: "mm",
-    basis: `any stature ${min}-${max} mm`
+    basis: () => (statureMm !== null ? `${round3(p / SPREAD)}-${round3(p * SPREAD)} x stature ${statureMm} mm` : `any stature ${min}-${max} mm`)
+  }
+}
+
+export interface LengthValue {
+  readonly key: string
+  readonly name: MeasurementName
+  readonly raw: number
+}
+
+/**
+ * `infer` over the lengths of a record, without building a clue per value when every value
+ * agrees (the common case of a bulk migration): the same bands, one pass of arithmetic. Clues
+ * are built only to explain a decision or a failure.
+ */
+export const inferLength = (values: ReadonlyArray<LengthValue>, statureMm: number | null, pathOf: (key: string) => Path): Inference<LengthUnit> => {
+  let mm = true
+  let cm = true
+  let decisive: LengthValue | undefined
+  for (const v of values) {
+    const band = lengthBand(v.name, statureMm)
+    const inMm = v.raw >= band.min && v.raw <= band.max
+    const inCm = v.raw * 10 >= band.min && v.raw * 10 <= band.max
+    mm &&= inMm
+    cm &&= inCm
+    if (inMm !== inCm) decisive ??= v
+  }
+  const clue = (v: LengthValue) => lengthClue(pathOf(v.key), v.key, v.name, v.raw, statureMm)
+  if (mm === cm || decisive === undefined) return infer(LENGTH_CANDIDATES, values.map(clue))
+  const unit = mm ? LENGTH_CANDIDATES[0]! : LENGTH_CANDIDATES[1]!
+  const other = mm ? LENGTH_CANDIDATES[1]! : LENGTH_CANDIDATES[0]!
+  const all = values.every((v) => {
+    const band = lengthBand(v.name, statureMm)
+    return !(v.raw * other.factor >= band.min && v.raw * other.factor <= band.max)
+  })
+  const e = clue(decisive)
+  return {
+    _tag: "Decided",
+    unit: unit.unit,
+    evidence: evidenceOf(all ? `all ${values.length}` : `some of ${values.length}`, unit, [other], e)
   }
 }
 
 /** Body fat is 2-70 % in people; the scales are 10^4 apart, so a value fits at most one. */
 export const BODY_FAT_RANGE: Range = { min: 2, max: 70 }
 
-export const bodyFatClue = (path: Path, raw: number): Clue => ({ path, label: "body_fat_percentage", raw, range: BODY_FAT_RANGE, unit: "%", basis: "people" })
+export const bodyFatClue = (path: Path, raw: number): Clue => ({ path, label: "body_fat_percentage", raw, range: BODY_FAT_RANGE, unit: "%", basis: () => "people" })
 
 // Skeletal muscle is 10-65 % of body weight; without a weight, 2-100 kg.
 export const muscleClue = (path: Path, raw: number, weightG: number | null): Clue =>
   weightG !== null
-    ? { path, label: "skeletal_muscle_mass", raw, range: { min: 0.1 * weightG, max: 0.65 * weightG }, unit: "g", basis: `10-65 % of weight ${weightG} g` }
-    : { path, label: "skeletal_muscle_mass", raw, range: { min: 2000, max: 100_000 }, unit: "g", basis: "people, weight unknown" }
+    ? { path, label: "skeletal_muscle_mass", raw, range: { min: 0.1 * weightG, max: 0.65 * weightG }, unit: "g", basis: () => `10-65 % of weight ${weightG} g` }
+    : { path, label: "skeletal_muscle_mass", raw, range: { min: 2000, max: 100_000 }, unit: "g", basis: () => "people, weight unknown" }
 
 export const where = (clue: Clue): string => formatPath(clue.path)

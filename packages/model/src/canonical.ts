@@ -3,12 +3,13 @@
  * (or an integrator) wrote in the canonical format, so anything off-contract is an error that
  * names the path and the value.
  */
-import { Effect, Either, Schema } from "effect"
+import { fastDecodeEither } from "./fast.js"
+import { Effect, Either } from "effect"
 import { Catalogue } from "./catalogue.js"
 import { DecodeError, type Issue, collectIssues } from "./errors.js"
 import { SCAN_FORMAT, Scan, type ScanJson } from "./scan.js"
 
-const decode = Schema.decodeUnknownEither(Scan, { errors: "all", onExcessProperty: "error" })
+const decode = fastDecodeEither(Scan, { errors: "all", onExcessProperty: "error" })
 
 // An unknown key in measurementsMm is most often another dialect's spelling: say which.
 const explain = (issue: Issue): Issue => {

@@ -13,6 +13,7 @@
  * notes and the renamed and ignored lists use the printed spelling, so that every spelling of
  * one message reads to the same result.
  */
+import { fastDecodeEither } from "./fast.js"
 import { Either, Option, Schema, SchemaAST } from "effect"
 import { DecodeError, type Path, type PathSegment, collectIssues } from "./errors.js"
 
@@ -34,7 +35,9 @@ const INT64_PRINTED = /^-?(0|[1-9]\d*)$/
 
 /** An int64 as printed: a decimal string, full precision. The reader also takes a JSON integer. */
 export const Int64 = Schema.String.pipe(
-  Schema.filter((s) => (INT64_PRINTED.test(s) && BigInt(s) >= INT64_MIN && BigInt(s) <= INT64_MAX) || "an int64 as a decimal string")
+  Schema.filter((s) => (INT64_PRINTED.test(s) && BigInt(s) >= INT64_MIN && BigInt(s) <= INT64_MAX) || "an int64 as a decimal string", {
+    arbitrary: () => (fc) => fc.bigInt({ min: INT64_MIN, max: INT64_MAX }).map(String)
+  })
 ).annotations({ identifier: "Int64", [KIND]: { _tag: "int64" } satisfies Kind })
 
 /** A double. The reader also takes a numeric string and "NaN", "Infinity", "-Infinity". */
@@ -44,7 +47,9 @@ const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,9
 
 /** An instant as proto3 prints google.protobuf.Timestamp: RFC 3339, up to nanoseconds. */
 export const Timestamp = Schema.String.pipe(
-  Schema.filter((s) => Option.isSome(parseTimestamp(s)) || "an RFC 3339 timestamp, like 2026-01-02T03:04:05.123456789Z")
+  Schema.filter((s) => Option.isSome(parseTimestamp(s)) || "an RFC 3339 timestamp, like 2026-01-02T03:04:05.123456789Z", {
+    arbitrary: () => (fc) => fc.date({ min: new Date("0001-01-01T00:00:00.000Z"), max: new Date("9999-12-31T23:59:59.999Z"), noInvalidDate: true }).map((d) => d.toISOString())
+  })
 ).annotations({ identifier: "Timestamp", [KIND]: { _tag: "timestamp" } satisfies Kind })
 
 export interface ParsedTimestamp {
@@ -140,9 +145,27 @@ export interface Read<A> {
   readonly locate: (path: Path) => Path
 }
 
+/**
+ * Where the reader is: each step's key as the input spells it and as the printer does. Built
+ * one object per field as the reader descends; turned into a path only when one is reported.
+ */
+interface Trail {
+  readonly parent: Trail | null
+  readonly key: PathSegment
+  readonly name: PathSegment
+}
+
+const step = (parent: Trail | null, key: PathSegment, name: PathSegment = key): Trail => ({ parent, key, name })
+
+const pathOf = (trail: Trail | null, spelling: "key" | "name"): Array<PathSegment> => {
+  const out: Array<PathSegment> = []
+  for (let t = trail; t !== null; t = t.parent) out.push(t[spelling])
+  return out.reverse()
+}
+
 class ReadFailure {
   constructor(
-    readonly path: Path,
+    readonly trail: Trail | null,
     readonly value: unknown,
     readonly message: string
   ) {}
@@ -155,14 +178,13 @@ interface Context {
   readonly spelled: WeakMap<object, Map<string, string>>
 }
 
-/** `at` is the path as the input spells it; `printed` the same path in printed names. */
-type Reader = (value: unknown, at: Path, printed: Path, ctx: Context) => unknown
+type Reader = (value: unknown, at: Trail | null, ctx: Context) => unknown
 
-const fail = (at: Path, value: unknown, message: string): never => {
+const fail = (at: Trail | null, value: unknown, message: string): never => {
   throw new ReadFailure(at, value, message)
 }
 
-const readInt64 = (value: unknown, at: Path): string => {
+const readInt64 = (value: unknown, at: Trail | null): string => {
   if (typeof value === "number") {
     if (!Number.isInteger(value)) return fail(at, value, "an int64: a whole number")
     if (!Number.isSafeInteger(value)) {
@@ -182,7 +204,7 @@ const readInt64 = (value: unknown, at: Path): string => {
 const JSON_NUMBER = /^-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?$/
 const SPECIAL: Readonly<Record<string, number>> = { NaN: Number.NaN, Infinity: Number.POSITIVE_INFINITY, "-Infinity": Number.NEGATIVE_INFINITY }
 
-const readDouble = (value: unknown, at: Path): number => {
+const readDouble = (value: unknown, at: Trail | null): number => {
   if (typeof value === "number") return value
   if (typeof value === "string") {
     if (Object.hasOwn(SPECIAL, value)) return SPECIAL[value]!
@@ -191,7 +213,7 @@ const readDouble = (value: unknown, at: Path): number => {
   return fail(at, value, `a double (a JSON number, a numeric string, "NaN", "Infinity" or "-Infinity")`)
 }
 
-const readEnum = (type: EnumType, value: unknown, at: Path): string | number => {
+const readEnum = (type: EnumType, value: unknown, at: Trail | null): string | number => {
   if (typeof value === "string") return value
   if (typeof value === "number" && Number.isInteger(value)) return type.byNumber.get(value) ?? value
   return fail(at, value, `a ${type.name} value name or number`)
@@ -203,7 +225,7 @@ const isObject = (value: unknown): value is Record<string, unknown> =>
 const compileObject = (ast: SchemaAST.TypeLiteral): Reader => {
   const fields = new Map<string, Reader>()
   for (const p of ast.propertySignatures) if (typeof p.name === "string") fields.set(p.name, compile(p.type))
-  return (value, at, printed, ctx) => {
+  return (value, at, ctx) => {
     if (!isObject(value)) return fail(at, value, "an object")
     const out: Record<string, unknown> = {}
     const seen = new Set<string>()
@@ -213,19 +235,19 @@ const compileObject = (ast: SchemaAST.TypeLiteral): Reader => {
       const read = fields.get(name)
       const v = value[key]
       if (read === undefined) {
-        ctx.ignored.push({ path: [...printed, key], value: v })
+        ctx.ignored.push({ path: [...pathOf(at, "name"), key], value: v })
         continue
       }
-      if (seen.has(name)) return fail([...at, key], v, `no second spelling of field ${name} (protobuf reads each field once)`)
+      if (seen.has(name)) return fail(step(at, key), v, `no second spelling of field ${name} (protobuf reads each field once)`)
       seen.add(name)
       if (key !== name) {
-        ctx.renamed.push({ path: [...printed, name], from: key })
+        ctx.renamed.push({ path: [...pathOf(at, "name"), name], from: key })
         spelled ??= new Map()
         spelled.set(name, key)
       }
       // null means unset: the field takes its default, which is what leaving it out means.
       if (v === null) continue
-      out[name] = read(v, [...at, key], [...printed, name], ctx)
+      out[name] = read(v, step(at, key, name), ctx)
     }
     if (spelled !== undefined) ctx.spelled.set(out, spelled)
     return out
@@ -234,9 +256,9 @@ const compileObject = (ast: SchemaAST.TypeLiteral): Reader => {
 
 const compileArray = (element: SchemaAST.AST): Reader => {
   const read = compile(element)
-  return (value, at, printed, ctx) => {
+  return (value, at, ctx) => {
     if (!Array.isArray(value)) return fail(at, value, "an array")
-    return value.map((v, i) => (v === null ? fail([...at, i], v, "no null inside a repeated field") : read(v, [...at, i], [...printed, i], ctx)))
+    return value.map((v, i) => (v === null ? fail(step(at, i), v, "no null inside a repeated field") : read(v, step(at, i), ctx)))
   }
 }
 
@@ -267,7 +289,7 @@ const compile = (ast: SchemaAST.AST): Reader => {
       return compile(ast.from)
     case "Suspend": {
       let inner: Reader | undefined
-      return (v, at, printed, ctx) => (inner ??= compile(ast.f()))(v, at, printed, ctx)
+      return (v, at, ctx) => (inner ??= compile(ast.f()))(v, at, ctx)
     }
     case "Union": {
       // NullOr(X) or X | undefined: read as X. Other unions are left to the schema.
@@ -297,14 +319,14 @@ const inputPath = (root: unknown, path: Path, spelled: WeakMap<object, Map<strin
  */
 export const reader = <A, I>(schema: Schema.Schema<A, I>, format: string, base: Path = []) => {
   const read = compile(schema.ast)
-  const validate = Schema.decodeUnknownEither(schema, { errors: "all" })
+  const validate = fastDecodeEither(schema, { errors: "all" })
   return (json: unknown): Either.Either<Read<A>, DecodeError> => {
     const ctx: Context = { renamed: [], ignored: [], spelled: new WeakMap() }
     let printed: unknown
     try {
-      printed = read(json, base, [], ctx)
+      printed = read(json, null, ctx)
     } catch (e) {
-      if (e instanceof ReadFailure) return Either.left(DecodeError.at(format, e.path, e.value, e.message))
+      if (e instanceof ReadFailure) return Either.left(DecodeError.at(format, [...base, ...pathOf(e.trail, "key")], e.value, e.message))
       throw e
     }
     const result = validate(printed)

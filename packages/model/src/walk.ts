@@ -3,6 +3,7 @@
  * first value it cannot read (a DecodeError naming the input path and value), and an encode
  * walk that does the same for what a target format cannot hold (an EncodeError).
  */
+import { fastDecodeEither } from "./fast.js"
 import { Either, Schema } from "effect"
 import { DecodeError, EncodeError, type Path, collectIssues } from "./errors.js"
 import { type Note, type NoteKind, type Scan, type ScanInit, makeNote, makeScan } from "./scan.js"
@@ -69,7 +70,7 @@ export const walkScan = (
 
 /** A Schema decoder whose failure is a DecodeError of `format`, with paths under `base`. */
 export const schemaDecoder = <A, I>(schema: Schema.Schema<A, I>, format: string, base: Path = []) => {
-  const decode = Schema.decodeUnknownEither(schema, { errors: "all" })
+  const decode = fastDecodeEither(schema, { errors: "all" })
   return (json: unknown): Either.Either<A, DecodeError> =>
     Either.mapLeft(decode(json), (e) => DecodeError.fromIssues(format, collectIssues(e.issue, base)))
 }

@@ -1,0 +1,85 @@
+import { describe, expect, it } from "@effect/vitest"
+import { Arbitrary, FastCheck as fc, Schema } from "effect"
+import { Proto3, Scan, SizeDocument, UtcTimestamp, compileGuard, fastDecodeEither } from "../src/index.js"
+
+/** Values near a valid one: one leaf replaced by anything, so most are almost valid. */
+const mutated = <A>(valid: fc.Arbitrary<A>) =>
+  fc.tuple(valid, fc.array(fc.nat(), { maxLength: 6 }), fc.oneof(fc.jsonValue(), fc.constantFrom(undefined, -0, Number.NaN, Infinity, "", -1, 1.5))).map(
+    ([value, path, replacement]) => {
+      const go = (v: unknown, p: ReadonlyArray<number>): unknown => {
+        if (p.length === 0 || typeof v !== "object" || v === null) return replacement
+        const keys = Object.keys(v)
+        if (keys.length === 0) return replacement
+        const key = keys[p[0]! % keys.length]!
+        const copy = (Array.isArray(v) ? [...v] : { ...v }) as Record<string, unknown>
+        if (p[0]! % 7 === 6) delete copy[key]
+        else copy[key] = go((v as Record<string, unknown>)[key], p.slice(1))
+        return copy
+      }
+      return go(value, path)
+    }
+  )
+
+const agrees = <A, I>(name: string, schema: Schema.Schema<A, I>, excess: "ignore" | "error", samples?: fc.Arbitrary<unknown>) => {
+  const guard = compileGuard(schema, excess)!
+  const is = Schema.is(schema, { onExcessProperty: excess })
+  const valid = samples ?? (Arbitrary.make(schema) as fc.Arbitrary<unknown>)
+  it(`${name}: the compiled guard accepts exactly what Schema accepts (onExcessProperty ${excess})`, () => {
+    expect(guard).not.toBeNull()
+    fc.assert(
+      fc.property(fc.oneof(valid, mutated(valid), fc.jsonValue()), (u) => {
+        expect(guard(u)).toBe(is(u))
+      }),
+      { numRuns: 1_000 }
+    )
+  })
+}
+
+describe("compileGuard", () => {
+  agrees("Scan", Scan, "ignore")
+  agrees("Scan", Scan, "error")
+  // SizeDocument's filter (the recommended size is one of the sizes) rejects almost every random
+  // document, so its valid samples come from its fields without the filter.
+  agrees("SizeDocument", SizeDocument, "error", Arbitrary.make(SizeDocument.from))
+  agrees("UtcTimestamp", UtcTimestamp, "ignore")
+  agrees(
+    "a proto3 message",
+    Schema.Struct({
+      id: Proto3.field(Proto3.Int64),
+      kind: Proto3.field(Proto3.Enum(Proto3.enumType("Kind", { KIND_UNSPECIFIED: 0, A: 1 }))),
+      items: Proto3.field(Schema.Array(Schema.Struct({ x: Proto3.field(Proto3.Double), t: Proto3.field(Proto3.Timestamp) }))),
+      counts: Schema.Record({ key: Schema.String, value: Schema.Number.pipe(Schema.int(), Schema.between(0, 10)) })
+    }),
+    "ignore"
+  )
+
+  it("finds UtcTimestamp's calendar rules as Date does", () => {
+    fc.assert(
+      fc.property(fc.date({ min: new Date("0000-01-01T00:00:00.000Z"), max: new Date("9999-12-31T23:59:59.999Z"), noInvalidDate: true }), (d) => {
+        expect(Schema.is(UtcTimestamp)(d.toISOString())).toBe(true)
+      }),
+      { numRuns: 2_000 }
+    )
+    for (const bad of ["2026-02-29T00:00:00.000Z", "2026-04-31T00:00:00.000Z", "2026-13-01T00:00:00.000Z", "2026-01-01T24:00:00.000Z", "2026-01-01T00:60:00.000Z"]) {
+      expect(Schema.is(UtcTimestamp)(bad)).toBe(false)
+    }
+    expect(Schema.is(UtcTimestamp)("2024-02-29T00:00:00.000Z")).toBe(true)
+    expect(Schema.is(UtcTimestamp)("2000-02-29T00:00:00.000Z")).toBe(true)
+    expect(Schema.is(UtcTimestamp)("1900-02-29T00:00:00.000Z")).toBe(false)
+  })
+
+  it("does not compile a schema that transforms its input, and the decoder then uses Schema alone", () => {
+    expect(compileGuard(Schema.NumberFromString)).toBeNull()
+    const decode = fastDecodeEither(Schema.Struct({ n: Schema.NumberFromString }))
+    expect(decode({ n: "12" })).toEqual(Schema.decodeUnknownEither(Schema.Struct({ n: Schema.NumberFromString }))({ n: "12" }))
+  })
+
+  it("returns the input itself on the fast path, and Schema's error otherwise", () => {
+    const decode = fastDecodeEither(Schema.Struct({ a: Schema.String }))
+    const value = { a: "x" }
+    const ok = decode(value)
+    expect(ok._tag === "Right" && ok.right).toBe(value)
+    const bad = decode({ a: 1 })
+    expect(bad._tag === "Left" && bad.left.message).toContain("Expected string")
+  })
+})
