@@ -4,13 +4,10 @@
  * these errors carry the status and whatever message the body had.
  */
 import { Schema } from "effect"
+import { inputErrorFields, requestErrorFields } from "@scanbridge/model"
 
-const request = {
-  method: Schema.String,
-  /** The request URL without its query: the client id in it is a secret. */
-  url: Schema.String,
-  message: Schema.String
-}
+// The request URL is without its query: the client id in it is a secret.
+const request = requestErrorFields
 const response = { ...request, status: Schema.Number }
 
 /** 401 or 403: an unknown client id, or an access token that is missing, wrong or expired. */
@@ -56,7 +53,7 @@ export class EstimationPhotoError extends Schema.TaggedError<EstimationPhotoErro
 /** Stats or options refused locally, before a request. */
 export class EstimationInputError extends Schema.TaggedError<EstimationInputError>("@scanbridge/estimation/EstimationInputError")(
   "EstimationInputError",
-  { path: Schema.Array(Schema.Union(Schema.String, Schema.Number)), value: Schema.Unknown, message: Schema.String }
+  inputErrorFields
 ) {}
 
 export type EstimationHttpFailure =

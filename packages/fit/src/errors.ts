@@ -5,6 +5,7 @@
  * of `recordPurchase` (spec 03: they must not change the checkout); they are logged.
  */
 import { Schema } from "effect"
+import { inputErrorFields, requestErrorFields } from "@scanbridge/model"
 
 const rejectionFields = {
   /** The endpoint: CreateSession or GetRecommendedSize. */
@@ -77,15 +78,7 @@ export class FitHttpError extends Schema.TaggedError<FitHttpError>("@scanbridge/
 }) {}
 
 /** No response: connection refused or reset, DNS, timeout. */
-export class FitTransportError extends Schema.TaggedError<FitTransportError>("@scanbridge/fit/FitTransportError")("FitTransportError", {
-  method: Schema.String,
-  url: Schema.String,
-  message: Schema.String
-}) {}
+export class FitTransportError extends Schema.TaggedError<FitTransportError>("@scanbridge/fit/FitTransportError")("FitTransportError", requestErrorFields) {}
 
 /** Refused locally, before a request: a field out of its documented range or format. */
-export class FitInputError extends Schema.TaggedError<FitInputError>("@scanbridge/fit/FitInputError")("FitInputError", {
-  path: Schema.Array(Schema.Union(Schema.String, Schema.Number)),
-  value: Schema.Unknown,
-  message: Schema.String
-}) {}
+export class FitInputError extends Schema.TaggedError<FitInputError>("@scanbridge/fit/FitInputError")("FitInputError", inputErrorFields) {}

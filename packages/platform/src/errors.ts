@@ -4,13 +4,10 @@
  * and the message of the response body. A scan that failed is not here: it is data.
  */
 import { Schema } from "effect"
+import { inputErrorFields, requestErrorFields } from "@scanbridge/model"
 
-const request = {
-  method: Schema.String,
-  /** The request URL: org and scan ids are not secret, the API key never appears. */
-  url: Schema.String,
-  message: Schema.String
-}
+// The request URL carries org and scan ids, which are not secret; the API key never appears.
+const request = requestErrorFields
 const response = { ...request, status: Schema.Number }
 
 const describe = (method: string, url: string, status: number, body: string | null, meaning: string) =>
@@ -59,7 +56,7 @@ export class PlatformTransportError extends Schema.TaggedError<PlatformTransport
 /** Refused locally, before a request could spend quota. */
 export class PlatformInputError extends Schema.TaggedError<PlatformInputError>("@scanbridge/platform/PlatformInputError")(
   "PlatformInputError",
-  { path: Schema.Array(Schema.Union(Schema.String, Schema.Number)), value: Schema.Unknown, message: Schema.String }
+  inputErrorFields
 ) {}
 
 export type PlatformHttpError =

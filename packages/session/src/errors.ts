@@ -7,6 +7,7 @@
  * and these errors carry the status only as information.
  */
 import { Schema } from "effect"
+import { inputErrorFields, requestErrorFields } from "@scanbridge/model"
 import type * as Wire from "./wire.js"
 
 const rejection = {
@@ -74,7 +75,7 @@ export class SessionHttpError extends Schema.TaggedError<SessionHttpError>("@sca
 /** No response: connection refused or reset, DNS, timeout. */
 export class SessionTransportError extends Schema.TaggedError<SessionTransportError>("@scanbridge/session/SessionTransportError")(
   "SessionTransportError",
-  { method: Schema.String, url: Schema.String, message: Schema.String }
+  requestErrorFields
 ) {}
 
 /** awaitResults gave up: the session was still pending when it expired (or at `maxWait`). */
@@ -91,7 +92,7 @@ export class SessionTimeoutError extends Schema.TaggedError<SessionTimeoutError>
 /** Refused locally, before a request. */
 export class SessionInputError extends Schema.TaggedError<SessionInputError>("@scanbridge/session/SessionInputError")(
   "SessionInputError",
-  { path: Schema.Array(Schema.Union(Schema.String, Schema.Number)), value: Schema.Unknown, message: Schema.String }
+  inputErrorFields
 ) {}
 
 /** Worth retrying for a request that is safe to repeat. */
