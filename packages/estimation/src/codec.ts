@@ -25,7 +25,6 @@ import {
   likelyMistake,
   percentToE4,
   previewValue,
-  round,
   schemaDecoder,
   walkScan
 } from "@scanbridge/model"
@@ -61,13 +60,6 @@ export interface UnitOptions {
 type ScanInitJson = { -readonly [K in keyof ScanInit]-?: Exclude<ScanInit[K], undefined> }
 
 // --- Decode: parts ------------------------------------------------------------------------
-
-const noteUnknown = (w: DecodeWalk, path: Path, json: unknown, known: ReadonlySet<string>): void => {
-  if (typeof json !== "object" || json === null) return
-  for (const key in json) {
-    if (!known.has(key)) w.note("dropped", [...path, key], `unknown key ${key} = ${previewValue((json as Record<string, unknown>)[key])}: the canonical scan has no place for it`)
-  }
-}
 
 const ZONELESS = /^(\d{4}-\d{2}-\d{2})[T ](\d{2}:\d{2}:\d{2}(?:\.\d{1,9})?)$/
 
@@ -200,9 +192,9 @@ const noteJob = (w: DecodeWalk, e: Wire.Estimation): void => {
 
 const readItem = (w: DecodeWalk, item: Wire.ReadItem, json: unknown, options: UnitOptions, message: string | null = null): ScanInit => {
   const raw = json as { estimation?: { result?: unknown } }
-  noteUnknown(w, [], json, ITEM_KEYS)
-  noteUnknown(w, ["estimation"], raw.estimation, ESTIMATION_KEYS)
-  noteUnknown(w, ["estimation", "input"], (raw.estimation as { input?: unknown } | undefined)?.input, INPUT_KEYS)
+  w.noteUnknownKeys([], json, ITEM_KEYS)
+  w.noteUnknownKeys(["estimation"], raw.estimation, ESTIMATION_KEYS)
+  w.noteUnknownKeys(["estimation", "input"], (raw.estimation as { input?: unknown } | undefined)?.input, INPUT_KEYS)
   const e = item.estimation
   const common = {
     source: { api: "estimation" as const, id: item.estimation_id },
@@ -228,8 +220,8 @@ const readItem = (w: DecodeWalk, item: Wire.ReadItem, json: unknown, options: Un
     w.fail([...RESULT, "status"], result.status, `success, as estimation.status says`)
   }
   const rawResult = raw.estimation?.result as { body_composition?: unknown } | undefined
-  noteUnknown(w, RESULT, rawResult, RESULT_KEYS)
-  noteUnknown(w, [...RESULT, "body_composition"], rawResult?.body_composition, COMPOSITION_KEYS)
+  w.noteUnknownKeys(RESULT, rawResult, RESULT_KEYS)
+  w.noteUnknownKeys([...RESULT, "body_composition"], rawResult?.body_composition, COMPOSITION_KEYS)
   return {
     ...common,
     status: "success",
@@ -282,13 +274,6 @@ export interface EncodeOptions {
   readonly muscleMassUnit?: MuscleMassUnit
 }
 
-const integer = (w: EncodeWalk, path: Path, value: number, unit: string): number => {
-  const n = round(value)
-  if (!Number.isSafeInteger(n)) w.fail(path, value, `the estimation API writes integers, and ${value} ${unit} is past the exact ones (2^53 - 1)`)
-  if (n !== value) w.note("converted", path, `${value} ${unit} rounded to ${n} ${unit}: the estimation API writes integers`)
-  return n
-}
-
 const estimationId = (w: EncodeWalk, scan: Scan): string => {
   const { api, id } = scan.source
   if (api === "estimation") return id ?? w.fail(["source", "id"], id, "an estimation needs its estimation_id")
@@ -304,7 +289,7 @@ const writeInput = (w: EncodeWalk, scan: Scan, required: boolean): Wire.Input | 
     if (age !== null || gender !== null || heightMm !== null || weightG !== null) w.note("dropped", ["subject"], "an incomplete subject: estimation.input holds all four stats or none")
     return undefined
   }
-  return { age, gender, height: integer(w, ["subject", "heightMm"], heightMm, "mm"), weight: integer(w, ["subject", "weightG"], weightG, "g") }
+  return { age, gender, height: w.integer(["subject", "heightMm"], heightMm, "mm"), weight: w.integer(["subject", "weightG"], weightG, "g") }
 }
 
 const writeResult = (w: EncodeWalk, scan: Scan, options: EncodeOptions): Wire.Result => {
@@ -315,7 +300,7 @@ const writeResult = (w: EncodeWalk, scan: Scan, options: EncodeOptions): Wire.Re
     if (mm === undefined) continue
     const path = ["measurementsMm", entry.name]
     if (entry.estimation === null) w.note("dropped", path, `${mm} mm: the estimation API has no ${entry.name}`)
-    else measurement[entry.estimation] = integer(w, path, convertLength(mm, "mm", unit), unit)
+    else measurement[entry.estimation] = w.integer(path, convertLength(mm, "mm", unit), unit)
   }
   const c = scan.composition
   let body: Wire.BodyComposition | undefined
@@ -329,10 +314,10 @@ const writeResult = (w: EncodeWalk, scan: Scan, options: EncodeOptions): Wire.Re
       w.note("converted", ["composition", "bodyFatPercent"], `${c.bodyFatPercent} % rounded to ${fat} percent x 10^4: the estimation API writes integers`)
     }
     body = {
-      ...(fat === null ? {} : { body_fat_percentage: integer(w, ["composition", "bodyFatPercent"], fat, fatScale === "e4" ? "percent x 10^4" : "%") }),
+      ...(fat === null ? {} : { body_fat_percentage: w.integer(["composition", "bodyFatPercent"], fat, fatScale === "e4" ? "percent x 10^4" : "%") }),
       ...(c.skeletalMuscleMassG === null
         ? {}
-        : { skeletal_muscle_mass: integer(w, ["composition", "skeletalMuscleMassG"], convertMass(c.skeletalMuscleMassG, "g", muscleUnit), muscleUnit) })
+        : { skeletal_muscle_mass: w.integer(["composition", "skeletalMuscleMassG"], convertMass(c.skeletalMuscleMassG, "g", muscleUnit), muscleUnit) })
     }
   }
   return { ...(body === undefined ? {} : { body_composition: body }), measurement, status: "success" }

@@ -27,7 +27,6 @@ import {
   makeNote,
   makeSizeDocument,
   previewValue,
-  round,
   walkScan
 } from "@scanbridge/model"
 import * as Wire from "./wire.js"
@@ -154,13 +153,6 @@ const INPUT_TYPE_OF: Record<NonNullable<Scan["method"]>, Wire.InputType> = {
   adjusted: "MANUAL_STATS"
 }
 
-const integerString = (w: EncodeWalk, path: Path, value: number, unit: string): string => {
-  const n = round(value)
-  if (!Number.isSafeInteger(n)) w.fail(path, value, `past the exact integers (2^53 - 1)`)
-  if (n !== value) w.note("converted", path, `${value} ${unit} rounded to ${n}: the client library writes whole ${unit}`)
-  return String(n)
-}
-
 /**
  * The client library's estimation result for a canonical scan: a success only (the library
  * resolves with results or rejects). The token is the scan's source id.
@@ -182,7 +174,7 @@ export const encodeEstimationResultEither = (scan: Scan): Either.Either<Encoded<
     const items: Array<Wire.EstimationItem> = []
     const { age, gender, heightMm, weightG } = scan.subject
     const stat = (name: string, value: number | null, path: Path, unit: string) =>
-      value !== null && items.push({ estimationType: name, value: integerString(w, path, value, unit), unit })
+      value !== null && items.push({ estimationType: name, value: String(w.integer(path, value, unit)), unit })
     stat("AGE", age, ["subject", "age"], UNITS.years)
     if (gender !== null) items.push({ estimationType: "GENDER", value: String(GENDER_CODES[gender]), unit: UNITS.gender })
     stat("WEIGHT", weightG, ["subject", "weightG"], UNITS.mass)

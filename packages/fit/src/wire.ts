@@ -6,7 +6,7 @@
  * CreatePurchase and the client library's results are plain JSON.
  */
 import { Schema } from "effect"
-import { Proto3 } from "@scanbridge/model"
+import { Proto3, oneOf } from "@scanbridge/model"
 
 const { field } = Proto3
 
@@ -51,13 +51,6 @@ export const EstimationToken = Schema.Struct({ token: field(Schema.String) })
 
 const ErrorDetail = (type: Proto3.EnumType) => Schema.Struct({ errorType: field(Proto3.Enum(type)), message: field(Schema.String) })
 
-const exactlyOne =
-  (keys: ReadonlyArray<string>) =>
-  (o: object): string | undefined => {
-    const present = keys.filter((k) => (o as Record<string, unknown>)[k] !== undefined)
-    return present.length === 1 ? undefined : `exactly one of ${keys.join(", ")} (found ${present.length === 0 ? "none" : present.join(", ")})`
-  }
-
 export const CreateSessionRequest = Schema.Struct({
   clientKey: field(Schema.String),
   productInfo: field(ProductInfo),
@@ -74,7 +67,7 @@ export const Support = Schema.Struct({
 export const CreateSessionResponse = Schema.Struct({
   support: field(Support),
   error: field(ErrorDetail(CREATE_SESSION_ERROR_TYPE))
-}).pipe(Schema.filter(exactlyOne(["support", "error"])))
+}).pipe(Schema.filter(oneOf(["support", "error"])))
 export type CreateSessionResponse = typeof CreateSessionResponse.Type
 
 export const GetRecommendedSizeRequest = Schema.Struct({
@@ -89,7 +82,7 @@ export const Recommendation = Schema.Struct({ recommendedSize: field(Schema.Stri
 export const GetRecommendedSizeResponse = Schema.Struct({
   recommendation: field(Recommendation),
   error: field(ErrorDetail(RECOMMENDED_SIZE_ERROR_TYPE))
-}).pipe(Schema.filter(exactlyOne(["recommendation", "error"])))
+}).pipe(Schema.filter(oneOf(["recommendation", "error"])))
 export type GetRecommendedSizeResponse = typeof GetRecommendedSizeResponse.Type
 
 // --- CreatePurchase (plain JSON) ----------------------------------------------------------

@@ -10,6 +10,7 @@
  * compiled: its decoded value differs from its input, and the fast path falls back whole.
  */
 import { Either, Option, ParseResult, Schema, SchemaAST } from "effect"
+import { isRecord } from "./adapter.js"
 
 type Guard = (u: unknown) => boolean
 type Excess = "ignore" | "error" | "preserve"
@@ -59,7 +60,6 @@ const knownFilter = (ast: SchemaAST.Refinement): Guard | undefined => {
   }
 }
 
-const isRecord = (u: unknown): u is Record<string, unknown> => typeof u === "object" && u !== null && !Array.isArray(u)
 
 const compile = (ast: SchemaAST.AST, inheritedExcess: Excess): Guard => {
   const excess = excessOf(ast, inheritedExcess)

@@ -15,6 +15,7 @@
  */
 import { fastDecodeEither } from "./fast.js"
 import { Either, Option, Schema, SchemaAST } from "effect"
+import { isRecord } from "./adapter.js"
 import { DecodeError, type Path, type PathSegment, collectIssues } from "./errors.js"
 
 // --- Field kinds --------------------------------------------------------------------------
@@ -219,14 +220,12 @@ const readEnum = (type: EnumType, value: unknown, at: Trail | null): string | nu
   return fail(at, value, `a ${type.name} value name or number`)
 }
 
-const isObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === "object" && value !== null && !Array.isArray(value)
 
 const compileObject = (ast: SchemaAST.TypeLiteral): Reader => {
   const fields = new Map<string, Reader>()
   for (const p of ast.propertySignatures) if (typeof p.name === "string") fields.set(p.name, compile(p.type))
   return (value, at, ctx) => {
-    if (!isObject(value)) return fail(at, value, "an object")
+    if (!isRecord(value)) return fail(at, value, "an object")
     const out: Record<string, unknown> = {}
     const seen = new Set<string>()
     let spelled: Map<string, string> | undefined
@@ -363,7 +362,7 @@ const compilePrinter = (ast: SchemaAST.AST): Printer => {
         .filter((p): p is SchemaAST.PropertySignature & { name: string } => typeof p.name === "string")
         .map((p) => ({ name: p.name, type: p.type, print: compilePrinter(p.type) }))
       return (value) => {
-        if (!isObject(value)) return value
+        if (!isRecord(value)) return value
         const out: Record<string, unknown> = {}
         for (const f of fields) {
           const v = value[f.name]

@@ -5,8 +5,9 @@
  */
 import { fastDecodeEither } from "./fast.js"
 import { Either, Schema } from "effect"
-import { DecodeError, EncodeError, type Path, collectIssues } from "./errors.js"
+import { DecodeError, EncodeError, type Path, collectIssues, previewValue } from "./errors.js"
 import { type Note, type NoteKind, type Scan, type ScanInit, makeNote, makeScan } from "./scan.js"
+import { round } from "./units.js"
 
 // A walk stops at the first value it cannot read or write; this carries the error out of it.
 class Abort<E> {
@@ -38,6 +39,13 @@ export class DecodeWalk {
   fail(path: Path, value: unknown, message: string): never {
     throw new Abort(DecodeError.at(this.format, [...this.base, ...this.locate(path)], value, message))
   }
+  /** A `dropped` note for every key of `json` outside `known`: nothing is lost silently. */
+  noteUnknownKeys(path: Path, json: unknown, known: ReadonlySet<string>): void {
+    if (typeof json !== "object" || json === null) return
+    for (const key in json) {
+      if (!known.has(key)) this.note("dropped", [...path, key], `unknown key ${key} = ${previewValue((json as Record<string, unknown>)[key])}: the canonical scan has no place for it`)
+    }
+  }
 }
 
 /** Collects notes while encoding; `fail` aborts the walk with an EncodeError. */
@@ -50,7 +58,29 @@ export class EncodeWalk {
   fail(path: Path, value: unknown, reason: string): never {
     throw new Abort(EncodeError.at(this.format, path, value, reason))
   }
+  /**
+   * A whole number as the target writes it: rounded with a `converted` note, and refused past
+   * 2^53 - 1, where a double is no longer the number written (no decoder could read it back).
+   */
+  integer(path: Path, value: number, unit: string): number {
+    const n = round(value)
+    if (!Number.isSafeInteger(n)) this.fail(path, value, `${this.format} holds whole numbers, and ${value} ${unit} is past the exact ones (2^53 - 1)`)
+    if (n !== value) this.note("converted", path, `${value} ${unit} rounded to ${n} ${unit}: ${this.format} holds whole numbers`)
+    return n
+  }
 }
+
+/**
+ * A Schema filter: exactly one of `keys` is present (or, with `orNone`, at most one), as in a
+ * protobuf oneof. The message lists what was found.
+ */
+export const oneOf =
+  (keys: ReadonlyArray<string>, options: { readonly orNone?: boolean } = {}) =>
+  (o: object): string | undefined => {
+    const present = keys.filter((k) => (o as Record<string, unknown>)[k] !== undefined)
+    if (present.length === 1 || (options.orNone === true && present.length === 0)) return undefined
+    return `${options.orNone === true ? "at most" : "exactly"} one of ${keys.join(", ")} (found ${present.length === 0 ? "none" : present.join(", ")})`
+  }
 
 /**
  * Decodes to a canonical scan: runs the walk, then validates what it built with the walk's

@@ -27,7 +27,6 @@ import {
   convertMass,
   walkScan,
   previewValue,
-  round,
   schemaDecoder
 } from "@scanbridge/model"
 import * as Wire from "./wire.js"
@@ -46,13 +45,6 @@ type FrontJson = NonNullable<PostureJson["front"]>
 type RightJson = NonNullable<PostureJson["right"]>
 
 // --- Decode: the parts shared by entries and summaries -------------------------------------
-
-const unknownKeys = (r: DecodeWalk, json: unknown, known: ReadonlyArray<string>) => {
-  if (typeof json !== "object" || json === null) return
-  for (const key of Object.keys(json)) {
-    if (!known.includes(key)) r.note("dropped", [key], `unknown key ${key} = ${previewValue((json as Record<string, unknown>)[key])}: the canonical scan has no place for it`)
-  }
-}
 
 const methodOf = (input: Wire.EntryInput): Method =>
   input.statsEstimations ? "stats" : input.photoScan ? "photo" : "adjusted"
@@ -258,10 +250,10 @@ const readClientError = (r: DecodeWalk, status: "success" | "failure", error: un
   return failureOf("unknown", message ?? whole)
 }
 
-const ENTRY_KEYS = Object.keys(Wire.Entry.fields)
+const ENTRY_KEYS = new Set(Object.keys(Wire.Entry.fields))
 
 const readEntryCommon = (r: DecodeWalk, e: Wire.Entry | Wire.ClientLibraryEntry, json: unknown): ScanInit => {
-  unknownKeys(r, json, ENTRY_KEYS)
+  r.noteUnknownKeys([], json, ENTRY_KEYS)
   const outputWeight = e.outputStats?.weight ?? null
   if (outputWeight !== null && e.input.adjustedScan === undefined) r.note("dropped", ["outputStats"], `outputStats.weight ${outputWeight} g on a scan that is not adjusted`)
   return {
@@ -335,10 +327,10 @@ export const decodeEntryEither = (json: unknown): Either.Either<Scan, DecodeErro
 
 // --- Decode: list summaries and pages -----------------------------------------------------
 
-const SUMMARY_KEYS = Object.keys(Wire.Summary.fields)
+const SUMMARY_KEYS = new Set(Object.keys(Wire.Summary.fields))
 
 const readSummary = (r: DecodeWalk, s: Wire.Summary, json: unknown): ScanInit => {
-  unknownKeys(r, json, SUMMARY_KEYS)
+  r.noteUnknownKeys([], json, SUMMARY_KEYS)
   const createdAt = new Date(s.createdAt * 1000)
   if (Number.isNaN(createdAt.getTime()) || !isUtcTimestamp(createdAt.toISOString())) {
     r.fail(["createdAt"], s.createdAt, "a UNIX timestamp in seconds, of a year from 0 to 9999")
@@ -380,13 +372,6 @@ export const decodeListPageEither = (json: unknown): Either.Either<ReadonlyArray
 
 // --- Encode --------------------------------------------------------------------------------
 
-const integer = (w: EncodeWalk, path: Path, value: number, unit: string): number => {
-  const n = round(value)
-  if (!Number.isSafeInteger(n)) w.fail(path, value, `the platform writes integers, and ${value} ${unit} is past the exact ones (2^53)`)
-  if (n !== value) w.note("converted", path, `${value} ${unit} rounded to ${n} ${unit}: the platform writes integers`)
-  return n
-}
-
 const required = <A>(w: EncodeWalk, path: Path, value: A | null): A =>
   value === null ? w.fail(path, value, "the platform entry's input requires it") : value
 
@@ -395,8 +380,8 @@ const writeInput = (w: EncodeWalk, scan: Scan): Out<"input"> => {
   const stats = {
     age: required(w, ["subject", "age"], s.age),
     gender: required(w, ["subject", "gender"], s.gender),
-    height: integer(w, ["subject", "heightMm"], required(w, ["subject", "heightMm"], s.heightMm), "mm"),
-    weight: integer(w, ["subject", "weightG"], required(w, ["subject", "weightG"], s.weightG), "g")
+    height: w.integer(["subject", "heightMm"], required(w, ["subject", "heightMm"], s.heightMm), "mm"),
+    weight: w.integer(["subject", "weightG"], required(w, ["subject", "weightG"], s.weightG), "g")
   }
   const method = scan.method
   if (method === "adjusted") {
@@ -495,7 +480,7 @@ export const encodeEntryEither = (scan: Scan): Either.Either<Encoded<Wire.EntryJ
     const input = writeInput(w, scan)
     const measurements = Catalogue.measurements.flatMap(({ name }) => {
       const v = scan.measurementsMm[name]
-      return v === undefined ? [] : [{ name, unit: Wire.UNITS.length, value: integer(w, ["measurementsMm", name], v, "mm") }]
+      return v === undefined ? [] : [{ name, unit: Wire.UNITS.length, value: w.integer(["measurementsMm", name], v, "mm") }]
     })
     const outputWeightG = scan.method === "adjusted" ? (scan.adjustment?.outputWeightG ?? null) : null
     const error = writeFailure(w, scan.failure)
@@ -510,7 +495,7 @@ export const encodeEntryEither = (scan: Scan): Either.Either<Encoded<Wire.EntryJ
       bodyComposition: writeComposition(w, scan.composition),
       posture: writePosture(scan.posture),
       ...(error === undefined ? {} : { error }),
-      ...(outputWeightG === null ? {} : { outputStats: { weight: integer(w, ["adjustment", "outputWeightG"], outputWeightG, "g") } })
+      ...(outputWeightG === null ? {} : { outputStats: { weight: w.integer(["adjustment", "outputWeightG"], outputWeightG, "g") } })
     }
     return { value: entry, notes: w.notes }
   })

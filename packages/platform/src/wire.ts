@@ -4,7 +4,7 @@
  * client of a live API must; the codec notes what it drops.
  */
 import { Schema } from "effect"
-import { Catalogue, type FailureCategory, type MeasurementName, WIRE_UNITS } from "@scanbridge/model"
+import { Catalogue, type FailureCategory, type MeasurementName, WIRE_UNITS, oneOf } from "@scanbridge/model"
 
 const Int = Schema.Number.pipe(Schema.int())
 const Count = Int.pipe(Schema.nonNegative())
@@ -73,19 +73,12 @@ export interface AdjustedScan extends Schema.Schema.Type<typeof AdjustedScan> {}
 
 const INPUT_KEYS = ["statsEstimations", "photoScan", "adjustedScan"] as const
 
-const exactlyOne =
-  (keys: ReadonlyArray<string>) =>
-  (o: object): string | undefined => {
-    const present = keys.filter((k) => (o as Record<string, unknown>)[k] !== undefined)
-    return present.length === 1 ? undefined : `exactly one of ${keys.join(", ")} (found ${present.length === 0 ? "none" : present.join(", ")})`
-  }
-
 /** The stats a scan was created with: exactly one of the three shapes. */
 export const EntryInput = Schema.Struct({
   statsEstimations: Schema.optionalWith(StatsEstimations, { exact: true }),
   photoScan: Schema.optionalWith(PhotoScan, { exact: true }),
   adjustedScan: Schema.optionalWith(AdjustedScan, { exact: true })
-}).pipe(Schema.filter(exactlyOne(INPUT_KEYS)))
+}).pipe(Schema.filter(oneOf(INPUT_KEYS)))
 export type EntryInput = typeof EntryInput.Type
 
 // --- Results ------------------------------------------------------------------------------
@@ -196,7 +189,7 @@ export const CreateScanRequest = Schema.Struct({
     Schema.Struct({ ...statsFields, frontPhoto: Schema.String, rightPhoto: Schema.String }),
     { exact: true }
   )
-}).pipe(Schema.filter(exactlyOne(["statsEstimations", "photoScan"])))
+}).pipe(Schema.filter(oneOf(["statsEstimations", "photoScan"])))
 export type CreateScanRequest = typeof CreateScanRequest.Type
 
 export const ListQuery = Schema.Struct({

@@ -33,7 +33,6 @@ import {
   makeNote,
   percentToE4,
   previewValue,
-  round,
   walkScan
 } from "@scanbridge/model"
 import type { Percent, PercentE4 } from "@scanbridge/model"
@@ -396,14 +395,6 @@ export const decodeCreateSessionResponseEither = (json: unknown): Either.Either<
 
 // --- Encode --------------------------------------------------------------------------------
 
-const integer = (w: EncodeWalk, path: Path, value: number, unit: string): string => {
-  const n = round(value)
-  // The decoder reads int64s up to 2^53 - 1 exactly; write nothing it could not read back.
-  if (!Number.isSafeInteger(n)) w.fail(path, value, `the session API writes int64s, and ${value} ${unit} is past the exact ones (2^53 - 1)`)
-  if (n !== value) w.note("converted", path, `${value} rounded to ${n} ${unit}: the session API writes integers`)
-  return String(n)
-}
-
 const item = (type: string, value: string, unit: string): Wire.MeasurementItem => ({ measurementType: type, value, unit })
 
 const STAT = (target: StatEntry["target"]) => Catalogue.statByTarget(target)
@@ -413,7 +404,7 @@ const writeMeasurements = (w: EncodeWalk, scan: Scan): Array<Wire.MeasurementIte
   const stat = (target: StatEntry["target"], value: number | null, path: Path) => {
     if (value === null) return
     const s = STAT(target).session
-    items.push({ number: s.number, item: item(s.name, integer(w, path, value, s.unit), s.unit) })
+    items.push({ number: s.number, item: item(s.name, String(w.integer(path, value, s.unit)), s.unit) })
   }
   const { subject, composition } = scan
   stat("subject.age", subject.age, ["subject", "age"])
@@ -437,7 +428,7 @@ const writeMeasurements = (w: EncodeWalk, scan: Scan): Array<Wire.MeasurementIte
   }
   for (const entry of Catalogue.measurements) {
     const v = scan.measurementsMm[entry.name]
-    if (v !== undefined) items.push({ number: entry.session.number, item: item(entry.session.name, integer(w, ["measurementsMm", entry.name], v, "mm"), Wire.LENGTH_UNIT) })
+    if (v !== undefined) items.push({ number: entry.session.number, item: item(entry.session.name, String(w.integer(["measurementsMm", entry.name], v, "mm")), Wire.LENGTH_UNIT) })
   }
   // The server lists items in enum order.
   return items.sort((a, b) => a.number - b.number).map((i) => i.item)

@@ -9,7 +9,7 @@
  * guesses which value it meant.
  */
 import { Schema } from "effect"
-import { Catalogue, POSTURE_FRONT, POSTURE_RIGHT, Proto3, SESSION_ANGLE_UNITS, SESSION_MEASUREMENT_UNSPECIFIED, WIRE_UNITS } from "@scanbridge/model"
+import { Catalogue, POSTURE_FRONT, POSTURE_RIGHT, Proto3, SESSION_ANGLE_UNITS, SESSION_MEASUREMENT_UNSPECIFIED, WIRE_UNITS, oneOf } from "@scanbridge/model"
 
 const { field } = Proto3
 
@@ -108,18 +108,10 @@ export const ErrorDetail = (type: Proto3.EnumType) =>
 
 export const CreateSessionError = ErrorDetail(CREATE_ERROR_TYPE)
 
-const exactlyOne =
-  (keys: ReadonlyArray<string>, atMost: boolean) =>
-  (o: object): string | undefined => {
-    const present = keys.filter((k) => (o as Record<string, unknown>)[k] !== undefined)
-    if (present.length === 1 || (atMost && present.length === 0)) return undefined
-    return `${atMost ? "at most" : "exactly"} one of ${keys.join(", ")} (found ${present.length === 0 ? "none" : present.join(", ")})`
-  }
-
 export const CreateScanningSessionResponse = Schema.Struct({
   scanningSession: field(ScanningSession),
   error: field(CreateSessionError)
-}).pipe(Schema.filter(exactlyOne(["scanningSession", "error"], false)))
+}).pipe(Schema.filter(oneOf(["scanningSession", "error"])))
 export type CreateScanningSessionResponse = typeof CreateScanningSessionResponse.Type
 
 // --- results ------------------------------------------------------------------------------
@@ -178,7 +170,7 @@ export const ScanningResults = Schema.Struct({
   results: field(ScanningMeasurementResults),
   pending: field(Pending),
   error: field(ResultsError)
-}).pipe(Schema.filter(exactlyOne(["results", "pending", "error"], true)))
+}).pipe(Schema.filter(oneOf(["results", "pending", "error"], { orNone: true })))
 export type ScanningResults = typeof ScanningResults.Type
 /** The same message in its JSON form; identical here, since every field is printed as it is held. */
 export type ScanningResultsJson = typeof ScanningResults.Encoded
