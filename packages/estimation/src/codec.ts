@@ -12,17 +12,21 @@ import {
   EncodeWalk,
   type Encoded,
   HUMAN_RANGES,
-  type MeasurementName,
+  MeasurementsBuilder,
+  PROPORTIONS,
   type Path,
   Proto3,
   type Scan,
   type ScanInit,
   attempt,
+  compileGuard,
+  compileKeyReader,
   convertLength,
   convertMass,
   e4ToPercent,
   isExactE4,
   likelyMistake,
+  measurementIndex,
   percentToE4,
   previewValue,
   schemaDecoder,
@@ -36,6 +40,7 @@ import {
   type Inference,
   LENGTH_CANDIDATES,
   type LengthUnit,
+  type LengthTarget,
   MUSCLE_CANDIDATES,
   type MuscleMassUnit,
   bodyFatClue,
@@ -82,9 +87,9 @@ const readCreatedAt = (w: DecodeWalk, value: string | undefined): string | null 
   return null
 }
 
-const checkHuman = (w: DecodeWalk, path: Path, value: number, unit: string, range: { min: number; max: number }, quantity: "length" | "mass") => {
+const checkHuman = (w: DecodeWalk, path: () => Path, value: number, unit: string, range: { min: number; max: number }, quantity: "length" | "mass") => {
   if (value < range.min || value > range.max) {
-    w.fail(path, value, `${unit} of a person, ${range.min}-${range.max}${likelyMistake(value, range, quantity)}`)
+    w.fail(path(), value, `${unit} of a person, ${range.min}-${range.max}${likelyMistake(value, range, quantity)}`)
   }
   return value
 }
@@ -92,12 +97,11 @@ const checkHuman = (w: DecodeWalk, path: Path, value: number, unit: string, rang
 /** The subject as the create form sent it: height in mm, weight in g (spec 02, step 2). */
 const readSubject = (w: DecodeWalk, input: Wire.Input | undefined): ScanInitJson["subject"] => {
   if (input === undefined) return { age: null, gender: null, heightMm: null, weightG: null }
-  const path = ["estimation", "input"]
   return {
     age: input.age,
     gender: input.gender,
-    heightMm: checkHuman(w, [...path, "height"], input.height, "millimetres", HUMAN_RANGES.heightMm, "length"),
-    weightG: checkHuman(w, [...path, "weight"], input.weight, "grams", HUMAN_RANGES.weightG, "mass")
+    heightMm: checkHuman(w, () => ["estimation", "input", "height"], input.height, "millimetres", HUMAN_RANGES.heightMm, "length"),
+    weightG: checkHuman(w, () => ["estimation", "input", "weight"], input.weight, "grams", HUMAN_RANGES.weightG, "mass")
   }
 }
 
@@ -128,35 +132,52 @@ const decide = <U extends string>(
 
 const RESULT = ["estimation", "result"]
 
+const MEASUREMENT_PATH = [...RESULT, "measurement"]
+const COMPOSITION_PATH = [...RESULT, "body_composition"]
+const FAT_PATH = [...COMPOSITION_PATH, "body_fat_percentage"]
+const MUSCLE_PATH = [...COMPOSITION_PATH, "skeletal_muscle_mass"]
+
+// Every result.measurement key: its canonical name, proportion and catalogue position.
+const TARGETS: ReadonlyArray<LengthTarget & { readonly index: number }> = [...Wire.MEASUREMENT_KEYS].map(([key, name]) => ({
+  key,
+  name,
+  proportion: PROPORTIONS[name],
+  index: measurementIndex(name)
+}))
+const readKnownKeys = compileKeyReader(TARGETS.map((t) => t.key))
+
 const readMeasurements = (w: DecodeWalk, result: Wire.Result, statureMm: number | null, options: UnitOptions) => {
-  const path = [...RESULT, "measurement"]
-  const known: Array<{ readonly key: string; readonly name: MeasurementName; readonly raw: number }> = []
-  for (const [key, raw] of Object.entries(result.measurement)) {
-    const name = Wire.MEASUREMENT_KEYS.get(key)
-    if (name !== undefined) known.push({ key, name, raw })
-    else {
+  const path = MEASUREMENT_PATH
+  const raws = new Array<number | undefined>(TARGETS.length).fill(undefined)
+  const found = readKnownKeys(result.measurement, raws)
+  // Any other key is unknown. That is rare, so the keys are searched only when the counts differ.
+  if (found !== Object.keys(result.measurement).length) {
+    for (const key in result.measurement) {
+      if (Wire.MEASUREMENT_KEYS.has(key)) continue
       const guess = Catalogue.suggest(key)
-      w.note("dropped", [...path, key], `unknown measurement ${key} = ${raw}${guess?.estimation ? ` (did you mean ${guess.estimation}?)` : ""}`)
+      w.note("dropped", [...path, key], `unknown measurement ${key} = ${result.measurement[key]}${guess?.estimation ? ` (did you mean ${guess.estimation}?)` : ""}`)
     }
   }
-  const out: Partial<Record<MeasurementName, number>> = {}
-  if (known.length === 0) return out
+  if (found === 0) return {}
   const unit = decide(w, path, "result.measurement", "lengthUnit", options.lengthUnit, LENGTH_CANDIDATES, () =>
-    inferLength(known, statureMm, (key) => [...path, key])
+    inferLength(TARGETS, raws, statureMm, (key) => [...path, key], () => Object.keys(result.measurement))
   )
-  for (const k of known) out[k.name] = convertLength(k.raw, unit.unit, "mm")
-  return out
+  const built = new MeasurementsBuilder()
+  for (let i = 0; i < TARGETS.length; i++) {
+    const raw = raws[i]
+    if (raw !== undefined) built.setAt(TARGETS[i]!.index, unit.unit === "mm" ? raw : convertLength(raw, unit.unit, "mm"))
+  }
+  return built.build()
 }
 
 const readComposition = (w: DecodeWalk, c: Wire.BodyComposition | null | undefined, weightG: number | null, options: UnitOptions) => {
   if (c === null || c === undefined) return null
-  const path = [...RESULT, "body_composition"]
   const fat = c.body_fat_percentage ?? null
   const muscle = c.skeletal_muscle_mass ?? null
   if (fat === null && muscle === null) return null
   let bodyFatPercent: number | null = null
   if (fat !== null) {
-    const fatPath = [...path, "body_fat_percentage"]
+    const fatPath = FAT_PATH
     const scale = decide(w, fatPath, "body_fat_percentage", "bodyFatScale", options.bodyFatScale, BODY_FAT_CANDIDATES, () => infer(BODY_FAT_CANDIDATES, [bodyFatClue(fatPath, fat)]))
     // E4 is a decimal shift: exact, where fat x 1e-4 would add binary error.
     bodyFatPercent = scale.unit === "e4" ? e4ToPercent(fat as PercentE4) : fat
@@ -164,7 +185,7 @@ const readComposition = (w: DecodeWalk, c: Wire.BodyComposition | null | undefin
   }
   let skeletalMuscleMassG: number | null = null
   if (muscle !== null) {
-    const musclePath = [...path, "skeletal_muscle_mass"]
+    const musclePath = MUSCLE_PATH
     const unit = decide(w, musclePath, "skeletal_muscle_mass", "muscleMassUnit", options.muscleMassUnit, MUSCLE_CANDIDATES, () => infer(MUSCLE_CANDIDATES, [muscleClue(musclePath, muscle, weightG)]))
     skeletalMuscleMassG = convertMass(muscle, unit.unit, "g")
   }
@@ -180,21 +201,25 @@ const COMPOSITION_KEYS = keySet(Wire.BodyComposition.fields)
 
 // The job's own bookkeeping has no place in a canonical scan: one note keeps it.
 const noteJob = (w: DecodeWalk, e: Wire.Estimation): void => {
-  const parts = [
-    e.code === undefined ? null : `code ${e.code}`,
-    e.version === undefined ? null : `version ${previewValue(e.version)}`,
-    e.work_id === undefined ? null : `work_id ${previewValue(e.work_id)}`,
-    e.result?.version === undefined ? null : `result.version ${previewValue(e.result.version)}`,
-    e.result?.work_id === undefined ? null : `result.work_id ${previewValue(e.result.work_id)}`
-  ].filter((p) => p !== null)
-  if (parts.length > 0) w.note("dropped", ["estimation"], `${parts.join(", ")}: the canonical scan does not record the estimation job`)
+  // One string built in place: this runs for every completed estimation of a migration.
+  let parts = ""
+  const add = (part: string) => (parts = parts === "" ? part : `${parts}, ${part}`)
+  if (e.code !== undefined) add(`code ${e.code}`)
+  if (e.version !== undefined) add(`version ${previewValue(e.version)}`)
+  if (e.work_id !== undefined) add(`work_id ${previewValue(e.work_id)}`)
+  if (e.result?.version !== undefined) add(`result.version ${previewValue(e.result.version)}`)
+  if (e.result?.work_id !== undefined) add(`result.work_id ${previewValue(e.result.work_id)}`)
+  if (parts !== "") w.note("dropped", ["estimation"], `${parts}: the canonical scan does not record the estimation job`)
 }
 
-const readItem = (w: DecodeWalk, item: Wire.ReadItem, json: unknown, options: UnitOptions, message: string | null = null): ScanInit => {
+/** `exact`: the item has no key its schema does not name, so there is nothing to look for. */
+const readItem = (w: DecodeWalk, item: Wire.ReadItem, json: unknown, options: UnitOptions, message: string | null, exact: boolean): ScanInit => {
   const raw = json as { estimation?: { result?: unknown } }
-  w.noteUnknownKeys([], json, ITEM_KEYS)
-  w.noteUnknownKeys(["estimation"], raw.estimation, ESTIMATION_KEYS)
-  w.noteUnknownKeys(["estimation", "input"], (raw.estimation as { input?: unknown } | undefined)?.input, INPUT_KEYS)
+  if (!exact) {
+    w.noteUnknownKeys([], json, ITEM_KEYS)
+    w.noteUnknownKeys(["estimation"], raw.estimation, ESTIMATION_KEYS)
+    w.noteUnknownKeys(["estimation", "input"], (raw.estimation as { input?: unknown } | undefined)?.input, INPUT_KEYS)
+  }
   const e = item.estimation
   const common = {
     source: { api: "estimation" as const, id: item.estimation_id },
@@ -219,11 +244,16 @@ const readItem = (w: DecodeWalk, item: Wire.ReadItem, json: unknown, options: Un
   if (result.status !== undefined && result.status !== "success") {
     w.fail([...RESULT, "status"], result.status, `success, as estimation.status says`)
   }
-  const rawResult = raw.estimation?.result as { body_composition?: unknown } | undefined
-  w.noteUnknownKeys(RESULT, rawResult, RESULT_KEYS)
-  w.noteUnknownKeys([...RESULT, "body_composition"], rawResult?.body_composition, COMPOSITION_KEYS)
+  if (!exact) {
+    const rawResult = raw.estimation?.result as { body_composition?: unknown } | undefined
+    w.noteUnknownKeys(RESULT, rawResult, RESULT_KEYS)
+    w.noteUnknownKeys(COMPOSITION_PATH, rawResult?.body_composition, COMPOSITION_KEYS)
+  }
   return {
-    ...common,
+    source: common.source,
+    createdAt: common.createdAt,
+    method: common.method,
+    subject: common.subject,
     status: "success",
     measurementsMm: readMeasurements(w, result, common.subject.heightMm ?? null, options),
     composition: readComposition(w, result.body_composition, common.subject.weightG ?? null, options)
@@ -234,10 +264,26 @@ const readItem = (w: DecodeWalk, item: Wire.ReadItem, json: unknown, options: Un
 
 const itemAt = (base: Path) => schemaDecoder(Wire.ReadItem, FORMATS.readItem, base)
 const itemTop = itemAt([])
+// The same schemas refusing any key they do not name: most records pass, and need no search
+// for unknown keys.
+const exactItem = compileGuard(Wire.ReadItem, "error")!
+const exactResponse = compileGuard(Wire.ReadResponse, "error")!
+
+// A value the exact guard accepts needs no decoding (the schemas do not transform); any other
+// is decoded by the schema, which also says what is wrong.
+const withExact = <A, B>(
+  json: unknown,
+  exact: (u: unknown) => u is A,
+  decode: (u: unknown) => Either.Either<A, DecodeError>,
+  f: (value: A, exact: boolean) => Either.Either<B, DecodeError>
+): Either.Either<B, DecodeError> => {
+  if (exact(json)) return f(json, true)
+  return Either.flatMap(decode(json), (value) => f(value, false))
+}
 
 /** One `measurements[]` item of a read response as a canonical scan. Never throws. */
 export const decodeReadItemEither = (json: unknown, options: UnitOptions = {}): Either.Either<Scan, DecodeError> =>
-  Either.flatMap(itemTop(json), (item) => walkScan(FORMATS.readItem, [], (w) => readItem(w, item, json, options)))
+  withExact(json, exactItem, itemTop, (item, exact) => walkScan(FORMATS.readItem, [], (w) => readItem(w, item, json, options, null, exact)))
 
 const responseParse = schemaDecoder(Wire.ReadResponse, FORMATS.readResponse)
 const RESPONSE_KEYS = keySet(Wire.ReadResponse.fields)
@@ -247,17 +293,19 @@ const RESPONSE_KEYS = keySet(Wire.ReadResponse.fields)
  * naming its index. When the response holds one failed item, its `message` is the failure's.
  */
 export const decodeReadResponseEither = (json: unknown, options: UnitOptions = {}): Either.Either<ReadonlyArray<Scan>, DecodeError> =>
-  Either.flatMap(responseParse(json), (response): Either.Either<ReadonlyArray<Scan>, DecodeError> => {
+  withExact(json, exactResponse, responseParse, (response, exact): Either.Either<ReadonlyArray<Scan>, DecodeError> => {
     const raw = json as { measurements: ReadonlyArray<unknown> }
     const scans: Array<Scan> = []
     for (let i = 0; i < response.measurements.length; i++) {
       const only = response.measurements.length === 1 && response.message !== undefined && response.message !== "" ? response.message : null
       const scan = walkScan(FORMATS.readResponse, ["measurements", i], (w) => {
-        for (const [key, value] of Object.entries(json as object)) {
-          if (!RESPONSE_KEYS.has(key)) w.note("dropped", [key], `unknown key ${key} = ${previewValue(value)} of the read response`)
+        if (!exact) {
+          for (const [key, value] of Object.entries(json as object)) {
+            if (!RESPONSE_KEYS.has(key)) w.note("dropped", [key], `unknown key ${key} = ${previewValue(value)} of the read response`)
+          }
         }
         if (response.result === false) w.note("dropped", ["result"], "the read response says result false, and nothing more")
-        return readItem(w, response.measurements[i]!, raw.measurements[i], options, only)
+        return readItem(w, response.measurements[i]!, raw.measurements[i], options, only, exact)
       })
       if (Either.isLeft(scan)) return Either.left(scan.left)
       scans.push(scan.right)

@@ -49,6 +49,17 @@ const describe = (clue: Clue) => `${clue.label} ${clue.raw} (plausible ${plausib
 
 /** The one candidate every clue allows, or why there is none. `clues` must not be empty. */
 export const infer = <U extends string>(candidates: ReadonlyArray<Candidate<U>>, clues: ReadonlyArray<Clue>): Inference<U> => {
+  // One clue that one candidate fits, as body composition always is: decided, nothing to trace.
+  if (clues.length === 1) {
+    const clue = clues[0]!
+    let fitting: Candidate<U> | undefined
+    let count = 0
+    for (const c of candidates) if (fits(c, clue)) (fitting = c), count++
+    if (count === 1) {
+      const others = candidates.filter((c) => c !== fitting)
+      return { _tag: "Decided", unit: fitting!.unit, evidence: evidenceOf("all 1", fitting!, others, clue) }
+    }
+  }
   let alive = candidates
   // The first clue that ruled each candidate out, to explain a contradiction.
   const ruledOutBy = new Map<U, Clue>()
@@ -127,8 +138,10 @@ const lengthBand = (name: MeasurementName, statureMm: number | null): Range => {
   return { min: (p / SPREAD) * (statureMm ?? min), max: p * SPREAD * (statureMm ?? max) }
 }
 
+// "0.102-0.638" per measurement, printed once: decimals are the slow numbers to print.
+const BAND_TEXT = new Map(Object.entries(PROPORTIONS).map(([name, p]) => [name, `${round3(p / SPREAD)}-${round3(p * SPREAD)}`]))
+
 export const lengthClue = (path: Path, key: string, name: MeasurementName, raw: number, statureMm: number | null): Clue => {
-  const p = PROPORTIONS[name]
   const { min, max } = HUMAN_RANGES.heightMm
   return {
     path,
@@ -136,46 +149,72 @@ export const lengthClue = (path: Path, key: string, name: MeasurementName, raw: 
     raw,
     range: lengthBand(name, statureMm),
     unit: "mm",
-    basis: () => (statureMm !== null ? `${round3(p / SPREAD)}-${round3(p * SPREAD)} x stature ${statureMm} mm` : `any stature ${min}-${max} mm`)
+    basis: () => (statureMm !== null ? `${BAND_TEXT.get(name)} x stature ${statureMm} mm` : `any stature ${min}-${max} mm`)
   }
 }
 
-export interface LengthValue {
+/** A `result.measurement` key and what inference needs of it. */
+export interface LengthTarget {
   readonly key: string
   readonly name: MeasurementName
-  readonly raw: number
+  /** PROPORTIONS[name], kept here: one read per value instead of a lookup by name. */
+  readonly proportion: number
 }
 
 /**
- * `infer` over the lengths of a record, without building a clue per value when every value
- * agrees (the common case of a bulk migration): the same bands, one pass of arithmetic. Clues
- * are built only to explain a decision or a failure.
+ * `infer` over the lengths of a record (`raws[i]` the value of `targets[i]`, undefined where
+ * absent), without building a clue per value when every value agrees (the common case of a
+ * bulk migration): the same bands, one pass of arithmetic. Clues are built only to explain a
+ * decision or a failure.
  */
-export const inferLength = (values: ReadonlyArray<LengthValue>, statureMm: number | null, pathOf: (key: string) => Path): Inference<LengthUnit> => {
+export const inferLength = (
+  targets: ReadonlyArray<LengthTarget>,
+  raws: ReadonlyArray<number | undefined>,
+  statureMm: number | null,
+  pathOf: (key: string) => Path,
+  /** The record's keys in its own order: a contradiction is explained in that order. */
+  recordOrder: () => ReadonlyArray<string> = () => targets.map((t) => t.key)
+): Inference<LengthUnit> => {
   let mm = true
   let cm = true
-  let decisive: LengthValue | undefined
-  for (const v of values) {
-    const band = lengthBand(v.name, statureMm)
-    const inMm = v.raw >= band.min && v.raw <= band.max
-    const inCm = v.raw * 10 >= band.min && v.raw * 10 <= band.max
+  let inBoth = false
+  let count = 0
+  let decisive = -1
+  // lengthBand's bands, the same expressions without its object: this loop runs once per value
+  // of a bulk migration.
+  const low = statureMm ?? HUMAN_RANGES.heightMm.min
+  const high = statureMm ?? HUMAN_RANGES.heightMm.max
+  for (let i = 0; i < targets.length; i++) {
+    const raw = raws[i]
+    if (raw === undefined) continue
+    count++
+    const p = targets[i]!.proportion
+    const min = (p / SPREAD) * low
+    const max = p * SPREAD * high
+    const inMm = raw >= min && raw <= max
+    const inCm = raw * 10 >= min && raw * 10 <= max
     mm &&= inMm
     cm &&= inCm
-    if (inMm !== inCm) decisive ??= v
+    if (inMm !== inCm) {
+      if (decisive < 0) decisive = i
+    } else if (inMm) inBoth = true
   }
-  const clue = (v: LengthValue) => lengthClue(pathOf(v.key), v.key, v.name, v.raw, statureMm)
-  if (mm === cm || decisive === undefined) return infer(LENGTH_CANDIDATES, values.map(clue))
+  const clue = (i: number) => lengthClue(pathOf(targets[i]!.key), targets[i]!.key, targets[i]!.name, raws[i]!, statureMm)
+  if (mm === cm || decisive < 0) {
+    const position = new Map(targets.map((t, i) => [t.key, i]))
+    const inOrder = recordOrder().flatMap((key) => {
+      const i = position.get(key)
+      return i === undefined || raws[i] === undefined ? [] : [i]
+    })
+    return infer(LENGTH_CANDIDATES, inOrder.map(clue))
+  }
   const unit = mm ? LENGTH_CANDIDATES[0]! : LENGTH_CANDIDATES[1]!
   const other = mm ? LENGTH_CANDIDATES[1]! : LENGTH_CANDIDATES[0]!
-  const all = values.every((v) => {
-    const band = lengthBand(v.name, statureMm)
-    return !(v.raw * other.factor >= band.min && v.raw * other.factor <= band.max)
-  })
-  const e = clue(decisive)
+  // Every value fits the decided unit; `inBoth` says whether some fit the other as well.
   return {
     _tag: "Decided",
     unit: unit.unit,
-    evidence: evidenceOf(all ? `all ${values.length}` : `some of ${values.length}`, unit, [other], e)
+    evidence: evidenceOf(inBoth ? `some of ${count}` : `all ${count}`, unit, [other], clue(decisive))
   }
 }
 

@@ -13,9 +13,11 @@ import {
   EncodeWalk,
   type Encoded,
   GENDER_CODES,
-  type MeasurementName,
+  MeasurementsBuilder,
+  measurementIndex,
   type Note,
   type Path,
+  type PathSegment,
   type ProductId,
   Proto3,
   type Scan,
@@ -49,48 +51,83 @@ const aliasNotes = (read: Proto3.Read<unknown>): Array<Note> => [
 const readEstimation = Proto3.reader(Wire.EstimationResult, FORMATS.estimationResult)
 const UNITS = WIRE_UNITS.fit
 const GENDER_BY_CODE = new Map<number, "male" | "female">(Object.entries(GENDER_CODES).map(([g, n]) => [n, g as "male" | "female"]))
-const NUMBER = /^-?\d+(\.\d+)?$/
+// /^-?\d+(\.\d+)?$/ as a loop over char codes: it runs once per item of a bulk migration.
+/** @internal */
+export const isDecimal = (s: string): boolean => {
+  const digits = (from: number) => {
+    let i = from
+    while (i < s.length && s.charCodeAt(i) >= 48 && s.charCodeAt(i) <= 57) i++
+    return i
+  }
+  const start = s.charCodeAt(0) === 45 ? 1 : 0
+  const whole = digits(start)
+  if (whole === start) return false
+  if (whole === s.length) return true
+  if (s.charCodeAt(whole) !== 46) return false
+  const end = digits(whole + 1)
+  return end > whole + 1 && end === s.length
+}
 
-const numberOf = (w: DecodeWalk, path: Path, value: string | number | undefined): number => {
-  if (typeof value === "number" && !Number.isFinite(value)) return w.fail(path, value, "a finite number")
-  if (typeof value !== "number" && (value === undefined || !NUMBER.test(value))) return w.fail(path, value, "a number, written as a string like \"1234\"")
+const numberOf = (w: DecodeWalk, path: () => Path, value: string | number | undefined): number => {
+  if (typeof value === "number" && !Number.isFinite(value)) return w.fail(path(), value, "a finite number")
+  if (typeof value !== "number" && (value === undefined || !isDecimal(value))) return w.fail(path(), value, 'a number, written as a string like "1234"')
   const n = Number(value)
-  // Beyond 2^53 a double is no longer the number that was written.
-  if (Math.abs(n) > Number.MAX_SAFE_INTEGER) return w.fail(path, value, "a value up to 2^53 - 1: a larger one has no exact double")
+  if (Math.abs(n) > Number.MAX_SAFE_INTEGER) return w.fail(path(), value, "a value up to 2^53 - 1: a larger one has no exact double")
   return n
 }
 
+// Paths are built only when a note or an error needs one: most records need none.
+const itemPath = (i: number, ...rest: ReadonlyArray<PathSegment>): Path => ["estimations", "measurements", i, ...rest]
+
+type Subject = { age?: number; gender?: "male" | "female"; heightMm?: number; weightG?: number }
+
+type Target =
+  | { readonly kind: "length"; readonly index: number; readonly unit: string }
+  | { readonly kind: "stat"; readonly field: keyof Subject; readonly unit: string }
+
+// One lookup per item: every fit estimationType, length or stat, with the unit spec 03 gives it.
+// The fit service's stats are all of the subject.
+const TARGETS = new Map<string, Target>([
+  ...Catalogue.stats.flatMap((s): Array<[string, Target]> =>
+    s.fit === null || !s.target.startsWith("subject.") ? [] : [[s.fit.name, { kind: "stat", field: s.target.slice("subject.".length) as keyof Subject, unit: s.fit.unit }]]
+  ),
+  ...Catalogue.measurements.flatMap((e): Array<[string, Target]> => (e.fit === null ? [] : [[e.fit, { kind: "length", index: measurementIndex(e.name), unit: UNITS.length }]]))
+])
+
 const readItems = (w: DecodeWalk, items: ReadonlyArray<Wire.EstimationItem>) => {
-  const measurements: Partial<Record<MeasurementName, number>> = {}
-  const subject: { age?: number; gender?: "male" | "female"; heightMm?: number; weightG?: number } = {}
-  const seen = new Set<string>()
-  items.forEach((item, i) => {
-    const path = ["estimations", "measurements", i]
+  const measurements = new MeasurementsBuilder()
+  const subject: Subject = {}
+  for (let i = 0; i < items.length; i++) {
+    const item = items[i]!
     const type = item.estimationType ?? ""
-    const length = Catalogue.byFitType(type)
-    const stat = length === undefined ? Catalogue.statByFitType(type) : undefined
-    if (length === undefined && stat === undefined) {
+    const target = TARGETS.get(type)
+    if (target === undefined) {
       const guess = Catalogue.suggest(type)
-      return w.note("dropped", path, `unknown estimationType ${previewValue(type)}${guess?.fit ? ` (did you mean ${guess.fit}?)` : ""}`)
+      w.note("dropped", itemPath(i), `unknown estimationType ${previewValue(type)}${guess?.fit ? ` (did you mean ${guess.fit}?)` : ""}`)
+      continue
     }
-    if (seen.has(type)) return w.note("dropped", path, `second ${type} (${item.value}); the first one is kept`)
-    seen.add(type)
-    const expected = length !== undefined ? UNITS.length : stat!.fit!.unit
+    // Every item that gets this far sets its value or fails the record: a set value is a repeat.
+    if (target.kind === "length" ? measurements.hasAt(target.index) : subject[target.field] !== undefined) {
+      w.note("dropped", itemPath(i), `second ${type} (${item.value}); the first one is kept`)
+      continue
+    }
+    const expected = target.unit
     const unit = item.unit ?? ""
-    if (unit === "") w.note("assumed", [...path, "unit"], `${type} without a unit: read in ${expected}, the unit spec 03 gives it`)
-    else if (unit !== expected) w.fail([...path, "unit"], unit, `${expected}: spec 03 measures ${type} in ${expected}`)
-    const value = numberOf(w, [...path, "value"], item.value)
-    if (stat?.target === "subject.gender") {
-      subject.gender = GENDER_BY_CODE.get(value) ?? w.fail([...path, "value"], item.value, "a GENDER code: 1 (male) or 2 (female)")
-      return
+    if (unit === "") w.note("assumed", itemPath(i, "unit"), `${type} without a unit: read in ${expected}, the unit spec 03 gives it`)
+    else if (unit !== expected) w.fail(itemPath(i, "unit"), unit, `${expected}: spec 03 measures ${type} in ${expected}`)
+    const value = numberOf(w, () => itemPath(i, "value"), item.value)
+    if (target.kind === "length") {
+      if (value < 0) w.fail(itemPath(i, "value"), item.value, `a ${type} of at least 0`)
+      measurements.setAt(target.index, value)
+    } else if (target.field === "gender") {
+      subject.gender = GENDER_BY_CODE.get(value) ?? w.fail(itemPath(i, "value"), item.value, "a GENDER code: 1 (male) or 2 (female)")
+    } else {
+      if (value < 0) w.fail(itemPath(i, "value"), item.value, `a ${type} of at least 0`)
+      if (target.field === "age" && !Number.isInteger(value)) w.fail(itemPath(i, "value"), item.value, "whole years")
+      subject[target.field] = value
     }
-    if (value < 0) w.fail([...path, "value"], item.value, `a ${type} of at least 0`)
-    if (length !== undefined) measurements[length.name] = value
-    else if (stat!.target === "subject.age") subject.age = Number.isInteger(value) ? value : w.fail([...path, "value"], item.value, "whole years")
-    else if (stat!.target === "subject.heightMm") subject.heightMm = value
-    else subject.weightG = value
-  })
-  return { measurementsMm: measurements, subject }
+  }
+  return { measurementsMm: measurements.build(), subject }
 }
 
 const methodOf = (w: DecodeWalk, inputType: string | undefined): Scan["method"] => {
@@ -134,11 +171,14 @@ export const decodeEstimationResultEither = (json: unknown): Either.Either<Scan,
         ].filter((x) => x !== null)
         if (extras.length > 0) w.note("dropped", ["estimations", "input"], `${extras.join(", ")}: preferences of the request, not of the body`)
         const token = e.estimationToken?.token
+        const method = methodOf(w, input?.inputType)
+        const items = readItems(w, e.measurements ?? [])
         return {
           source: { api: "fit", id: token === undefined || token === "" ? null : token },
           status: "success",
-          method: methodOf(w, input?.inputType),
-          ...readItems(w, e.measurements ?? []),
+          method,
+          measurementsMm: items.measurementsMm,
+          subject: items.subject,
           avatar: readAvatar(w, e.avatarData)
         }
       },

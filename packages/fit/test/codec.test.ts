@@ -1,3 +1,4 @@
+import { isDecimal } from "../src/codec.js"
 import { Arbitrary, Either, FastCheck as fc, Schema } from "effect"
 import { describe, expect, it } from "@effect/vitest"
 import {
@@ -1215,5 +1216,17 @@ describe("values the canonical model cannot hold exactly", () => {
     const [doc] = ok(decodeSizeRecommendationsEither([{ recommendation: {} }], {}))
     expect(doc!.recommendedSize).toBeNull()
     expect(doc!.notes).toEqual([{ kind: "assumed", path: "[0].recommendation", detail: "no recommended size for this product: recorded as null" }])
+  })
+})
+
+describe("isDecimal", () => {
+  it("accepts exactly what /^-?\\d+(\\.\\d+)?$/ accepts", () => {
+    const chars = fc.constantFrom("0", "1", "9", "-", ".", "e", " ", "x", "")
+    fc.assert(
+      fc.property(fc.oneof(fc.array(chars, { maxLength: 8 }).map((c) => c.join("")), fc.string()), (s) => {
+        expect(isDecimal(s)).toBe(/^-?\d+(\.\d+)?$/.test(s))
+      }),
+      { numRuns: 5_000 }
+    )
   })
 })

@@ -32,8 +32,13 @@ export const formatPath = (path: Path): string => {
   return out === "" ? "$" : out
 }
 
+const PLAIN_JSON_STRING = /^[ !#-[\]-~]*$/
+
 /** A short, single-line rendering of an offending value for messages. */
 export const previewValue = (value: unknown, max = 80): string => {
+  // Printable ASCII without quote or backslash is its own JSON string: the common case of ids
+  // and versions in notes, without a call to JSON.stringify.
+  if (typeof value === "string" && value.length <= max - 2 && PLAIN_JSON_STRING.test(value)) return `"${value}"`
   let text: string
   try {
     text = value === undefined ? "undefined" : typeof value === "bigint" ? `${value}n` : JSON.stringify(value) ?? String(value)

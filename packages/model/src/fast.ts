@@ -61,7 +61,11 @@ const knownFilter = (ast: SchemaAST.Refinement): Guard | undefined => {
 }
 
 
-const compile = (ast: SchemaAST.AST, inheritedExcess: Excess): Guard => {
+/** Replaces a node before it is compiled: a caller's stricter reading of some schema. */
+type Narrow = (ast: SchemaAST.AST) => SchemaAST.AST | undefined
+
+const compile = (node: SchemaAST.AST, inheritedExcess: Excess, narrow: Narrow | undefined): Guard => {
+  const ast = narrow?.(node) ?? node
   const excess = excessOf(ast, inheritedExcess)
   switch (ast._tag) {
     case "Literal": {
@@ -97,7 +101,7 @@ const compile = (ast: SchemaAST.AST, inheritedExcess: Excess): Guard => {
       return (u) => values.has(u as string | number)
     }
     case "Refinement": {
-      const from = compile(ast.from, excess)
+      const from = compile(ast.from, excess, narrow)
       const known = knownFilter(ast)
       if (known !== undefined) return (u) => from(u) && known(u)
       const filter = ast.filter
@@ -105,7 +109,7 @@ const compile = (ast: SchemaAST.AST, inheritedExcess: Excess): Guard => {
     }
     case "Suspend": {
       let inner: Guard | undefined
-      return (u) => (inner ??= compile(ast.f(), excess))(u)
+      return (u) => (inner ??= compile(ast.f(), excess, narrow))(u)
     }
     case "Union": {
       const literals = ast.types.every(SchemaAST.isLiteral)
@@ -113,12 +117,12 @@ const compile = (ast: SchemaAST.AST, inheritedExcess: Excess): Guard => {
         const set = new Set(ast.types.map((t) => (t as SchemaAST.Literal).literal))
         return (u) => set.has(u as SchemaAST.LiteralValue)
       }
-      const members = ast.types.map((t) => compile(t, excess))
+      const members = ast.types.map((t) => compile(t, excess, narrow))
       return (u) => members.some((m) => m(u))
     }
     case "TupleType": {
-      const elements = ast.elements.map((e) => ({ optional: e.isOptional, guard: compile(e.type, excess) }))
-      const [head, ...tail] = ast.rest.map((r) => compile(r.type, excess))
+      const elements = ast.elements.map((e) => ({ optional: e.isOptional, guard: compile(e.type, excess, narrow) }))
+      const [head, ...tail] = ast.rest.map((r) => compile(r.type, excess, narrow))
       if (tail.length > 0) throw new Uncompilable("a tuple with elements after its rest")
       return (u) => {
         if (!Array.isArray(u)) return false
@@ -136,12 +140,12 @@ const compile = (ast: SchemaAST.AST, inheritedExcess: Excess): Guard => {
     case "TypeLiteral": {
       const props = ast.propertySignatures.map((p) => {
         if (typeof p.name !== "string") throw new Uncompilable("a symbol key")
-        return { name: p.name, optional: p.isOptional, guard: compile(p.type, excess) }
+        return { name: p.name, optional: p.isOptional, guard: compile(p.type, excess, narrow) }
       })
       const names = new Set(props.map((p) => p.name))
       const indexes = ast.indexSignatures.map((s) => {
         if (!SchemaAST.isStringKeyword(s.parameter)) throw new Uncompilable("an index signature over non-string keys")
-        return compile(s.type, excess)
+        return compile(s.type, excess, narrow)
       })
       const checkExtra = indexes.length > 0 || excess === "error"
       return (u) => {
@@ -171,10 +175,233 @@ const compile = (ast: SchemaAST.AST, inheritedExcess: Excess): Guard => {
   }
 }
 
-/** The compiled predicate of a schema, or null when the schema transforms its input. */
-export const compileGuard = <A, I>(schema: Schema.Schema<A, I>, onExcessProperty: Excess = "ignore"): ((u: unknown) => u is A) | null => {
+// --- Generated code -----------------------------------------------------------------------
+
+// The same predicate as straight-line JavaScript: V8 inlines property loads and comparisons it
+// can see, where the closures above cost a call per node. Values that are not literals (sets,
+// filters, nested guards) are passed in by index. Where code cannot be generated (a runtime
+// without `new Function`, say under a strict CSP), the closures serve.
+class Generator {
+  constructor(readonly narrow: Narrow | undefined) {}
+  readonly captured: Array<unknown> = []
+  private vars = 0
+
+  fresh(prefix: string): string {
+    return `${prefix}${this.vars++}`
+  }
+
+  capture(value: unknown): string {
+    this.captured.push(value)
+    return `c[${this.captured.length - 1}]`
+  }
+
+  /** Statements that `return false` when the value in `v` does not match. */
+  check(node: SchemaAST.AST, v: string, excess: Excess): string {
+    const ast = this.narrow?.(node) ?? node
+    const fail = (condition: string) => `if (${condition}) return false;\n`
+    excess = excessOf(ast, excess)
+    switch (ast._tag) {
+      case "Literal":
+        return fail(`${v} !== ${this.literal(ast.literal)}`)
+      case "UndefinedKeyword":
+      case "VoidKeyword":
+        return fail(`${v} !== undefined`)
+      case "NeverKeyword":
+        return "return false;\n"
+      case "UnknownKeyword":
+      case "AnyKeyword":
+        return ""
+      case "StringKeyword":
+        return fail(`typeof ${v} !== "string"`)
+      case "NumberKeyword":
+        return fail(`typeof ${v} !== "number"`)
+      case "BooleanKeyword":
+        return fail(`typeof ${v} !== "boolean"`)
+      case "Enums":
+        return fail(`!${this.capture(new Set(ast.enums.map(([, e]) => e)))}.has(${v})`)
+      case "Refinement":
+        return this.check(ast.from, v, excess) + fail(this.refinementFails(ast, v))
+      case "Union": {
+        if (ast.types.every(SchemaAST.isLiteral)) {
+          const literals = ast.types.map((t) => (t as SchemaAST.Literal).literal)
+          // A few comparisons beat a hash lookup; many do not.
+          if (literals.length <= 6) return fail(literals.map((l) => `${v} !== ${this.literal(l)}`).join(" && "))
+          return fail(`!${this.capture(new Set(literals))}.has(${v})`)
+        }
+        // NullOr(X) and the like: the literals compared inline, the one other member checked in place.
+        const literals = ast.types.filter(SchemaAST.isLiteral)
+        const others = ast.types.filter((t) => !SchemaAST.isLiteral(t))
+        if (others.length === 1 && literals.length > 0) {
+          return `if (${literals.map((l) => `${v} !== ${this.literal(l.literal)}`).join(" && ")}) {\n${this.check(others[0]!, v, excess)}}\n`
+        }
+        // Members that are one expression each (String | Number, say) are tested inline.
+        const inline = ast.types.map((t) => this.expression(t, v))
+        if (inline.every((e) => e !== undefined)) return fail(`!(${inline.join(" || ")})`)
+        const members = ast.types.map((t) => this.capture(this.function(t, excess)))
+        return fail(members.map((m) => `!${m}(${v})`).join(" && "))
+      }
+      case "TupleType": {
+        const [head, ...tail] = ast.rest
+        if (tail.length > 0) throw new Uncompilable("a tuple with elements after its rest")
+        const n = ast.elements.length
+        let code = fail(head === undefined ? `!Array.isArray(${v}) || ${v}.length > ${n}` : `!Array.isArray(${v})`)
+        ast.elements.forEach((e, i) => {
+          const item = this.fresh("v")
+          const body = `const ${item} = ${v}[${i}];\n${this.check(e.type, item, excess)}`
+          code += e.isOptional ? `if (${v}.length > ${i}) {\n${body}}\n` : `if (${v}.length <= ${i}) return false;\n{\n${body}}\n`
+        })
+        if (head !== undefined) {
+          const i = this.fresh("i")
+          const item = this.fresh("v")
+          code += `for (let ${i} = ${n}; ${i} < ${v}.length; ${i}++) {\nconst ${item} = ${v}[${i}];\n${this.check(head.type, item, excess)}}\n`
+        }
+        return code
+      }
+      case "TypeLiteral": {
+        let code = fail(`typeof ${v} !== "object" || ${v} === null || Array.isArray(${v})`)
+        const indexes = ast.indexSignatures.map((s) => {
+          if (!SchemaAST.isStringKeyword(s.parameter)) throw new Uncompilable("an index signature over non-string keys")
+          return s.type
+        })
+        // Without index signatures, a count of the defined known keys against the object's own
+        // keys finds extra keys and keys set to undefined without a lookup per absent key; a
+        // mismatch (rare in JSON: it is an error) is settled by the exact closure guard.
+        const counted = indexes.length === 0 && excess === "error"
+        const n = this.fresh("n")
+        if (counted) code += `let ${n} = 0;\n`
+        const names: Array<string> = []
+        for (const p of ast.propertySignatures) {
+          if (typeof p.name !== "string") throw new Uncompilable("a symbol key")
+          names.push(p.name)
+          const key = JSON.stringify(p.name)
+          const item = this.fresh("v")
+          const body = this.check(p.type, item, excess)
+          const takesUndefined = compile(p.type, excess, this.narrow)(undefined)
+          code += `const ${item} = ${v}[${key}];\n`
+          // As Schema does by default: a missing required key is read as undefined.
+          const whenUndefined = takesUndefined ? "" : p.isOptional ? (counted ? "" : fail(`hasOwn(${v}, ${key})`)) : "return false;\n"
+          code += `if (${item} !== undefined) {\n${counted ? `${n}++;\n` : ""}${body}}${whenUndefined === "" ? "" : ` else {\n${whenUndefined}}`}\n`
+        }
+        if (counted) {
+          // Object.keys reads V8's enum cache: cheaper than counting with for-in and hasOwn.
+          const own = this.fresh("own")
+          code += `const ${own} = Object.keys(${v}).length;\n`
+          code += `if (${own} !== ${n}) return ${this.capture(compile(ast, excess, this.narrow))}(${v});\n`
+        } else if (indexes.length > 0 || excess === "error") {
+          const k = this.fresh("k")
+          const item = this.fresh("v")
+          const known = names.length === 0 ? "" : `switch (${k}) {\n${names.map((name) => `case ${JSON.stringify(name)}:`).join("\n")}\ncontinue;\n}\n`
+          const extra = indexes.length === 0 ? "return false;\n" : `const ${item} = ${v}[${k}];\n${indexes.map((t) => this.check(t, item, excess)).join("")}`
+          // for-in reads values through V8's enum cache, with no key array. It also visits
+          // inherited enumerable keys, which parsed JSON never has: the count finds them, and
+          // the exact closure guard then decides.
+          const seen = this.fresh("seen")
+          code += `let ${seen} = 0;\nfor (const ${k} in ${v}) {\n${seen}++;\n${known}${extra}}\n`
+          code += `if (${seen} !== Object.keys(${v}).length) return ${this.capture(compile(ast, excess, this.narrow))}(${v});\n`
+        }
+        return code
+      }
+      default:
+        // Suspensions (recursive schemas) and the rare rest: a call into the closure compiler.
+        return fail(`!${this.capture(compile(ast, excess, this.narrow))}(${v})`)
+    }
+  }
+
+  /** The check as one boolean expression, where the schema is that simple. */
+  private expression(node: SchemaAST.AST, v: string): string | undefined {
+    const ast = this.narrow?.(node) ?? node
+    switch (ast._tag) {
+      case "Literal":
+        return `${v} === ${this.literal(ast.literal)}`
+      case "StringKeyword":
+        return `typeof ${v} === "string"`
+      case "NumberKeyword":
+        return `typeof ${v} === "number"`
+      case "BooleanKeyword":
+        return `typeof ${v} === "boolean"`
+      case "UndefinedKeyword":
+        return `${v} === undefined`
+      case "Refinement": {
+        const from = this.expression(ast.from, v)
+        return from === undefined ? undefined : `(${from} && !${this.refinementFails(ast, v)})`
+      }
+      default:
+        return undefined
+    }
+  }
+
+  private literal(literal: SchemaAST.LiteralValue): string {
+    if (typeof literal === "string" || typeof literal === "boolean" || literal === null) return JSON.stringify(literal)
+    if (typeof literal === "number") return Object.is(literal, -0) ? "-0" : Number.isFinite(literal) ? String(literal) : this.capture(literal)
+    return this.capture(literal)
+  }
+
+  private refinementFails(ast: SchemaAST.Refinement, v: string): string {
+    const id = Option.getOrUndefined(SchemaAST.getSchemaIdAnnotation(ast))
+    const j = (Option.getOrUndefined(SchemaAST.getJSONSchemaAnnotation(ast)) ?? {}) as Bounds
+    switch (id) {
+      case Schema.FiniteSchemaId:
+        return `!Number.isFinite(${v})`
+      case Schema.IntSchemaId:
+        return `!Number.isSafeInteger(${v})`
+      case Schema.GreaterThanOrEqualToSchemaId:
+        if (num(j.minimum)) return `!(${v} >= ${this.literal(j.minimum)})`
+        break
+      case Schema.GreaterThanSchemaId:
+        if (num(j.exclusiveMinimum)) return `!(${v} > ${this.literal(j.exclusiveMinimum)})`
+        break
+      case Schema.LessThanOrEqualToSchemaId:
+        if (num(j.maximum)) return `!(${v} <= ${this.literal(j.maximum)})`
+        break
+      case Schema.LessThanSchemaId:
+        if (num(j.exclusiveMaximum)) return `!(${v} < ${this.literal(j.exclusiveMaximum)})`
+        break
+      case Schema.BetweenSchemaId:
+        if (num(j.minimum) && num(j.maximum)) return `!(${v} >= ${this.literal(j.minimum)} && ${v} <= ${this.literal(j.maximum)})`
+        break
+      case Schema.MinLengthSchemaId:
+        if (num(j.minLength)) return `${v}.length < ${this.literal(j.minLength)}`
+        break
+      case Schema.MaxLengthSchemaId:
+        if (num(j.maxLength)) return `${v}.length > ${this.literal(j.maxLength)}`
+        break
+      case Schema.ItemsCountSchemaId:
+        if (num(j.minItems) && j.minItems === j.maxItems) return `${v}.length !== ${this.literal(j.minItems)}`
+        break
+    }
+    const filter = ast.filter
+    // Option.none() is one shared value: a passing filter allocates nothing.
+    return `${this.capture((u: unknown) => Option.isSome(filter(u, PARSE_OPTIONS, ast)))}(${v})`
+  }
+
+  /** A whole predicate for one schema. */
+  function(ast: SchemaAST.AST, excess: Excess): Guard {
+    const inner = new Generator(this.narrow)
+    const body = inner.check(ast, "v", excess)
+    const make = new Function("c", "hasOwn", `"use strict";\nreturn function guard(v) {\n${body}return true;\n}`) as (c: ReadonlyArray<unknown>, hasOwn: typeof Object.hasOwn) => Guard
+    return make(inner.captured, Object.hasOwn)
+  }
+}
+
+const generate = (ast: SchemaAST.AST, excess: Excess, narrow: Narrow | undefined): Guard | null => {
   try {
-    return compile(schema.ast, onExcessProperty) as (u: unknown) => u is A
+    return new Generator(narrow).function(ast, excess)
+  } catch (e) {
+    // No `new Function` here (EvalError under a CSP, say), or a shape left to the closures.
+    if (e instanceof EvalError || e instanceof Uncompilable) return null
+    throw e
+  }
+}
+
+/** The compiled predicate of a schema, or null when the schema transforms its input. */
+export const compileGuard = <A, I>(
+  schema: Schema.Schema<A, I>,
+  onExcessProperty: Excess = "ignore",
+  options: { readonly generate?: boolean; readonly narrow?: Narrow } = {}
+): ((u: unknown) => u is A) | null => {
+  try {
+    const generated = options.generate === false ? null : generate(schema.ast, onExcessProperty, options.narrow)
+    return (generated ?? compile(schema.ast, onExcessProperty, options.narrow)) as (u: unknown) => u is A
   } catch (e) {
     if (e instanceof Uncompilable) return null
     throw e
@@ -191,4 +418,26 @@ export const fastDecodeEither = <A, I>(schema: Schema.Schema<A, I>, options: Sch
   const guard = compileGuard(schema, options.onExcessProperty ?? "ignore")
   if (guard === null) return slow
   return (u: unknown): Either.Either<A, ParseResult.ParseError> => (guard(u) ? Either.right(u) : slow(u))
+}
+
+/**
+ * A reader of these keys of an object into `out` (position i for keys[i]), returning how many
+ * were defined. Generated as one named load per key, which V8 serves from the object's shape,
+ * where a loop over the keys would make one load site see every key (a slow, megamorphic one).
+ */
+export const compileKeyReader = (keys: ReadonlyArray<string>): ((o: object, out: Array<unknown>) => number) => {
+  try {
+    const body = keys.map((k, i) => `v = o[${JSON.stringify(k)}];\nif (v !== undefined) { out[${i}] = v; n++; }\n`).join("")
+    return new Function("o", "out", `"use strict";\nlet n = 0;\nlet v;\n${body}return n;`) as (o: object, out: Array<unknown>) => number
+  } catch (e) {
+    if (!(e instanceof EvalError)) throw e
+    return (o, out) => {
+      let n = 0
+      keys.forEach((k, i) => {
+        const v = (o as Record<string, unknown>)[k]
+        if (v !== undefined) (out[i] = v), n++
+      })
+      return n
+    }
+  }
 }

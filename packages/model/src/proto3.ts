@@ -13,10 +13,13 @@
  * notes and the renamed and ignored lists use the printed spelling, so that every spelling of
  * one message reads to the same result.
  */
-import { fastDecodeEither } from "./fast.js"
+import { compileGuard, fastDecodeEither } from "./fast.js"
 import { Either, Option, Schema, SchemaAST } from "effect"
 import { isRecord } from "./adapter.js"
 import { DecodeError, type Path, type PathSegment, collectIssues } from "./errors.js"
+import { UtcTimestamp } from "./scan.js"
+
+const isUtcTimestamp = compileGuard(UtcTimestamp)!
 
 // --- Field kinds --------------------------------------------------------------------------
 
@@ -32,11 +35,14 @@ const kindOf = (ast: SchemaAST.AST): Kind | undefined => ast.annotations[KIND] a
 
 const INT64_MIN = -(2n ** 63n)
 const INT64_MAX = 2n ** 63n - 1n
-const INT64_PRINTED = /^-?(0|[1-9]\d*)$/
+// One spelling per value: "-0" and leading zeros are read, never printed.
+const INT64_PRINTED = /^(0|-?[1-9]\d*)$/
+// Up to 18 digits every value is within int64: no BigInt needed to know.
+const inInt64Range = (s: string) => s.length < 19 || (BigInt(s) >= INT64_MIN && BigInt(s) <= INT64_MAX)
 
 /** An int64 as printed: a decimal string, full precision. The reader also takes a JSON integer. */
 export const Int64 = Schema.String.pipe(
-  Schema.filter((s) => (INT64_PRINTED.test(s) && BigInt(s) >= INT64_MIN && BigInt(s) <= INT64_MAX) || "an int64 as a decimal string", {
+  Schema.filter((s) => (INT64_PRINTED.test(s) && inInt64Range(s)) || "an int64 as a decimal string", {
     arbitrary: () => (fc) => fc.bigInt({ min: INT64_MIN, max: INT64_MAX }).map(String)
   })
 ).annotations({ identifier: "Int64", [KIND]: { _tag: "int64" } satisfies Kind })
@@ -62,6 +68,8 @@ export interface ParsedTimestamp {
 
 /** Reads an RFC 3339 timestamp of years 0001-9999; None for anything else. */
 export const parseTimestamp = (s: string): Option.Option<ParsedTimestamp> => {
+  // Most stored timestamps are already canonical (toISOString's form): nothing to compute.
+  if (isUtcTimestamp(s) && !s.startsWith("0000")) return Option.some({ iso: s, subMillisecond: "" })
   const m = RFC3339.exec(s)
   if (m === null) return Option.none()
   const [year, month, day, hour, minute, second] = m.slice(1, 7).map(Number) as [number, number, number, number, number, number]
@@ -194,6 +202,7 @@ const readInt64 = (value: unknown, at: Trail | null): string => {
     return String(value === 0 ? 0 : value)
   }
   if (typeof value === "string") {
+    if (INT64_PRINTED.test(value) && value.length < 19) return value
     if (!/^-?\d+$/.test(value)) return fail(at, value, "an int64 as a decimal string (no fraction, exponent or spaces)")
     const n = BigInt(value)
     if (n < INT64_MIN || n > INT64_MAX) return fail(at, value, "an int64 between -2^63 and 2^63-1")
@@ -312,6 +321,8 @@ const inputPath = (root: unknown, path: Path, spelled: WeakMap<object, Map<strin
   return out
 }
 
+const identityPath = (path: Path): Path => path
+
 /**
  * A reader of one message in any spelling a conforming proto3 JSON parser accepts, validated
  * by `schema` (written in the printed spelling). Never throws.
@@ -319,7 +330,12 @@ const inputPath = (root: unknown, path: Path, spelled: WeakMap<object, Map<strin
 export const reader = <A, I>(schema: Schema.Schema<A, I>, format: string, base: Path = []) => {
   const read = compile(schema.ast)
   const validate = fastDecodeEither(schema, { errors: "all" })
+  // Most stored messages are already in printed spelling with no unknown field: the reader would
+  // copy them unchanged, so they are returned as they are once the schema's predicate agrees.
+  // An enum field then holds a name: a number is the reader's to map.
+  const printedExactly = compileGuard(schema, "error", { narrow: (ast) => (kindOf(ast)?._tag === "enum" ? Schema.String.ast : undefined) })
   return (json: unknown): Either.Either<Read<A>, DecodeError> => {
+    if (printedExactly?.(json)) return Either.right({ value: json as A, renamed: [], ignored: [], locate: identityPath })
     const ctx: Context = { renamed: [], ignored: [], spelled: new WeakMap() }
     let printed: unknown
     try {

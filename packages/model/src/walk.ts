@@ -6,7 +6,7 @@
 import { fastDecodeEither } from "./fast.js"
 import { Either, Schema } from "effect"
 import { DecodeError, EncodeError, type Path, collectIssues, previewValue } from "./errors.js"
-import { type Note, type NoteKind, type Scan, type ScanInit, makeNote, makeScan } from "./scan.js"
+import { type Note, type NoteKind, type Scan, type ScanInit, makeNote, scanOf } from "./scan.js"
 import { round } from "./units.js"
 
 // A walk stops at the first value it cannot read or write; this carries the error out of it.
@@ -24,6 +24,8 @@ export const attempt = <A, E>(f: () => A): Either.Either<A, E> => {
   }
 }
 
+const samePath = (path: Path): Path => path
+
 /** Collects notes while decoding; `fail` aborts the walk with a DecodeError at base + path. */
 export class DecodeWalk {
   readonly notes: Array<Note> = []
@@ -31,7 +33,7 @@ export class DecodeWalk {
     readonly format: string,
     readonly base: Path = [],
     /** Turns a path the codec knows into the input's own spelling of it (proto3 field names). */
-    readonly locate: (path: Path) => Path = (path) => path
+    readonly locate: (path: Path) => Path = samePath
   ) {}
   note(kind: NoteKind, path: Path, detail: string): void {
     this.notes.push(makeNote(kind, path, detail))
@@ -93,9 +95,7 @@ export const walkScan = (
   locate?: (path: Path) => Path
 ): Either.Either<Scan, DecodeError> => {
   const walk = new DecodeWalk(format, base, locate)
-  return Either.flatMap(attempt<ScanInit, DecodeError>(() => f(walk)), (init) =>
-    Either.mapLeft(makeScan({ ...init, notes: walk.notes }), (v) => DecodeError.fromIssues(format, v.issues))
-  )
+  return Either.map(attempt<ScanInit, DecodeError>(() => f(walk)), (init) => scanOf(init, walk.notes))
 }
 
 /** A Schema decoder whose failure is a DecodeError of `format`, with paths under `base`. */

@@ -21,14 +21,17 @@ const mutated = <A>(valid: fc.Arbitrary<A>) =>
   )
 
 const agrees = <A, I>(name: string, schema: Schema.Schema<A, I>, excess: "ignore" | "error", samples?: fc.Arbitrary<unknown>) => {
-  const guard = compileGuard(schema, excess)!
   const is = Schema.is(schema, { onExcessProperty: excess })
   const valid = samples ?? (Arbitrary.make(schema) as fc.Arbitrary<unknown>)
-  it(`${name}: the compiled guard accepts exactly what Schema accepts (onExcessProperty ${excess})`, () => {
+  it.each([
+    ["generated code", true],
+    ["closures", false]
+  ])(`${name}: the guard compiled to %s accepts exactly what Schema accepts (onExcessProperty ${excess})`, (_, generate) => {
+    const guard = compileGuard(schema, excess, { generate })
     expect(guard).not.toBeNull()
     fc.assert(
       fc.property(fc.oneof(valid, mutated(valid), fc.jsonValue()), (u) => {
-        expect(guard(u)).toBe(is(u))
+        expect(guard!(u)).toBe(is(u))
       }),
       { numRuns: 1_000 }
     )

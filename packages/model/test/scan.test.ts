@@ -13,6 +13,7 @@ import {
   makeNote,
   makeScan,
   parseScanEither,
+  previewValue,
   stringifyScan
 } from "../src/index.js"
 
@@ -313,5 +314,20 @@ describe("makeScan", () => {
 
   it.prop("accepts what Arbitrary generates, unchanged", [Arbitrary.make(Scan)], ([scan]) => {
     expect(Either.getOrThrow(makeScan(encodeScan(scan)))).toEqual(scan)
+  })
+})
+
+describe("previewValue", () => {
+  const byJson = (value: unknown, max = 80) => {
+    const text = JSON.stringify(value)
+    return text.length > max ? `${text.slice(0, max - 1)}…` : text
+  }
+  it("renders any string as JSON.stringify does, cut at the limit", () => {
+    fc.assert(
+      fc.property(fc.oneof(fc.string(), fc.fullUnicodeString(), fc.string({ minLength: 70, maxLength: 90 })), fc.integer({ min: 3, max: 100 }), (s, max) => {
+        expect(previewValue(s, max)).toBe(byJson(s, max))
+      }),
+      { numRuns: 5_000 }
+    )
   })
 })

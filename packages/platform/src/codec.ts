@@ -3,7 +3,7 @@
  * library) and list summaries; encoding writes the entry a migrated record becomes, with a note
  * for everything the platform cannot hold.
  */
-import { Either, Schema } from "effect"
+import { Either } from "effect"
 import {
   Base64,
   Catalogue,
@@ -14,6 +14,7 @@ import {
   type Encoded,
   type FailureCategory,
   type MeasurementName,
+  MeasurementsBuilder,
   type Method,
   POSTURE_FRONT,
   POSTURE_RIGHT,
@@ -23,6 +24,7 @@ import {
   type ScanJson,
   UtcTimestamp,
   attempt,
+  compileGuard,
   convertLength,
   convertMass,
   walkScan,
@@ -77,30 +79,33 @@ const readInput = (r: DecodeWalk, input: Wire.EntryInput, outputWeight: number |
 // --- Decode: entries ---------------------------------------------------------------------
 
 const readMeasurements = (r: DecodeWalk, items: ReadonlyArray<Wire.MeasurementItem> | null) => {
-  const out: Partial<Record<MeasurementName, number>> = {}
-  items?.forEach((item, i) => {
-    const path = ["measurements", i]
+  const built = new MeasurementsBuilder()
+  if (items === null) return built.build()
+  for (let i = 0; i < items.length; i++) {
+    const item = items[i]!
     const entry = Catalogue.byName(item.name)
     if (entry === undefined) {
       const guess = Catalogue.suggest(item.name)
-      r.note("dropped", path, `unknown measurement ${previewValue(item.name)} = ${item.value} ${item.unit}${guess ? ` (did you mean ${guess.name}?)` : ""}`)
-      return
+      r.note("dropped", ["measurements", i], `unknown measurement ${previewValue(item.name)} = ${item.value} ${item.unit}${guess ? ` (did you mean ${guess.name}?)` : ""}`)
+      continue
     }
-    if (out[entry.name] !== undefined) {
-      r.note("dropped", path, `second ${entry.name} (${item.value} ${item.unit}); the first one is kept`)
-      return
+    if (built.has(entry.name)) {
+      r.note("dropped", ["measurements", i], `second ${entry.name} (${item.value} ${item.unit}); the first one is kept`)
+      continue
     }
-    if (item.unit === Wire.UNITS.length) out[entry.name] = item.value
+    if (item.unit === Wire.UNITS.length) built.set(entry.name, item.value)
     else if (item.unit === "cm" || item.unit === "in") {
-      out[entry.name] = convertLength(item.value, item.unit, "mm")
-      r.note("converted", path, `${entry.name} ${item.value} ${item.unit} -> ${out[entry.name]} mm`)
-    } else r.fail([...path, "unit"], item.unit, `a length unit (${Wire.UNITS.length})`)
-  })
-  return out
+      const mm = convertLength(item.value, item.unit, "mm")
+      built.set(entry.name, mm)
+      r.note("converted", ["measurements", i], `${entry.name} ${item.value} ${item.unit} -> ${mm} mm`)
+    } else r.fail(["measurements", i, "unit"], item.unit, `a length unit (${Wire.UNITS.length})`)
+  }
+  return built.build()
 }
 
-const isBase64 = Schema.is(Base64)
-const isUtcTimestamp = Schema.is(UtcTimestamp)
+// Compiled once: Schema.is walks the schema's AST on every call.
+const isBase64 = compileGuard(Base64)!
+const isUtcTimestamp = compileGuard(UtcTimestamp)!
 
 const readAvatar = (r: DecodeWalk, avatar: Wire.Avatar | null | undefined): ScanInitJson["avatar"] => {
   if (avatar === null || avatar === undefined) return null
@@ -160,52 +165,54 @@ const readClientComposition = (r: DecodeWalk, c: Wire.ClientLibraryBodyCompositi
   return { bodyFatPercent: c.bodyFatPercentage, bodyFatMassG: null, leanMassG: null, skeletalMuscleMassG: muscleG }
 }
 
+// Every posture object starts from these: one key per known name, null until read.
+const nulls = (table: ReadonlyArray<{ readonly name: string }>): Readonly<Record<string, null>> => Object.fromEntries(table.map((p) => [p.name, null]))
+const FRONT_NULLS = nulls(POSTURE_FRONT)
+const RIGHT_NULLS = nulls(POSTURE_RIGHT)
+const RIGHT_POINTS: ReadonlyMap<string, number> = new Map(POSTURE_RIGHT.map((l) => [l.name, l.points]))
+
 const readPosture = (r: DecodeWalk, p: Wire.Posture | null | undefined): ScanInitJson["posture"] => {
   if (p === null || p === undefined) return null
   let singular = 0
-  const angleUnit = (path: Path, unit: string) => {
-    if (!Wire.isDegrees(unit)) r.fail([...path, "unit"], unit, `an angle unit (${Wire.UNITS.angle})`)
+  const angleUnit = (path: () => Path, unit: string) => {
+    if (!Wire.isDegrees(unit)) r.fail([...path(), "unit"], unit, `an angle unit (${Wire.UNITS.angle})`)
     if (unit !== Wire.UNITS.angle) singular++
   }
   const front = p.front ?? null
   const right = p.right ?? null
   let frontOut: FrontJson | null = null
   if (front !== null) {
-    const angles: Record<string, number | null> = Object.fromEntries(POSTURE_FRONT.map((f) => [f.name, null]))
-    const lines: Record<string, ReadonlyArray<{ x: number; y: number }> | null> = { ...angles } as never
+    const angles: Record<string, number | null> = { ...FRONT_NULLS }
+    const lines: Record<string, ReadonlyArray<{ x: number; y: number }> | null> = { ...FRONT_NULLS }
     front.angles.forEach((a, i) => {
-      const path = ["posture", "front", "angles", i]
-      if (!Object.hasOwn(angles, a.name)) return r.note("dropped", path, `unknown front angle ${previewValue(a.name)} = ${a.value}`)
+      const path = () => ["posture", "front", "angles", i]
+      if (!Object.hasOwn(angles, a.name)) return r.note("dropped", path(), `unknown front angle ${previewValue(a.name)} = ${a.value}`)
       angleUnit(path, a.unit)
       angles[a.name] = a.value
     })
     front.lines.forEach((l, i) => {
-      const path = ["posture", "front", "lines", i]
-      if (!Object.hasOwn(lines, l.name)) return r.note("dropped", path, `unknown front line ${previewValue(l.name)}`)
-      if (l.points.length !== 2) r.fail([...path, "points"], l.points, "exactly 2 points")
+      if (!Object.hasOwn(lines, l.name)) return r.note("dropped", ["posture", "front", "lines", i], `unknown front line ${previewValue(l.name)}`)
+      if (l.points.length !== 2) r.fail(["posture", "front", "lines", i, "points"], l.points, "exactly 2 points")
       lines[l.name] = l.points
     })
     frontOut = { angles, lines } as FrontJson
   }
   let rightOut: RightJson | null = null
   if (right !== null) {
-    const sizes: Record<string, number> = Object.fromEntries(POSTURE_RIGHT.map((l) => [l.name, l.points]))
-    const size = (name: string): number | undefined => (Object.hasOwn(sizes, name) ? sizes[name] : undefined)
-    const angles: Record<string, ReadonlyArray<number> | null> = Object.fromEntries(POSTURE_RIGHT.map((l) => [l.name, null]))
-    const lines: Record<string, ReadonlyArray<{ x: number; y: number }> | null> = Object.fromEntries(POSTURE_RIGHT.map((l) => [l.name, null]))
+    const angles: Record<string, ReadonlyArray<number> | null> = { ...RIGHT_NULLS }
+    const lines: Record<string, ReadonlyArray<{ x: number; y: number }> | null> = { ...RIGHT_NULLS }
     right.angles.forEach((a, i) => {
-      const path = ["posture", "right", "angles", i]
-      const points = size(a.name)
-      if (points === undefined) return r.note("dropped", path, `unknown right angle ${previewValue(a.name)}`)
+      const path = () => ["posture", "right", "angles", i]
+      const points = RIGHT_POINTS.get(a.name)
+      if (points === undefined) return r.note("dropped", path(), `unknown right angle ${previewValue(a.name)}`)
       angleUnit(path, a.unit)
-      if (a.angles.length !== points - 1) r.fail([...path, "angles"], a.angles, `${points - 1} segment angles for ${a.name}`)
+      if (a.angles.length !== points - 1) r.fail([...path(), "angles"], a.angles, `${points - 1} segment angles for ${a.name}`)
       angles[a.name] = a.angles
     })
     right.lines.forEach((l, i) => {
-      const path = ["posture", "right", "lines", i]
-      const points = size(l.name)
-      if (points === undefined) return r.note("dropped", path, `unknown right line ${previewValue(l.name)}`)
-      if (l.points.length !== points) r.fail([...path, "points"], l.points, `${points} points for ${l.name}`)
+      const points = RIGHT_POINTS.get(l.name)
+      if (points === undefined) return r.note("dropped", ["posture", "right", "lines", i], `unknown right line ${previewValue(l.name)}`)
+      if (l.points.length !== points) r.fail(["posture", "right", "lines", i, "points"], l.points, `${points} points for ${l.name}`)
       lines[l.name] = l.points
     })
     rightOut = { angles, lines } as RightJson
@@ -252,18 +259,29 @@ const readClientError = (r: DecodeWalk, status: "success" | "failure", error: un
 
 const ENTRY_KEYS = new Set(Object.keys(Wire.Entry.fields))
 
-const readEntryCommon = (r: DecodeWalk, e: Wire.Entry | Wire.ClientLibraryEntry, json: unknown): ScanInit => {
+/** The scan of an entry; `rest` reads what the two entry shapes spell differently, in this order. */
+const readEntry = (
+  r: DecodeWalk,
+  e: Wire.Entry | Wire.ClientLibraryEntry,
+  json: unknown,
+  rest: { readonly composition: () => ScanInitJson["composition"]; readonly failure: () => ScanInitJson["failure"] }
+): ScanInit => {
   r.noteUnknownKeys([], json, ENTRY_KEYS)
   const outputWeight = e.outputStats?.weight ?? null
   if (outputWeight !== null && e.input.adjustedScan === undefined) r.note("dropped", ["outputStats"], `outputStats.weight ${outputWeight} g on a scan that is not adjusted`)
+  const input = readInput(r, e.input, outputWeight)
   return {
     source: { api: "platform", id: e.id },
     status: e.status,
     externalId: e.customScanId ?? null,
-    ...readInput(r, e.input, outputWeight),
+    method: input.method,
+    subject: input.subject,
+    adjustment: input.adjustment,
     measurementsMm: readMeasurements(r, e.measurements),
     avatar: readAvatar(r, e.avatar),
-    posture: readPosture(r, e.posture)
+    posture: readPosture(r, e.posture),
+    composition: rest.composition(),
+    failure: rest.failure()
   }
 }
 
@@ -307,20 +325,16 @@ export const decodeEntryEither = (json: unknown): Either.Either<Scan, DecodeErro
   // skeletalMuscleMass (beside a null bodyFatPercentage) and lose it: such an entry is the client library's.
   if (Either.isRight(rest) && !hasMuscleMass(body)) {
     const e = rest.right
-    return walkScan(FORMATS.entry, base, (r) => ({
-      ...readEntryCommon(r, e, body),
-      composition: readComposition(r, e.bodyComposition),
-      failure: readPlatformError(r, e.status, e.error)
-    }))
+    return walkScan(FORMATS.entry, base, (r) =>
+      readEntry(r, e, body, { composition: () => readComposition(r, e.bodyComposition), failure: () => readPlatformError(r, e.status, e.error) })
+    )
   }
   const client = (inEnvelope ? clientAt.inEnvelope : clientAt.top)(body)
   if (Either.isRight(client)) {
     const e = client.right
-    return walkScan(FORMATS.clientLibraryEntry, base, (r) => ({
-      ...readEntryCommon(r, e, body),
-      composition: readClientComposition(r, e.bodyComposition),
-      failure: readClientError(r, e.status, e.error)
-    }))
+    return walkScan(FORMATS.clientLibraryEntry, base, (r) =>
+      readEntry(r, e, body, { composition: () => readClientComposition(r, e.bodyComposition), failure: () => readClientError(r, e.status, e.error) })
+    )
   }
   return Either.left(Either.isLeft(rest) && !looksClientLibrary(body) ? rest.left : client.left)
 }

@@ -15,11 +15,13 @@ import {
   type Encoded,
   type FailureCategory,
   GENDER_CODES,
-  type MeasurementName,
+  MeasurementsBuilder,
+  measurementIndex,
   type Note,
   POSTURE_FRONT,
   POSTURE_RIGHT,
   type Path,
+  type PathSegment,
   SESSION_MEASUREMENT_UNSPECIFIED,
   Proto3,
   type Scan,
@@ -82,52 +84,59 @@ const canonicalTime = (path: Path, at: string): { readonly iso: string; readonly
 }
 
 // int64 strings keep full precision; the canonical model holds doubles, exact only to 2^53.
-const int64 = (w: DecodeWalk, path: Path, value: string | undefined): number => {
+const int64 = (w: DecodeWalk, i: number, value: string | undefined): number => {
   const n = Number(value ?? "0")
-  if (!Number.isSafeInteger(n)) w.fail(path, value, "a value up to 2^53 - 1: a larger int64 has no exact double, and rounding it would change it")
+  if (!Number.isSafeInteger(n)) w.fail(itemPath(i, "value"), value, "a value up to 2^53 - 1: a larger int64 has no exact double, and rounding it would change it")
   return n
 }
 
 // --- Measurements -------------------------------------------------------------------------
 
-type Target = { readonly kind: "length"; readonly name: MeasurementName } | { readonly kind: "stat"; readonly stat: StatEntry }
+type Target = { readonly kind: "length"; readonly index: number; readonly unit: string } | { readonly kind: "stat"; readonly stat: StatEntry; readonly unit: string }
 
 const UNSPECIFIED_TYPE = SESSION_MEASUREMENT_UNSPECIFIED.name
 
-const targetOf = (c: Ctx, path: Path, type: string | number): Target | undefined => {
+// Paths are built only when a note or an error needs one: most records need none.
+const itemPath = (i: number, ...rest: ReadonlyArray<PathSegment>): Path => ["results", "measurements", i, ...rest]
+
+const targetOf = (c: Ctx, i: number, type: string | number): Target | undefined => {
   if (typeof type === "number") {
-    skip(c, path, type, `MeasurementType ${type} is not in the spec's enum (a newer server's?)`)
+    skip(c, itemPath(i, "measurementType"), type, `MeasurementType ${type} is not in the spec's enum (a newer server's?)`)
     return undefined
   }
-  const entry = Catalogue.bySessionName(type)
-  if (entry !== undefined) return { kind: "length", name: entry.name }
-  const stat = Catalogue.statBySessionName(type)
-  if (stat !== undefined) return { kind: "stat", stat }
+  const target = TARGETS.get(type)
+  if (target !== undefined) return target
   if (type === UNSPECIFIED_TYPE) {
-    skip(c, path, type, `${type} names no measurement`)
+    skip(c, itemPath(i, "measurementType"), type, `${type} names no measurement`)
     return undefined
   }
   const guess = Catalogue.suggest(type)
-  skip(c, path, type, `unknown MeasurementType ${previewValue(type)}${guess ? ` (did you mean ${guess.session.name}?)` : ""}`)
+  skip(c, itemPath(i, "measurementType"), type, `unknown MeasurementType ${previewValue(type)}${guess ? ` (did you mean ${guess.session.name}?)` : ""}`)
   return undefined
 }
 
+// One lookup per item: every session MeasurementType name, length or stat, with its unit.
+const TARGETS = new Map<string, Target>([
+  ...Catalogue.stats.map((stat): [string, Target] => [stat.session.name, { kind: "stat", stat, unit: stat.session.unit }]),
+  ...Catalogue.measurements.map((e): [string, Target] => [e.session.name, { kind: "length", index: measurementIndex(e.name), unit: Wire.LENGTH_UNIT }])
+])
+
 /** The unit spec 02 gives a type. Returns false when the item is dropped. */
-const checkUnit = (c: Ctx, path: Path, type: string, unit: string | number, expected: string): boolean => {
+const checkUnit = (c: Ctx, i: number, type: string, unit: string | number, expected: string): boolean => {
   if (unit === expected) return true
   if (unit === Wire.UNIT_UNSPECIFIED || unit === 0) {
-    c.w.note("assumed", [...path, "unit"], `${type} without a unit: read in ${expected}, the unit spec 02 gives it`)
+    c.w.note("assumed", itemPath(i, "unit"), `${type} without a unit: read in ${expected}, the unit spec 02 gives it`)
     return true
   }
   if (typeof unit === "number") {
-    c.w.note("assumed", [...path, "unit"], `UnitType ${unit}: the spec documents no UnitType numbers, so ${type} is read in ${expected}, the unit it gives the type`)
+    c.w.note("assumed", itemPath(i, "unit"), `UnitType ${unit}: the spec documents no UnitType numbers, so ${type} is read in ${expected}, the unit it gives the type`)
     return true
   }
   if (Wire.UNIT_TYPE.names.has(unit)) {
     // Each quantity has one UnitType, so two different ones never convert exactly.
-    return c.w.fail([...path, "unit"], unit, `${expected}: ${type} is measured in ${expected}, and ${unit} does not convert to it`)
+    return c.w.fail(itemPath(i, "unit"), unit, `${expected}: ${type} is measured in ${expected}, and ${unit} does not convert to it`)
   }
-  skip(c, path, unit, `${type} in unknown unit ${previewValue(unit)}`)
+  skip(c, itemPath(i), unit, `${type} in unknown unit ${previewValue(unit)}`)
   return false
 }
 
@@ -135,39 +144,40 @@ const GENDER_BY_CODE = new Map<number, "male" | "female">(Object.entries(GENDER_
 const E4_MAX = 1_000_000
 
 const readMeasurements = (c: Ctx, items: ReadonlyArray<Wire.MeasurementItem>) => {
-  const measurements: Partial<Record<MeasurementName, number>> = {}
+  const measurements = new MeasurementsBuilder()
   const subject: { age?: number; gender?: "male" | "female"; heightMm?: number; weightG?: number } = {}
   const composition: { bodyFatPercent?: number; skeletalMuscleMassG?: number } = {}
   const seen = new Set<string>()
-  items.forEach((item, i) => {
-    const path = ["results", "measurements", i]
+  for (let i = 0; i < items.length; i++) {
+    const item = items[i]!
     const type = item.measurementType ?? UNSPECIFIED_TYPE
-    const target = targetOf(c, [...path, "measurementType"], type)
-    if (target === undefined || typeof type === "number") return
-    const expected = target.kind === "length" ? Wire.LENGTH_UNIT : target.stat.session.unit
-    if (!checkUnit(c, path, type, item.unit ?? Wire.UNIT_UNSPECIFIED, expected)) return
-    if (seen.has(type)) return c.w.note("dropped", path, `second ${type} (${item.value ?? "0"} ${expected}); the first one is kept`)
+    const target = targetOf(c, i, type)
+    if (target === undefined || typeof type === "number") continue
+    if (!checkUnit(c, i, type, item.unit ?? Wire.UNIT_UNSPECIFIED, target.unit)) continue
+    if (seen.has(type)) {
+      c.w.note("dropped", itemPath(i), `second ${type} (${item.value ?? "0"} ${target.unit}); the first one is kept`)
+      continue
+    }
     seen.add(type)
-    const valuePath = [...path, "value"]
-    const value = int64(c.w, valuePath, item.value)
+    const value = int64(c.w, i, item.value)
     if (target.kind === "stat" && target.stat.target === "subject.gender") {
       const gender = GENDER_BY_CODE.get(value)
-      subject.gender = gender ?? c.w.fail(valuePath, item.value, "a GENDER code: 1 (male) or 2 (female)")
-      return
+      subject.gender = gender ?? c.w.fail(itemPath(i, "value"), item.value, "a GENDER code: 1 (male) or 2 (female)")
+      continue
     }
-    if (value < 0) c.w.fail(valuePath, item.value, `a ${type} of at least 0`)
-    if (target.kind === "length") measurements[target.name] = value
+    if (value < 0) c.w.fail(itemPath(i, "value"), item.value, `a ${type} of at least 0`)
+    if (target.kind === "length") measurements.setAt(target.index, value)
     else if (target.stat.target === "composition.bodyFatPercent") {
-      if (value > E4_MAX) c.w.fail(valuePath, item.value, `a PERCENTAGE_E4 up to ${E4_MAX} (100 %)`)
+      if (value > E4_MAX) c.w.fail(itemPath(i, "value"), item.value, `a PERCENTAGE_E4 up to ${E4_MAX} (100 %)`)
       composition.bodyFatPercent = e4ToPercent(value as PercentE4)
     } else if (target.stat.target === "composition.skeletalMuscleMassG") composition.skeletalMuscleMassG = value
     else if (target.stat.target === "subject.age") subject.age = value
     else if (target.stat.target === "subject.heightMm") subject.heightMm = value
     else subject.weightG = value
-  })
+  }
   const hasComposition = composition.bodyFatPercent !== undefined || composition.skeletalMuscleMassG !== undefined
   return {
-    measurementsMm: measurements,
+    measurementsMm: measurements.build(),
     subject,
     composition: hasComposition
       ? { bodyFatPercent: composition.bodyFatPercent ?? null, bodyFatMassG: null, leanMassG: null, skeletalMuscleMassG: composition.skeletalMuscleMassG ?? null }
@@ -177,98 +187,101 @@ const readMeasurements = (c: Ctx, items: ReadonlyArray<Wire.MeasurementItem>) =>
 
 // --- Avatar and posture ---------------------------------------------------------------------
 
-const finite = (w: DecodeWalk, path: Path, value: number): number =>
-  Number.isFinite(value) ? value : w.fail(path, value, "a finite number")
+const finite = (w: DecodeWalk, path: () => Path, value: number): number => (Number.isFinite(value) ? value : w.fail(path(), value, "a finite number"))
 
 const readAvatar = (c: Ctx, avatar: typeof Wire.Avatar.Type | undefined): ScanInitJson["avatar"] => {
   const mesh = avatar?.meshVerticesOnly
   if (mesh === undefined) return null
   const path = ["results", "avatar", "meshVerticesOnly", "vertices"]
-  const vertices = (mesh.vertices ?? []).map((v, i) => finite(c.w, [...path, i], v))
+  const vertices = (mesh.vertices ?? []).map((v, i) => finite(c.w, () => [...path, i], v))
   if (vertices.length % 3 !== 0) c.w.fail(path, `${vertices.length} numbers`, "x, y, z triples (a multiple of 3 numbers)")
   return { format: "vertices", type: null, data: null, vertices }
 }
 
 /** Angles of one item in degrees: radians converted with one note; an unspecified unit has no conversion. */
-const inDegrees = (c: Ctx, path: Path, unit: string | number | undefined, label: string, values: ReadonlyArray<number>): Array<number> => {
+const inDegrees = (c: Ctx, path: () => Path, unit: string | number | undefined, label: string, values: Array<number>): Array<number> => {
   const u = unit ?? 0
-  if (u === Wire.ANGLE_DEGREES) return [...values]
+  if (u === Wire.ANGLE_DEGREES) return values
   if (u === Wire.ANGLE_RADIANS) {
     const degrees = values.map((v) => convertAngle(v, "rad", "deg"))
-    c.w.note("converted", path, `${label} ${values.join(", ")} rad -> ${degrees.join(", ")} degrees`)
+    c.w.note("converted", path(), `${label} ${values.join(", ")} rad -> ${degrees.join(", ")} degrees`)
     return degrees
   }
-  return c.w.fail([...path, "unit"], unit ?? "ANGLE_UNIT_TYPE_NOT_SPECIFIED", `${Wire.ANGLE_DEGREES} or ${Wire.ANGLE_RADIANS}: an angle in an unknown unit cannot be converted`)
+  return c.w.fail([...path(), "unit"], unit ?? "ANGLE_UNIT_TYPE_NOT_SPECIFIED", `${Wire.ANGLE_DEGREES} or ${Wire.ANGLE_RADIANS}: an angle in an unknown unit cannot be converted`)
 }
 
-const points = (c: Ctx, path: Path, ps: ReadonlyArray<Wire.Point> | undefined, count: number, label: string): Array<PointJson> => {
+const points = (c: Ctx, path: () => Path, ps: ReadonlyArray<Wire.Point> | undefined, count: number, label: string): Array<PointJson> => {
   const list = ps ?? []
-  if (list.length !== count) c.w.fail([...path, "points"], list, `${count} points for ${label}`)
-  return list.map((p, j) => ({ x: finite(c.w, [...path, "points", j, "x"], p.x ?? 0), y: finite(c.w, [...path, "points", j, "y"], p.y ?? 0) }))
+  if (list.length !== count) c.w.fail([...path(), "points"], list, `${count} points for ${label}`)
+  return list.map((p, j) => ({ x: finite(c.w, () => [...path(), "points", j, "x"], p.x ?? 0), y: finite(c.w, () => [...path(), "points", j, "y"], p.y ?? 0) }))
 }
 
 /** The canonical name of a posture item, or undefined when it is dropped. */
-const postureName = <N extends string>(
-  c: Ctx,
-  path: Path,
-  name: string | number | undefined,
-  table: ReadonlyArray<{ readonly name: N; readonly session: string }>,
-  seen: Set<string>
-): N | undefined => {
+const postureName = <N extends string>(c: Ctx, path: () => Path, name: string | number | undefined, byName: ReadonlyMap<string, N>, seen: Set<string>): N | undefined => {
   const v = name ?? 0
-  const found = typeof v === "string" ? table.find((t) => t.session === v) : undefined
+  const found = typeof v === "string" ? byName.get(v) : undefined
   if (found === undefined) {
     const why = typeof v === "number" ? `posture name ${v}: the spec documents no numbers for these names` : `unknown posture name ${previewValue(v)}`
-    skip(c, [...path, "name"], v, why)
+    skip(c, [...path(), "name"], v, why)
     return undefined
   }
-  if (seen.has(found.name)) {
-    c.w.note("dropped", path, `second ${found.session}; the first one is kept`)
+  if (seen.has(found)) {
+    c.w.note("dropped", path(), `second ${v}; the first one is kept`)
     return undefined
   }
-  seen.add(found.name)
-  return found.name
+  seen.add(found)
+  return found
 }
 
+// Every posture object starts from these: one key per known name, null until read.
+const nulls = (table: ReadonlyArray<{ readonly name: string }>): Readonly<Record<string, null>> => Object.fromEntries(table.map((p) => [p.name, null]))
+const FRONT_NULLS = nulls(POSTURE_FRONT)
+const RIGHT_NULLS = nulls(POSTURE_RIGHT)
+const FRONT_BY_SESSION = new Map(POSTURE_FRONT.map((p) => [p.session, p.name]))
+const RIGHT_BY_SESSION = new Map(POSTURE_RIGHT.map((p) => [p.session, p.name]))
+const RIGHT_POINTS = new Map<string, number>(POSTURE_RIGHT.map((p) => [p.name, p.points]))
+
+const postureItem = (side: "front" | "right", list: "angles" | "lines", i: number) => (): Path => ["results", "posture", side, list, i]
+
 const readFront = (c: Ctx, front: NonNullable<Wire.Posture["front"]>): FrontJson => {
-  const angles: Record<string, number | null> = Object.fromEntries(POSTURE_FRONT.map((p) => [p.name, null]))
-  const lines: Record<string, ReadonlyArray<PointJson> | null> = Object.fromEntries(POSTURE_FRONT.map((p) => [p.name, null]))
+  const angles: Record<string, number | null> = { ...FRONT_NULLS }
+  const lines: Record<string, ReadonlyArray<PointJson> | null> = { ...FRONT_NULLS }
   const seenAngles = new Set<string>()
   const seenLines = new Set<string>()
   front.angles?.forEach((a, i) => {
-    const path = ["results", "posture", "front", "angles", i]
-    const name = postureName(c, path, a.name, POSTURE_FRONT, seenAngles)
+    const path = postureItem("front", "angles", i)
+    const name = postureName(c, path, a.name, FRONT_BY_SESSION, seenAngles)
     if (name === undefined) return
-    const value = finite(c.w, [...path, "value"], a.value ?? 0)
+    const value = finite(c.w, () => [...path(), "value"], a.value ?? 0)
     angles[name] = inDegrees(c, path, a.unit, String(a.name), [value])[0]!
   })
   front.lines?.forEach((l, i) => {
-    const path = ["results", "posture", "front", "lines", i]
-    const name = postureName(c, path, l.name, POSTURE_FRONT, seenLines)
+    const path = postureItem("front", "lines", i)
+    const name = postureName(c, path, l.name, FRONT_BY_SESSION, seenLines)
     if (name !== undefined) lines[name] = points(c, path, l.points, 2, String(l.name))
   })
   return { angles, lines } as FrontJson
 }
 
 const readRight = (c: Ctx, right: NonNullable<Wire.Posture["right"]>): RightJson => {
-  const size = Object.fromEntries(POSTURE_RIGHT.map((p) => [p.name, p.points])) as Record<string, number>
-  const angles: Record<string, ReadonlyArray<number> | null> = Object.fromEntries(POSTURE_RIGHT.map((p) => [p.name, null]))
-  const lines: Record<string, ReadonlyArray<PointJson> | null> = Object.fromEntries(POSTURE_RIGHT.map((p) => [p.name, null]))
+  const angles: Record<string, ReadonlyArray<number> | null> = { ...RIGHT_NULLS }
+  const lines: Record<string, ReadonlyArray<PointJson> | null> = { ...RIGHT_NULLS }
   const seenAngles = new Set<string>()
   const seenLines = new Set<string>()
   right.angles?.forEach((a, i) => {
-    const path = ["results", "posture", "right", "angles", i]
-    const name = postureName(c, path, a.name, POSTURE_RIGHT, seenAngles)
+    const path = postureItem("right", "angles", i)
+    const name = postureName(c, path, a.name, RIGHT_BY_SESSION, seenAngles)
     const values = a.angles ?? []
     // proto3 leaves an empty list out: no angles is an unknown line, not a wrong count.
     if (name === undefined || values.length === 0) return
-    if (values.length !== size[name]! - 1) c.w.fail([...path, "angles"], values, `${size[name]! - 1} segment angles for ${a.name}`)
-    angles[name] = inDegrees(c, path, a.unit, String(a.name), values.map((v, j) => finite(c.w, [...path, "angles", j], v)))
+    const size = RIGHT_POINTS.get(name)!
+    if (values.length !== size - 1) c.w.fail([...path(), "angles"], values, `${size - 1} segment angles for ${a.name}`)
+    angles[name] = inDegrees(c, path, a.unit, String(a.name), values.map((v, j) => finite(c.w, () => [...path(), "angles", j], v)))
   })
   right.lines?.forEach((l, i) => {
-    const path = ["results", "posture", "right", "lines", i]
-    const name = postureName(c, path, l.name, POSTURE_RIGHT, seenLines)
-    if (name !== undefined) lines[name] = points(c, path, l.points, size[name]!, String(l.name))
+    const path = postureItem("right", "lines", i)
+    const name = postureName(c, path, l.name, RIGHT_BY_SESSION, seenLines)
+    if (name !== undefined) lines[name] = points(c, path, l.points, RIGHT_POINTS.get(name)!, String(l.name))
   })
   return { angles, lines } as RightJson
 }
@@ -285,6 +298,8 @@ const readFailure = (c: Ctx, e: typeof Wire.ResultsError.Type): NonNullable<Scan
   const message = e.message === undefined || e.message === "" ? null : e.message
   if (typeof type === "string" && Wire.RESULTS_ERROR_TYPE.names.has(type)) return { code: type, category: categoryOf(type), message }
   const path = ["error", "errorType"]
+  // A failure code names something; an empty name is no code to keep.
+  if (type === "") c.w.fail(path, type, "a results ErrorType name")
   if (c.strict) c.w.fail(path, type, "a results ErrorType (strict mode)")
   c.w.note("assumed", path, `errorType ${previewValue(type)} is not in the spec's enum (a newer server's?): kept as the failure code`)
   return { code: String(type), category: "unknown", message }
@@ -303,10 +318,15 @@ const toScan = (c: Ctx, json: unknown, r: Wire.ScanningResults): ScanInit => {
   }
   if (r.results !== undefined) {
     const results = r.results
+    const read = readMeasurements(c, results.measurements ?? [])
     return {
-      ...common,
+      source: common.source,
+      externalId: common.externalId,
+      method: common.method,
       status: "success",
-      ...readMeasurements(c, results.measurements ?? []),
+      measurementsMm: read.measurementsMm,
+      subject: read.subject,
+      composition: read.composition,
       avatar: readAvatar(c, results.avatar),
       posture: readPosture(c, results.posture)
     }
