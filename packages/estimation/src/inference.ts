@@ -96,8 +96,21 @@ export const infer = <U extends string>(candidates: ReadonlyArray<Candidate<U>>,
   return { _tag: "Decided", unit: decided.unit, evidence: evidenceOf(share, decided, others, decisive[0] ?? clues[0]!) }
 }
 
+// "plausible in millimetres and not in centimetres", written once per pair of candidates (every
+// quantity here has two).
+const verdicts = new WeakMap<Candidate<string>, WeakMap<Candidate<string>, string>>()
+const verdict = (decided: Candidate<string>, others: ReadonlyArray<Candidate<string>>): string => {
+  const write = () => `plausible in ${decided.label} and not in ${others.map((c) => c.label).join(" or ")}`
+  if (others.length !== 1) return write()
+  let byOther = verdicts.get(decided)
+  if (byOther === undefined) verdicts.set(decided, (byOther = new WeakMap()))
+  let text = byOther.get(others[0]!)
+  if (text === undefined) byOther.set(others[0]!, (text = write()))
+  return text
+}
+
 const evidenceOf = <U extends string>(share: string, decided: Candidate<U>, others: ReadonlyArray<Candidate<U>>, e: Clue): string =>
-  `${share} value(s) are plausible in ${decided.label} and not in ${others.map((c) => c.label).join(" or ")}; e.g. ${e.label} ${e.raw} = ${round3(e.raw * decided.factor)} ${e.unit}, plausible ${plausible(e)}`
+  `${share} value(s) are ${verdict(decided, others)}; e.g. ${e.label} ${e.raw} = ${round3(e.raw * decided.factor)} ${e.unit}, plausible ${plausible(e)}`
 
 // --- The three quantities -----------------------------------------------------------------
 

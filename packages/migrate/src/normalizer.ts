@@ -64,8 +64,8 @@ export const makeNormalizer = (adapters: ReadonlyArray<Adapter>): NormalizerServ
 
   const among = (candidates: ReadonlyArray<ScanFormat>, json: unknown, explicit: boolean): Either.Either<Detected, UnknownFormatError> => {
     const matched = candidates.filter((f) => f.detect(json))
-    const tried = candidates.map((f) => f.name)
     if (matched.length === 1) return Either.right({ format: matched[0]!, payload: json, explicit })
+    const tried = candidates.map((f) => f.name)
     // One named format decodes even when its shape test is unsure: the caller said what it is.
     if (explicit && candidates.length === 1) return Either.right({ format: candidates[0]!, payload: json, explicit })
     return Either.left(

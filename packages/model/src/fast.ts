@@ -13,6 +13,21 @@ import { Either, Option, ParseResult, Schema, SchemaAST } from "effect"
 import { isRecord } from "./adapter.js"
 
 type Guard = (u: unknown) => boolean
+
+/**
+ * An annotation for a filter: the same check as a plain predicate, which compiled guards call
+ * instead of the filter (whose every call goes through Effect's Option and issue machinery).
+ * Property tests hold the two to the same answers.
+ */
+export const FastTestId: unique symbol = Symbol.for("@scanbridge/model/fast/test")
+
+/** `{ [FastTestId]: test }`, to spread into a filter's annotations. */
+export const fastTest = <A>(test: (a: A) => boolean): { readonly [FastTestId]: (a: A) => boolean } => ({ [FastTestId]: test })
+
+const testOf = (ast: SchemaAST.Refinement): Guard | undefined => {
+  const test = ast.annotations[FastTestId]
+  return typeof test === "function" ? (test as Guard) : undefined
+}
 type Excess = "ignore" | "error" | "preserve"
 
 class Uncompilable extends Error {}
@@ -102,7 +117,7 @@ const compile = (node: SchemaAST.AST, inheritedExcess: Excess, narrow: Narrow | 
     }
     case "Refinement": {
       const from = compile(ast.from, excess, narrow)
-      const known = knownFilter(ast)
+      const known = knownFilter(ast) ?? testOf(ast)
       if (known !== undefined) return (u) => from(u) && known(u)
       const filter = ast.filter
       return (u) => from(u) && Option.isNone(filter(u, PARSE_OPTIONS, ast))
@@ -369,6 +384,8 @@ class Generator {
         if (num(j.minItems) && j.minItems === j.maxItems) return `${v}.length !== ${this.literal(j.minItems)}`
         break
     }
+    const test = testOf(ast)
+    if (test !== undefined) return `!${this.capture(test)}(${v})`
     const filter = ast.filter
     // Option.none() is one shared value: a passing filter allocates nothing.
     return `${this.capture((u: unknown) => Option.isSome(filter(u, PARSE_OPTIONS, ast)))}(${v})`

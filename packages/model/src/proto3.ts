@@ -13,13 +13,15 @@
  * notes and the renamed and ignored lists use the printed spelling, so that every spelling of
  * one message reads to the same result.
  */
-import { compileGuard, fastDecodeEither } from "./fast.js"
+import { compileGuard, fastDecodeEither, fastTest } from "./fast.js"
 import { Either, Option, Schema, SchemaAST } from "effect"
 import { isRecord } from "./adapter.js"
 import { DecodeError, type Path, type PathSegment, collectIssues } from "./errors.js"
 import { UtcTimestamp } from "./scan.js"
 
 const isUtcTimestamp = compileGuard(UtcTimestamp)!
+// toISOString's form for years 1-9999, the range proto3 Timestamps have.
+const isCanonicalTimestamp = (s: string): boolean => isUtcTimestamp(s) && !s.startsWith("0000")
 
 // --- Field kinds --------------------------------------------------------------------------
 
@@ -39,10 +41,12 @@ const INT64_MAX = 2n ** 63n - 1n
 const INT64_PRINTED = /^(0|-?[1-9]\d*)$/
 // Up to 18 digits every value is within int64: no BigInt needed to know.
 const inInt64Range = (s: string) => s.length < 19 || (BigInt(s) >= INT64_MIN && BigInt(s) <= INT64_MAX)
+const isInt64 = (s: string) => INT64_PRINTED.test(s) && inInt64Range(s)
 
 /** An int64 as printed: a decimal string, full precision. The reader also takes a JSON integer. */
 export const Int64 = Schema.String.pipe(
-  Schema.filter((s) => (INT64_PRINTED.test(s) && inInt64Range(s)) || "an int64 as a decimal string", {
+  Schema.filter((s) => isInt64(s) || "an int64 as a decimal string", {
+    ...fastTest(isInt64),
     arbitrary: () => (fc) => fc.bigInt({ min: INT64_MIN, max: INT64_MAX }).map(String)
   })
 ).annotations({ identifier: "Int64", [KIND]: { _tag: "int64" } satisfies Kind })
@@ -52,9 +56,12 @@ export const Double = Schema.Number.annotations({ identifier: "Double", [KIND]: 
 
 const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,9}))?(?:[Zz]|([+-])(\d{2}):(\d{2}))$/
 
+const isTimestamp = (s: string): boolean => isCanonicalTimestamp(s) || Option.isSome(parseTimestamp(s))
+
 /** An instant as proto3 prints google.protobuf.Timestamp: RFC 3339, up to nanoseconds. */
 export const Timestamp = Schema.String.pipe(
-  Schema.filter((s) => Option.isSome(parseTimestamp(s)) || "an RFC 3339 timestamp, like 2026-01-02T03:04:05.123456789Z", {
+  Schema.filter((s) => isTimestamp(s) || "an RFC 3339 timestamp, like 2026-01-02T03:04:05.123456789Z", {
+    ...fastTest(isTimestamp),
     arbitrary: () => (fc) => fc.date({ min: new Date("0001-01-01T00:00:00.000Z"), max: new Date("9999-12-31T23:59:59.999Z"), noInvalidDate: true }).map((d) => d.toISOString())
   })
 ).annotations({ identifier: "Timestamp", [KIND]: { _tag: "timestamp" } satisfies Kind })
@@ -69,7 +76,7 @@ export interface ParsedTimestamp {
 /** Reads an RFC 3339 timestamp of years 0001-9999; None for anything else. */
 export const parseTimestamp = (s: string): Option.Option<ParsedTimestamp> => {
   // Most stored timestamps are already canonical (toISOString's form): nothing to compute.
-  if (isUtcTimestamp(s) && !s.startsWith("0000")) return Option.some({ iso: s, subMillisecond: "" })
+  if (isCanonicalTimestamp(s)) return Option.some({ iso: s, subMillisecond: "" })
   const m = RFC3339.exec(s)
   if (m === null) return Option.none()
   const [year, month, day, hour, minute, second] = m.slice(1, 7).map(Number) as [number, number, number, number, number, number]

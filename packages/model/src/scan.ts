@@ -4,7 +4,7 @@
  * Every key is always present (null where unknown) except measurementsMm, which holds only
  * what the source gave. Unknown keys are rejected at any depth.
  */
-import { fastDecodeEither } from "./fast.js"
+import { fastDecodeEither, fastTest } from "./fast.js"
 import { Arbitrary, Either, Schema } from "effect"
 import type { FastCheck } from "effect"
 import { MEASUREMENT_NAMES, type MeasurementName, POSTURE_FRONT, POSTURE_RIGHT } from "./catalogue.js"
@@ -46,9 +46,12 @@ const isCalendarTime = (s: string): boolean => {
   return month >= 1 && month <= 12 && day >= 1 && day <= (month === 2 && !leap ? 28 : DAYS[month - 1]!) && n(11, 2) <= 23 && n(14, 2) <= 59 && n(17, 2) <= 59
 }
 
+const isUtc = (s: string): boolean => ISO_UTC.test(s) && isCalendarTime(s)
+
 /** Exactly the form of `Date.prototype.toISOString()`: one spelling per instant. */
 export const UtcTimestamp = Schema.String.pipe(
-  Schema.filter((s) => ISO_UTC.test(s) && isCalendarTime(s), {
+  Schema.filter(isUtc, {
+    ...fastTest(isUtc),
     message: () => "Expected an ISO-8601 UTC timestamp with milliseconds, like 2026-01-02T03:04:05.000Z",
     jsonSchema: { pattern: ISO_UTC.source },
     arbitrary: () => (fc) =>
@@ -63,9 +66,12 @@ export const UtcTimestamp = Schema.String.pipe(
 const BASE64_CHARS = /^[A-Za-z0-9+/]*={0,2}$/
 const BASE64_PATTERN = "^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$"
 
+const isBase64 = (s: string): boolean => s.length % 4 === 0 && BASE64_CHARS.test(s)
+
 /** RFC 4648 base64, standard alphabet, padded. */
 export const Base64 = Schema.String.pipe(
-  Schema.filter((s) => s.length % 4 === 0 && BASE64_CHARS.test(s), {
+  Schema.filter(isBase64, {
+    ...fastTest(isBase64),
     message: () => "Expected base64 (RFC 4648, padded)",
     jsonSchema: { pattern: BASE64_PATTERN },
     arbitrary: () => (fc) => fc.base64String()
@@ -161,6 +167,7 @@ const avatarIssue = (a: AvatarFields) => {
 /** A 3D avatar: a model file (obj, glb) in base64, or a flat vertex list (session API). */
 export const Avatar = AvatarFields.pipe(
   Schema.filter((a) => avatarIssue(a), {
+    ...fastTest((a: AvatarFields) => avatarIssue(a) === undefined),
     arbitrary: () => (fc) =>
       fc.oneof(
         fc.record({
@@ -253,6 +260,7 @@ const statusIssue = (s: typeof ScanFields.Type) =>
 
 export const Scan = ScanFields.pipe(
   Schema.filter((s) => statusIssue(s), {
+    ...fastTest((s: typeof ScanFields.Type) => statusIssue(s) === undefined),
     // Generate consistent scans instead of filtering two thirds of them away.
     arbitrary: () => (fc) =>
       fc

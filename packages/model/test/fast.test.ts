@@ -1,6 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Arbitrary, FastCheck as fc, Schema } from "effect"
-import { Proto3, Scan, SizeDocument, UtcTimestamp, compileGuard, fastDecodeEither } from "../src/index.js"
+import { Proto3, Scan, SizeDocument, UtcTimestamp, compileGuard, compileKeyReader, fastDecodeEither } from "../src/index.js"
 
 /** Values near a valid one: one leaf replaced by anything, so most are almost valid. */
 const mutated = <A>(valid: fc.Arbitrary<A>) =>
@@ -84,5 +84,20 @@ describe("compileGuard", () => {
     expect(ok._tag === "Right" && ok.right).toBe(value)
     const bad = decode({ a: 1 })
     expect(bad._tag === "Left" && bad.left.message).toContain("Expected string")
+  })
+})
+
+describe("compileKeyReader", () => {
+  it("reads the defined values of the keys into their positions and counts them", () => {
+    fc.assert(
+      fc.property(fc.uniqueArray(fc.string({ maxLength: 6 })), fc.dictionary(fc.string({ maxLength: 6 }), fc.oneof(fc.jsonValue(), fc.constant(undefined))), (keys, o) => {
+        const out: Array<unknown> = keys.map(() => "unset")
+        const n = compileKeyReader(keys)(o, out)
+        const defined = keys.filter((k) => o[k] !== undefined)
+        expect(n).toBe(defined.length)
+        keys.forEach((k, i) => expect(out[i]).toBe(o[k] !== undefined ? o[k] : "unset"))
+      }),
+      { numRuns: 1_000 }
+    )
   })
 })

@@ -147,18 +147,19 @@ const readMeasurements = (c: Ctx, items: ReadonlyArray<Wire.MeasurementItem>) =>
   const measurements = new MeasurementsBuilder()
   const subject: { age?: number; gender?: "male" | "female"; heightMm?: number; weightG?: number } = {}
   const composition: { bodyFatPercent?: number; skeletalMuscleMassG?: number } = {}
-  const seen = new Set<string>()
+  // Stats seen so far; a length already read is one the builder has.
+  const statsSeen = new Set<string>()
   for (let i = 0; i < items.length; i++) {
     const item = items[i]!
     const type = item.measurementType ?? UNSPECIFIED_TYPE
     const target = targetOf(c, i, type)
     if (target === undefined || typeof type === "number") continue
     if (!checkUnit(c, i, type, item.unit ?? Wire.UNIT_UNSPECIFIED, target.unit)) continue
-    if (seen.has(type)) {
+    if (target.kind === "length" ? measurements.hasAt(target.index) : statsSeen.has(type)) {
       c.w.note("dropped", itemPath(i), `second ${type} (${item.value ?? "0"} ${target.unit}); the first one is kept`)
       continue
     }
-    seen.add(type)
+    if (target.kind === "stat") statsSeen.add(type)
     const value = int64(c.w, i, item.value)
     if (target.kind === "stat" && target.stat.target === "subject.gender") {
       const gender = GENDER_BY_CODE.get(value)
