@@ -13,7 +13,6 @@ import {
   type Encoded,
   HUMAN_RANGES,
   MeasurementsBuilder,
-  PROPORTIONS,
   type Path,
   Proto3,
   type Scan,
@@ -71,6 +70,7 @@ const ZONELESS = /^(\d{4}-\d{2}-\d{2})[T ](\d{2}:\d{2}:\d{2}(?:\.\d{1,9})?)$/
 /** created_at's format is not shown: RFC 3339, or a date and time without a zone (read as UTC). */
 const readCreatedAt = (w: DecodeWalk, value: string | undefined): string | null => {
   if (value === undefined) return null
+  if (Proto3.isCanonicalTimestamp(value)) return value
   const path = ["created_at"]
   const rfc = Proto3.parseTimestamp(value)
   if (Option.isSome(rfc)) {
@@ -141,7 +141,6 @@ const MUSCLE_PATH = [...COMPOSITION_PATH, "skeletal_muscle_mass"]
 const TARGETS: ReadonlyArray<LengthTarget & { readonly index: number }> = [...Wire.MEASUREMENT_KEYS].map(([key, name]) => ({
   key,
   name,
-  proportion: PROPORTIONS[name],
   index: measurementIndex(name)
 }))
 const readKnownKeys = compileKeyReader(TARGETS.map((t) => t.key))

@@ -170,8 +170,20 @@ export const lengthClue = (path: Path, key: string, name: MeasurementName, raw: 
 export interface LengthTarget {
   readonly key: string
   readonly name: MeasurementName
-  /** PROPORTIONS[name], kept here: one read per value instead of a lookup by name. */
-  readonly proportion: number
+}
+
+// The two factors of each measurement's band (lengthBand's), computed once.
+const FACTORS = new Map(Object.entries(PROPORTIONS).map(([name, p]) => [name, { low: p / SPREAD, high: p * SPREAD }]))
+
+// The band factors of a list of targets, side by side, for the loop below (one list per caller).
+const factorLists = new WeakMap<ReadonlyArray<LengthTarget>, Float64Array>()
+const factorsOf = (targets: ReadonlyArray<LengthTarget>): Float64Array => {
+  let list = factorLists.get(targets)
+  if (list === undefined) {
+    list = Float64Array.from(targets.flatMap((t) => [FACTORS.get(t.name)!.low, FACTORS.get(t.name)!.high]))
+    factorLists.set(targets, list)
+  }
+  return list
 }
 
 /**
@@ -197,13 +209,13 @@ export const inferLength = (
   // of a bulk migration.
   const low = statureMm ?? HUMAN_RANGES.heightMm.min
   const high = statureMm ?? HUMAN_RANGES.heightMm.max
+  const factors = factorsOf(targets)
   for (let i = 0; i < targets.length; i++) {
     const raw = raws[i]
     if (raw === undefined) continue
     count++
-    const p = targets[i]!.proportion
-    const min = (p / SPREAD) * low
-    const max = p * SPREAD * high
+    const min = factors[2 * i]! * low
+    const max = factors[2 * i + 1]! * high
     const inMm = raw >= min && raw <= max
     const inCm = raw * 10 >= min && raw * 10 <= max
     mm &&= inMm

@@ -17,11 +17,10 @@ import { compileGuard, fastDecodeEither, fastTest } from "./fast.js"
 import { Either, Option, Schema, SchemaAST } from "effect"
 import { isRecord } from "./adapter.js"
 import { DecodeError, type Path, type PathSegment, collectIssues } from "./errors.js"
-import { UtcTimestamp } from "./scan.js"
+import { isUtcTimestamp } from "./scan.js"
 
-const isUtcTimestamp = compileGuard(UtcTimestamp)!
-// toISOString's form for years 1-9999, the range proto3 Timestamps have.
-const isCanonicalTimestamp = (s: string): boolean => isUtcTimestamp(s) && !s.startsWith("0000")
+/** toISOString's form for years 1-9999 (the range of a proto3 Timestamp): parseTimestamp keeps it as it is. */
+export const isCanonicalTimestamp = (s: string): boolean => isUtcTimestamp(s) && !s.startsWith("0000")
 
 // --- Field kinds --------------------------------------------------------------------------
 

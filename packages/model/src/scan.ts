@@ -46,12 +46,13 @@ const isCalendarTime = (s: string): boolean => {
   return month >= 1 && month <= 12 && day >= 1 && day <= (month === 2 && !leap ? 28 : DAYS[month - 1]!) && n(11, 2) <= 23 && n(14, 2) <= 59 && n(17, 2) <= 59
 }
 
-const isUtc = (s: string): boolean => ISO_UTC.test(s) && isCalendarTime(s)
+/** Whether a string is a UtcTimestamp: Schema.is(UtcTimestamp) without the schema walk. */
+export const isUtcTimestamp = (s: string): boolean => ISO_UTC.test(s) && isCalendarTime(s)
 
 /** Exactly the form of `Date.prototype.toISOString()`: one spelling per instant. */
 export const UtcTimestamp = Schema.String.pipe(
-  Schema.filter(isUtc, {
-    ...fastTest(isUtc),
+  Schema.filter(isUtcTimestamp, {
+    ...fastTest(isUtcTimestamp),
     message: () => "Expected an ISO-8601 UTC timestamp with milliseconds, like 2026-01-02T03:04:05.000Z",
     jsonSchema: { pattern: ISO_UTC.source },
     arbitrary: () => (fc) =>
