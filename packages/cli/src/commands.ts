@@ -3,13 +3,14 @@
  * pipe composes), progress and summaries to stderr; a failure is one line on stderr and a
  * non-zero exit code.
  */
-import { Args, Command, Options } from "@effect/cli"
+import { Args, BuiltInOptions, Command, CommandDescriptor, HelpDoc, Options, Usage, ValidationError } from "@effect/cli"
 import { FileSystem, Terminal } from "@effect/platform"
-import { Clock, Console, Effect, Either, Layer, Option, Schema } from "effect"
-import { type Report, type TextWriter, Normalizer, fileWriter, migrate, renderReport } from "@scanbridge/migrate"
+import { Clock, Console, Effect, Either, HashMap, Layer, Option, Schema } from "effect"
+import { type Report, type TextWriter, Normalizer, fileWriter, inputBytes, makeMigratePool, migrate, renderReport } from "@scanbridge/migrate"
 import type { Scan } from "@scanbridge/model"
 import { DEMO_ORG, Simulator } from "@scanbridge/simulator"
 import { renderDiff, renderScan } from "./render.js"
+import { WORKERS_FROM_BYTES, defaultWorkers } from "./workers.js"
 
 /** A failure the command reports as one line and exit code 1. */
 export class CliError extends Schema.TaggedError<CliError>("@scanbridge/cli/CliError")("CliError", { message: Schema.String }) {}
@@ -36,7 +37,14 @@ const migrateCommand = Command.make(
     out: Options.text("out").pipe(Options.optional, Options.withDescription("where to write the records (default: stdout)")),
     rejects: Options.text("rejects").pipe(Options.optional, Options.withDescription("where to write {file, line, error, raw} per rejected record")),
     report: Options.text("report").pipe(Options.optional, Options.withDescription("where to write the report as JSON")),
-    strict: Options.boolean("strict").pipe(Options.withDescription("exit with code 2 when any record was rejected"))
+    strict: Options.boolean("strict").pipe(Options.withDescription("exit with code 2 when any record was rejected")),
+    workers: Options.integer("workers").pipe(
+      Options.mapEffect((n) => (n >= 0 ? Effect.succeed(n) : Effect.fail(ValidationError.invalidValue(HelpDoc.p(`--workers must be 0 or more, not ${n}`))))),
+      Options.optional,
+      Options.withDescription(
+        `worker threads to migrate on besides the main thread, 0 for none (default: one per core but one when the inputs hold ${WORKERS_FROM_BYTES / 1024 / 1024} MiB or more, else 0); the output is the same either way`
+      )
+    )
   },
   (args) =>
     Effect.scoped(
@@ -45,11 +53,14 @@ const migrateCommand = Command.make(
         const rejects = Option.isSome(args.rejects) ? yield* fileWriter(args.rejects.value) : discard
         const started = yield* Clock.currentTimeMillis
         const tty = process.stderr.isTTY === true
+        const workers = Option.isSome(args.workers) ? args.workers.value : defaultWorkers(yield* inputBytes(args.inputs))
+        const pool = workers > 0 ? yield* makeMigratePool({ size: workers }) : undefined
         const report = yield* migrate({
           inputs: args.inputs,
           to: args.to,
           output,
           rejects,
+          ...(pool === undefined ? {} : { pool }),
           ...(tty ? { onProgress: (r: Report) => Effect.map(Clock.currentTimeMillis, (now) => void process.stderr.write(progressLine(r, started, now))) } : {})
         })
         const seconds = ((yield* Clock.currentTimeMillis) - started) / 1000
@@ -139,7 +150,71 @@ export const scanbridge = Command.make("scanbridge").pipe(
   Command.withSubcommands([migrateCommand, inspectCommand, diffCommand, simulateCommand])
 )
 
-export const cli = Command.run(scanbridge, { name: "scanbridge", version: "0.1.0" })
+// --- Unknown flags --------------------------------------------------------------------------
+
+/** The flags in a usage, each with whether it takes a value. */
+const flagsOf = (usage: Usage.Usage, into = new Map<string, boolean>()): Map<string, boolean> => {
+  switch (usage._tag) {
+    case "Named":
+      for (const name of usage.names) if (name.startsWith("-")) into.set(name.toLowerCase(), Option.isSome(usage.acceptedValues))
+      break
+    case "Optional":
+    case "Repeated":
+      flagsOf(usage.usage, into)
+      break
+    case "Alternation":
+    case "Concat":
+      flagsOf(usage.left, into)
+      flagsOf(usage.right, into)
+      break
+  }
+  return into
+}
+
+const builtIns = flagsOf(Options.getUsage(BuiltInOptions.builtInOptions(scanbridge.descriptor, Usage.empty, HelpDoc.empty)))
+const commandFlags = new Map(
+  HashMap.toEntries(Command.getSubcommands(scanbridge)).map(([name, descriptor]) => [name, new Map([...builtIns, ...flagsOf(CommandDescriptor.getUsage(descriptor))])])
+)
+
+/**
+ * The first flag of the command line that its command does not have, as a one-line message.
+ * @effect/cli takes an unknown `--flag` for an argument (`migrate --bogus f` would read a file
+ * named --bogus), so flags are checked here first, against the commands' own usage.
+ */
+export const unknownFlag = (args: ReadonlyArray<string>): string | undefined => {
+  let command: string | undefined
+  let known = builtIns
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!
+    if (arg === "--") break
+    if (arg.startsWith("-") && arg.length > 1) {
+      const eq = arg.indexOf("=")
+      const flag = eq < 0 ? arg : arg.slice(0, eq)
+      // As @effect/cli matches them: case-insensitively.
+      const takesValue = known.get(flag.toLowerCase())
+      if (takesValue === undefined) {
+        const options = [...known.keys()].filter((f) => !builtIns.has(f))
+        return command === undefined
+          ? `unknown option ${flag}; see scanbridge --help`
+          : `unknown option ${flag} for ${command}${options.length === 0 ? "" : ` (its options: ${options.join(", ")})`}; see scanbridge ${command} --help`
+      }
+      if (takesValue && eq < 0) i++
+    } else if (command === undefined) {
+      command = arg
+      known = commandFlags.get(arg.toLowerCase()) ?? builtIns
+    }
+  }
+  return undefined
+}
+
+const run = Command.run(scanbridge, { name: "scanbridge", version: "0.1.0" })
+
+/** The command line (`process.argv`): runs the command, or fails with a ValidationError already printed. */
+export const cli = (argv: ReadonlyArray<string>) => {
+  const unknown = unknownFlag(argv.slice(2))
+  if (unknown === undefined) return run(argv)
+  return Effect.zipRight(Console.error(`scanbridge: ${unknown}`), Effect.fail(ValidationError.invalidValue(HelpDoc.p(unknown))))
+}
 
 /** Used by the terminal-aware parts; kept here so tests can supply a fake. */
 export type { Terminal }

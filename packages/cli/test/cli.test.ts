@@ -9,7 +9,9 @@ import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
+import { unknownFlag } from "../src/commands.js"
 import { detectFormat } from "../src/index.js"
+import { WORKERS_FROM_BYTES, defaultWorkers } from "../src/workers.js"
 
 const repoRoot = fileURLToPath(new URL("../../..", import.meta.url))
 const MAIN = "packages/cli/src/main.ts"
@@ -93,7 +95,7 @@ describe("--help", () => {
   )
 
   const commands: ReadonlyArray<readonly [string, ReadonlyArray<string>]> = [
-    ["migrate", ["Migrate stored records of any API", "--to", "--out", "--rejects", "--report", "--strict", "canonical | platform | session | estimation | fit"]],
+    ["migrate", ["Migrate stored records of any API", "--to", "--out", "--rejects", "--report", "--strict", "--workers", "64 MiB", "canonical | platform | session | estimation | fit"]],
     ["inspect", ["Show a scan as a table", "cm and inches", "<file>"]],
     ["diff", ["Compare two scans of one person", "largest difference first", "<a>", "<b>"]],
     ["simulate", ["Run the simulator of all four APIs", "--port", "0 picks a free port"]]
@@ -111,6 +113,95 @@ describe("--help", () => {
       TIMEOUT
     )
   }
+})
+
+describe("not a terminal", () => {
+  it(
+    "help piped to a file is plain text, without ANSI styles",
+    async () => {
+      const results = await Promise.all([["--help"], ["migrate", "--help"], ["inspect", "--help"]].map((args) => run(...args)))
+      for (const r of results) {
+        expect(r.code).toBe(0)
+        expect(r.stdout).toContain("USAGE")
+        expect(r.stdout).not.toContain("\u001b")
+      }
+    },
+    TIMEOUT
+  )
+
+  it(
+    "an error of @effect/cli on stderr is plain text too",
+    async () => {
+      const r = await run("migrate", "examples/export", "--to", "csv")
+      expect(r.code).toBe(2)
+      expect(r.stderr).toContain("canonical")
+      expect(r.stderr).not.toContain("\u001b")
+    },
+    TIMEOUT
+  )
+})
+
+describe("unknown flags", () => {
+  it(
+    "are one line on stderr naming the flag, exit code 2, on every command",
+    async () => {
+      const cases: ReadonlyArray<readonly [ReadonlyArray<string>, string]> = [
+        [["migrate", "--bogus", "examples/export/broken.ndjson"], "--bogus for migrate"],
+        [["inspect", "--bogus", "examples/canonical/photo-scan.json"], "--bogus for inspect"],
+        [["diff", "examples/canonical/photo-scan.json", "--bogus", "examples/canonical/photo-scan.json"], "--bogus for diff"],
+        [["simulate", "--port", "0", "--bogus"], "--bogus for simulate"],
+        [["--bogus", "migrate", "examples/export"], "--bogus;"]
+      ]
+      const results = await Promise.all(cases.map(([args]) => run(...args)))
+      for (const [i, r] of results.entries()) {
+        const [args, named] = cases[i]!
+        const what = `scanbridge ${args.join(" ")}`
+        expect(r.code, what).toBe(2)
+        expect(r.stdout, what).toBe("")
+        const lines = r.stderr.split("\n")
+        expect(lines.pop(), what).toBe("")
+        expect(lines, what).toEqual([expect.stringMatching(/^scanbridge: unknown option .*--help$/)])
+        expect(lines[0], what).toContain(`unknown option ${named}`)
+      }
+    },
+    TIMEOUT
+  )
+
+  it("are found wherever they are, told from option values and from arguments after --", () => {
+    expect(unknownFlag(["migrate", "in.ndjson", "--to", "session", "--bogus=1"])).toMatch(/^unknown option --bogus for migrate \(its options: --to, --out, --rejects, --report, --strict, --workers\)/)
+    expect(unknownFlag(["migrate", "-x", "in.ndjson"])).toMatch(/^unknown option -x for migrate/)
+    expect(unknownFlag(["inspect", "--to", "platform", "f.json"])).toMatch(/^unknown option --to for inspect; see scanbridge inspect --help$/)
+    // Values of options that take one, even when they start with a dash.
+    expect(unknownFlag(["migrate", "in.ndjson", "--out", "-", "--rejects", "--report", "--workers", "-1"])).toBeUndefined()
+    expect(unknownFlag(["simulate", "--port", "-1"])).toBeUndefined()
+    expect(unknownFlag(["migrate", "--to=platform", "--STRICT", "in.ndjson"])).toBeUndefined()
+    // @effect/cli's own flags, anywhere.
+    expect(unknownFlag(["migrate", "--help"])).toBeUndefined()
+    expect(unknownFlag(["-h"])).toBeUndefined()
+    expect(unknownFlag(["--log-level", "debug", "diff", "a", "b", "--wizard"])).toBeUndefined()
+    expect(unknownFlag(["--version"])).toBeUndefined()
+    // After --, everything is an argument.
+    expect(unknownFlag(["migrate", "--", "--bogus.ndjson"])).toBeUndefined()
+  })
+
+  it("--workers defaults to one per core for an input of 64 MiB or more, on more than one core", () => {
+    expect(WORKERS_FROM_BYTES).toBe(64 * 1024 * 1024)
+    expect(defaultWorkers(WORKERS_FROM_BYTES - 1, 2)).toBe(0)
+    expect(defaultWorkers(WORKERS_FROM_BYTES, 2)).toBe(1)
+    expect(defaultWorkers(10 * WORKERS_FROM_BYTES, 8)).toBe(7)
+    expect(defaultWorkers(10 * WORKERS_FROM_BYTES, 1)).toBe(0)
+  })
+
+  it(
+    "a --workers that is not a count is refused as a bad flag",
+    async () => {
+      const r = await run("migrate", "examples/export", "--workers", "-1")
+      expect(r.code).toBe(2)
+      expect(r.stdout).toBe("")
+      expect(r.stderr).toContain("--workers must be 0 or more, not -1")
+    },
+    TIMEOUT
+  )
 })
 
 describe("migrate", () => {
@@ -239,6 +330,35 @@ describe("migrate", () => {
       expect(outA.equals(outB)).toBe(true)
       const [rejA, rejB] = [await readFile(join(tmp, "same-r-1.ndjson")), await readFile(join(tmp, "same-r-2.ndjson"))]
       expect(rejA.equals(rejB)).toBe(true)
+    },
+    TIMEOUT
+  )
+
+  it(
+    "--workers 2 writes the same bytes, report and exit code as --workers 0",
+    async () => {
+      // 2000 records of every format, broken ones included: several chunks for each worker.
+      const records = [
+        ...fromRepo("examples/export/platform/entries.ndjson").split("\n"),
+        ...fromRepo("examples/export/estimation/read-responses.ndjson").split("\n"),
+        ...fromRepo("examples/export/fit/estimations.ndjson").split("\n"),
+        ...(JSON.parse(fromRepo("examples/export/session/results.json")) as Array<unknown>).map((r) => JSON.stringify(r)),
+        ...fromRepo("examples/export/broken.ndjson").split("\n")
+      ].filter((l) => l.trim() !== "")
+      const input = join(tmp, "many.ndjson")
+      await writeFile(input, `${Array.from({ length: 2000 }, (_, i) => records[(i * 5) % records.length]).join("\n")}\n`)
+      const runWith = (workers: number) =>
+        run("migrate", input, "--workers", String(workers), "--strict", "--out", join(tmp, `w${workers}.ndjson`), "--rejects", join(tmp, `w${workers}-r.ndjson`), "--report", join(tmp, `w${workers}.json`))
+      const [none, two] = [await runWith(0), await runWith(2)]
+      expect(none.code).toBe(2)
+      expect(two.code).toBe(none.code)
+      expect(summaryOf(two.stderr)).toEqual(summaryOf(none.stderr))
+      expect(summaryOf(none.stderr).records).toBe(2000)
+      for (const file of ["w{}.ndjson", "w{}-r.ndjson", "w{}.json"]) {
+        const [a, b] = [await readFile(join(tmp, file.replace("{}", "0"))), await readFile(join(tmp, file.replace("{}", "2")))]
+        expect(a.length).toBeGreaterThan(0)
+        expect(b.equals(a)).toBe(true)
+      }
     },
     TIMEOUT
   )

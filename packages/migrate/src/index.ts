@@ -1,7 +1,9 @@
 /**
  * @scanbridge/migrate: everything stored from any generation of the vendor's APIs, as
- * canonical scans. Format detection, `normalize`, and (next) the streaming migration.
+ * canonical scans. Format detection, `normalize`, and the streaming migration, in the calling
+ * thread or on worker threads.
  */
 export * from "./normalizer.js"
 export * from "./pipeline.js"
 export * from "./report.js"
+export * from "./workers.js"

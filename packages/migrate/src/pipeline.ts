@@ -1,15 +1,16 @@
 /**
  * The streaming migration: records in (NDJSON lines, a JSON file's object or array elements,
  * or a folder of such files), scans out in the target shape, and every record that cannot be
- * migrated in the rejects output with its reason. Nothing is held but the current chunk and
- * the report's counters, so memory stays flat whatever the input size; the output keeps the
- * input's order, so two runs write the same bytes.
+ * migrated in the rejects output with its reason. Nothing is held but the chunks in hand (one,
+ * or a few per worker thread) and the report's counters, so memory stays flat whatever the
+ * input size; the output keeps the input's order, so two runs write the same bytes.
  */
 import { FileSystem, Path } from "@effect/platform"
 import type { PlatformError } from "@effect/platform/Error"
-import { Chunk, Effect, Either, Schema, Stream } from "effect"
+import { Effect, Either, Schema, Stream } from "effect"
 import type { Scan } from "@scanbridge/model"
 import { Normalizer, type NormalizerService } from "./normalizer.js"
+import type { MigratePool, MigrateWorkerError } from "./workers.js"
 
 /** One record of the input, with where it came from. */
 export interface InputRecord {
@@ -32,18 +33,10 @@ export type Outcome =
   | { readonly _tag: "Migrated"; readonly format: string; readonly scans: ReadonlyArray<Scan>; readonly lines: ReadonlyArray<string> }
   | { readonly _tag: "Rejected"; readonly reject: Reject }
 
-export interface Report {
-  /** Records read; `migrated + rejected` always equals it. */
-  readonly records: number
-  readonly migrated: number
+/** A migration's counts: `records = migrated + rejected`. */
+export interface Report extends Tally {
   readonly rejected: number
-  /** Scans written (a list page is one record and several scans). */
-  readonly scans: number
   readonly target: string
-  readonly byFormat: Readonly<Record<string, number>>
-  readonly byStatus: Readonly<Record<string, number>>
-  readonly byNoteKind: Readonly<Record<string, number>>
-  readonly byRejectReason: Readonly<Record<string, number>>
 }
 
 /** The input could not be read at all (a missing file, a JSON file that does not parse). */
@@ -93,34 +86,152 @@ export const migrateRecord = (normalizer: NormalizerService, target: string) => 
 
 // --- Counting -----------------------------------------------------------------------------
 
+/**
+ * The counts of some records, as plain data: a worker thread sends one back with each chunk it
+ * migrates, and the report is their sum.
+ */
+export interface Tally {
+  /** Records read. */
+  readonly records: number
+  readonly migrated: number
+  /** Scans written (a list page is one record and several scans). */
+  readonly scans: number
+  readonly byFormat: Readonly<Record<string, number>>
+  readonly byStatus: Readonly<Record<string, number>>
+  readonly byNoteKind: Readonly<Record<string, number>>
+  readonly byRejectReason: Readonly<Record<string, number>>
+}
+
+interface MutableTally {
+  records: number
+  migrated: number
+  scans: number
+  readonly byFormat: Record<string, number>
+  readonly byStatus: Record<string, number>
+  readonly byNoteKind: Record<string, number>
+  readonly byRejectReason: Record<string, number>
+}
+
+const emptyTally = (): MutableTally => ({ records: 0, migrated: 0, scans: 0, byFormat: {}, byStatus: {}, byNoteKind: {}, byRejectReason: {} })
+
 const bump = (counts: Record<string, number>, key: string, by = 1) => {
   counts[key] = (counts[key] ?? 0) + by
 }
 
-/** Counts outcomes as they pass; `report()` reads the totals. */
+const count = (tally: MutableTally, outcome: Outcome): void => {
+  tally.records++
+  if (outcome._tag === "Rejected") return bump(tally.byRejectReason, outcome.reject.error.tag)
+  tally.migrated++
+  bump(tally.byFormat, outcome.format)
+  for (const scan of outcome.scans) {
+    tally.scans++
+    bump(tally.byStatus, scan.status)
+    for (const note of scan.notes) bump(tally.byNoteKind, note.kind)
+  }
+}
+
+const addAll = (into: Record<string, number>, from: Readonly<Record<string, number>>) => {
+  for (const [key, n] of Object.entries(from)) bump(into, key, n)
+}
+
+/**
+ * Counts outcomes, or whole chunks' tallies, as they pass; `report()` reads the totals. Tallies
+ * merged in input order give the report's keys in the same order as counting each record.
+ */
 export const makeCounter = (target: string) => {
-  const byFormat: Record<string, number> = {}
-  const byStatus: Record<string, number> = {}
-  const byNoteKind: Record<string, number> = {}
-  const byRejectReason: Record<string, number> = {}
-  let records = 0
-  let migrated = 0
-  let scans = 0
+  const total = emptyTally()
   return {
     add(outcome: Outcome): void {
-      records++
-      if (outcome._tag === "Rejected") return bump(byRejectReason, outcome.reject.error.tag)
-      migrated++
-      bump(byFormat, outcome.format)
-      for (const scan of outcome.scans) {
-        scans++
-        bump(byStatus, scan.status)
-        for (const note of scan.notes) bump(byNoteKind, note.kind)
-      }
+      count(total, outcome)
+    },
+    merge(tally: Tally): void {
+      total.records += tally.records
+      total.migrated += tally.migrated
+      total.scans += tally.scans
+      addAll(total.byFormat, tally.byFormat)
+      addAll(total.byStatus, tally.byStatus)
+      addAll(total.byNoteKind, tally.byNoteKind)
+      addAll(total.byRejectReason, tally.byRejectReason)
     },
     report(): Report {
+      const { records, migrated, scans, byFormat, byStatus, byNoteKind, byRejectReason } = total
       return { records, migrated, rejected: records - migrated, scans, target, byFormat, byStatus, byNoteKind, byRejectReason }
     }
+  }
+}
+
+// --- One chunk ----------------------------------------------------------------------------
+
+/**
+ * A chunk of the input, as plain data a worker thread can take: up to 256 lines (2 MiB, but for one longer line) of an NDJSON
+ * file as their bytes (so the reading thread neither decodes nor splits them, and a worker gets
+ * them without a copy), or up to 256 records of a JSON document.
+ */
+export type InputChunk =
+  | {
+      readonly _tag: "Lines"
+      readonly file: string
+      /** The 1-based line number of the first line. */
+      readonly firstLine: number
+      /** Whether these are the file's first bytes (where a byte order mark is skipped). */
+      readonly first: boolean
+      /** Whole lines, each ended by \n (the file's last one maybe not); UTF-8. */
+      readonly bytes: Uint8Array
+    }
+  | { readonly _tag: "Records"; readonly records: ReadonlyArray<InputRecord> }
+
+/**
+ * The records of some text, numbered from `firstLine`. A line ends at \n or \r\n (a lone \r is
+ * part of the line); a blank line is counted, not kept.
+ */
+const recordsOfText = (file: string, text: string, firstLine: number): Array<InputRecord> => {
+  const records: Array<InputRecord> = []
+  let line = firstLine
+  for (let from = 0; from < text.length; line++) {
+    const lf = text.indexOf("\n", from)
+    const end = lf < 0 ? text.length : lf
+    const raw = text.charCodeAt(end - 1) === 13 && end > from ? text.slice(from, end - 1) : text.slice(from, end)
+    if (raw.trim() !== "") records.push({ file, line, raw })
+    from = end + 1
+  }
+  return records
+}
+
+/** The records of a chunk, in order. */
+export const recordsOf = (chunk: InputChunk): ReadonlyArray<InputRecord> => {
+  if (chunk._tag === "Records") return chunk.records
+  // As a streaming decoder of the whole file would: a byte order mark skipped at the start only,
+  // and an incomplete character at the very end dropped, not replaced.
+  const text = new TextDecoder("utf-8", { ignoreBOM: !chunk.first }).decode(chunk.bytes, { stream: true })
+  return recordsOfText(chunk.file, text, chunk.firstLine)
+}
+
+/** A chunk of records migrated: the text for each output, and its counts. Plain data, so it can cross threads. */
+export interface MigratedChunk {
+  /** One JSON per line, for the output. */
+  readonly out: string
+  /** One reject per line, for the rejects output. */
+  readonly rejected: string
+  readonly tally: Tally
+}
+
+/**
+ * Migrates a chunk of the input, in order. The one code path for a chunk, whether the reading
+ * thread or a worker runs it, so both write the same bytes. Never throws but for an unknown target.
+ */
+export const migrateChunk = (normalizer: NormalizerService, target: string) => {
+  const run = migrateRecord(normalizer, target)
+  return (chunk: InputChunk): MigratedChunk => {
+    const tally = emptyTally()
+    let out = ""
+    let rejected = ""
+    for (const record of recordsOf(chunk)) {
+      const o = run(record)
+      count(tally, o)
+      if (o._tag === "Migrated") for (const line of o.lines) out += `${line}\n`
+      else rejected += `${JSON.stringify(o.reject)}\n`
+    }
+    return { out, rejected, tally }
   }
 }
 
@@ -150,12 +261,90 @@ export const listInputs = (inputs: ReadonlyArray<string>) =>
     return files
   })
 
-// Records per chunk: large enough to amortise the stream's overhead, small enough that the live
-// objects of one chunk stay in the young generation.
-const CHUNK_LINES = 512
+/** The inputs' total size in bytes: what decides whether worker threads pay for their start-up. */
+export const inputBytes = (inputs: ReadonlyArray<string>) =>
+  Effect.gen(function* () {
+    const fs = yield* FileSystem.FileSystem
+    let total = 0
+    for (const file of yield* listInputs(inputs)) {
+      const info = yield* Effect.mapError(fs.stat(file), () => new MigrateInputError({ file, message: `${file}: no such file or folder, or not readable` }))
+      total += Number(info.size)
+    }
+    return total
+  })
 
-/** One file's records: every non-empty line of NDJSON, or the elements of a JSON array. */
-export const readRecords = (file: string): Stream.Stream<InputRecord, MigrateInputError, FileSystem.FileSystem> =>
+// Lines or records per chunk: large enough to amortise the stream's (and a worker's message's)
+// overhead, small enough that the live objects of one chunk stay in the young generation.
+const CHUNK_LINES = 256
+const CHUNK_BYTES = 2 * 1024 * 1024
+
+const concat = (parts: ReadonlyArray<Uint8Array>): Uint8Array => {
+  const bytes = new Uint8Array(parts.reduce((n, p) => n + p.length, 0))
+  let at = 0
+  for (const part of parts) {
+    bytes.set(part, at)
+    at += part.length
+  }
+  return bytes
+}
+
+/**
+ * An NDJSON file's bytes cut into chunks of CHUNK_LINES lines (fewer past CHUNK_BYTES), at \n bytes (never inside a UTF-8
+ * character). Each chunk owns its bytes, so it can be transferred to a worker.
+ */
+const linesOf = <E, R>(file: string, bytes: Stream.Stream<Uint8Array, E, R>): Stream.Stream<InputChunk, E, R> =>
+  Stream.suspend(() => {
+    let held: Array<Uint8Array> = []
+    let heldLines = 0
+    let heldBytes = 0
+    let firstLine = 1
+    let first = true
+    const chunk = (): InputChunk => {
+      const c: InputChunk = { _tag: "Lines", file, firstLine, first, bytes: concat(held) }
+      first = false
+      firstLine += heldLines
+      held = []
+      heldLines = 0
+      heldBytes = 0
+      return c
+    }
+    const take = (buffer: Uint8Array): Array<InputChunk> => {
+      const chunks: Array<InputChunk> = []
+      let start = 0
+      for (let lf = buffer.indexOf(10); lf >= 0; lf = buffer.indexOf(10, lf + 1)) {
+        // A chunk ends at CHUNK_LINES lines, or sooner at CHUNK_BYTES: large records (avatars)
+        // then come a few at a time, and a worker's heap stays small.
+        if (++heldLines === CHUNK_LINES || heldBytes + (lf + 1 - start) >= CHUNK_BYTES) {
+          held.push(buffer.subarray(start, lf + 1))
+          chunks.push(chunk())
+          start = lf + 1
+        }
+      }
+      // A copy: the stream may fill its buffer again.
+      if (start < buffer.length) {
+        held.push(buffer.slice(start))
+        heldBytes += buffer.length - start
+      }
+      return chunks
+    }
+    return bytes.pipe(
+      Stream.mapConcat(take),
+      Stream.concat(Stream.suspend(() => (held.length === 0 ? Stream.empty : Stream.make(chunk()))))
+    )
+  })
+
+/** Records in chunks of CHUNK_LINES, made as they are taken. */
+const recordChunks = (count: number, record: (i: number) => InputRecord): Stream.Stream<InputChunk> =>
+  Stream.range(0, Math.ceil(count / CHUNK_LINES) - 1).pipe(
+    Stream.map((c): InputChunk => {
+      const records: Array<InputRecord> = []
+      for (let i = c * CHUNK_LINES; i < Math.min(count, (c + 1) * CHUNK_LINES); i++) records.push(record(i))
+      return { _tag: "Records", records }
+    })
+  )
+
+/** One file's chunks: NDJSON lines as bytes, or the elements of a JSON array (or a lone object) as records. */
+export const readChunks = (file: string): Stream.Stream<InputChunk, MigrateInputError, FileSystem.FileSystem> =>
   Stream.unwrap(
     Effect.gen(function* () {
       const fs = yield* FileSystem.FileSystem
@@ -168,23 +357,19 @@ export const readRecords = (file: string): Stream.Stream<InputRecord, MigrateInp
           json = JSON.parse(text)
         } catch (e) {
           // Not one document: maybe one record per line after all.
-          return linesOf(file, Stream.make(text))
+          const records = recordsOfText(file, text, 1)
+          return recordChunks(records.length, (i) => records[i]!)
         }
-        const items = Array.isArray(json) ? json : [json]
-        return Stream.fromIterable(items.map((item, i): InputRecord => ({ file, line: i + 1, raw: JSON.stringify(item) })))
+        const items: ReadonlyArray<unknown> = Array.isArray(json) ? json : [json]
+        return recordChunks(items.length, (i) => ({ file, line: i + 1, raw: JSON.stringify(items[i]) }))
       }
-      return linesOf(file, fs.stream(file).pipe(Stream.decodeText(), Stream.mapError(unreadable)))
+      return linesOf(file, Stream.mapError(fs.stream(file), unreadable))
     })
   )
 
-const linesOf = <E, R>(file: string, text: Stream.Stream<string, E, R>): Stream.Stream<InputRecord, E, R> =>
-  text.pipe(
-    Stream.splitLines,
-    Stream.zipWithIndex,
-    Stream.filter(([line]) => line.trim() !== ""),
-    Stream.map(([raw, i]): InputRecord => ({ file, line: i + 1, raw })),
-    Stream.rechunk(CHUNK_LINES)
-  )
+/** One file's records: every non-empty line of NDJSON, or the elements of a JSON array. */
+export const readRecords = (file: string): Stream.Stream<InputRecord, MigrateInputError, FileSystem.FileSystem> =>
+  Stream.mapConcat(readChunks(file), recordsOf)
 
 // --- Running ------------------------------------------------------------------------------
 
@@ -218,11 +403,17 @@ export interface MigrateOptions {
   readonly rejects: TextWriter
   /** Called with the report so far after every chunk (for a progress bar). */
   readonly onProgress?: (report: Report) => Effect.Effect<void>
+  /**
+   * Worker threads to migrate the chunks on (from `makeMigratePool`); without it, the calling
+   * thread migrates them. Either way the output is the same bytes.
+   */
+  readonly pool?: MigratePool
 }
 
 /**
  * Runs a migration: every record of the inputs goes to `output` or `rejects`, in input order,
- * and the report counts them. Fails only on input it cannot read at all.
+ * and the report counts them. Fails only on input it cannot read at all (or a pool's worker
+ * that cannot run).
  */
 export const migrate = (options: MigrateOptions) =>
   Effect.gen(function* () {
@@ -234,21 +425,29 @@ export const migrate = (options: MigrateOptions) =>
       )
     }
     const files = yield* listInputs(options.inputs)
-    const run = migrateRecord(normalizer, target)
+    const pool = options.pool
+    const here = migrateChunk(normalizer, target)
+    // With a pool, this thread migrates too, but only a chunk the workers have no room for: it
+    // also reads and writes, and one worker fewer is one heap fewer.
+    let pooled = 0
+    const run = (chunk: InputChunk): Effect.Effect<MigratedChunk, MigrateWorkerError | UnknownTargetError> => {
+      // A chunk past CHUNK_BYTES is one very large record: it stays here, so a worker's heap
+      // can be kept small.
+      const large = chunk._tag === "Lines" && chunk.bytes.length > CHUNK_BYTES
+      if (pool === undefined || pooled >= pool.concurrency || large) return Effect.sync(() => here(chunk))
+      pooled++
+      return Effect.ensuring(pool.migrateChunk(target, chunk), Effect.sync(() => pooled--))
+    }
     const counter = makeCounter(target)
-    // One pass: each chunk of records is migrated, counted, and written to each output once.
+    // Chunks are migrated side by side (as many as the pool takes at once, plus one here, so
+    // memory stays bounded), but taken back in input order: the output is the same bytes with or
+    // without a pool.
     yield* Stream.fromIterable(files).pipe(
-      Stream.flatMap(readRecords),
-      Stream.runForEachChunk((records) => {
-        let out = ""
-        let rejected = ""
-        Chunk.forEach(records, (record) => {
-          const o = run(record)
-          counter.add(o)
-          if (o._tag === "Migrated") for (const line of o.lines) out += `${line}\n`
-          else rejected += `${JSON.stringify(o.reject)}\n`
-        })
-        const written = Effect.zipRight(options.output(out), options.rejects(rejected))
+      Stream.flatMap(readChunks),
+      Stream.mapEffect(run, { concurrency: pool === undefined ? 1 : pool.concurrency + 1 }),
+      Stream.runForEach((chunk) => {
+        counter.merge(chunk.tally)
+        const written = Effect.zipRight(options.output(chunk.out), options.rejects(chunk.rejected))
         return options.onProgress ? Effect.zipRight(written, Effect.suspend(() => options.onProgress!(counter.report()))) : written
       })
     )

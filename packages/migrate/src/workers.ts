@@ -1,0 +1,157 @@
+/**
+ * The migration on worker threads. The main thread reads the input in chunks (NDJSON as bytes,
+ * not decoded) and writes the outputs; workers migrate whole chunks with the same `migrateChunk`
+ * the main thread uses without them, and send back plain data (the chunk's output text, rejects
+ * text and tally). `migrate` takes the results back in input order, so a pool changes the speed,
+ * never the bytes.
+ *
+ * Platform-neutral: the Node side is `NodeWorker.layerPlatform` (main thread) and
+ * `NodeWorkerRunner.layer` (worker) from `@effect/platform-node`, provided by whoever spawns the
+ * workers.
+ */
+import * as Transferable from "@effect/platform/Transferable"
+import * as Worker from "@effect/platform/Worker"
+import { type WorkerError, isWorkerError } from "@effect/platform/WorkerError"
+import * as WorkerRunner from "@effect/platform/WorkerRunner"
+import { Deferred, Effect, FiberRef, LogLevel, Schema, type Scope } from "effect"
+import { Normalizer } from "./normalizer.js"
+import { type InputChunk, type MigratedChunk, UnknownTargetError, migrateChunk } from "./pipeline.js"
+
+/** A worker could not be started, or stopped while it held a chunk. */
+export class MigrateWorkerError extends Schema.TaggedError<MigrateWorkerError>("@scanbridge/migrate/MigrateWorkerError")("MigrateWorkerError", {
+  message: Schema.String
+}) {}
+
+// The messages are plain data (structured clone), so a class instance never crosses a thread.
+interface ChunkRequest {
+  readonly target: string
+  readonly chunk: InputChunk
+}
+
+interface ChunkFailure {
+  readonly _tag: "UnknownTargetError"
+  readonly target: string
+  readonly message: string
+}
+
+// A chunk's bytes move to the worker rather than being copied: the main thread is done with them.
+const transferBytes = (request: ChunkRequest) =>
+  Effect.as(request.chunk._tag === "Lines" ? Transferable.addAll([request.chunk.bytes.buffer]) : Effect.void, request)
+
+// Chunks handed to each worker at once: one it migrates and one waiting in its queue, so it never
+// idles while the main thread reads the next chunk and takes the last one's result.
+const CHUNKS_PER_WORKER = 2
+
+/** Worker threads that migrate chunks; made by `makeMigratePool`, passed to `migrate` as `pool`. */
+export interface MigratePool {
+  readonly size: number
+  /** Chunks in flight at once: `migrate` holds no more than this many (plus as many results waiting). */
+  readonly concurrency: number
+  readonly migrateChunk: (target: string, chunk: InputChunk) => Effect.Effect<MigratedChunk, MigrateWorkerError | UnknownTargetError>
+}
+
+export interface MigratePoolOptions {
+  /** Worker threads: one per core the migration may use. */
+  readonly size: number
+}
+
+const describe = (error: WorkerError): string => {
+  const cause = error.cause
+  const detail = cause instanceof Error ? cause.message : typeof cause === "string" ? cause : undefined
+  return `migration worker: ${error.message}${detail === undefined ? "" : ` (${detail})`}`
+}
+
+/**
+ * A platform whose workers report a failure before they are ready (a missing or broken worker
+ * entry) to `failed`: the manager alone would respawn them every second for ever, and the pool
+ * would wait for ever. Its own warnings are silenced, since the pool reports every failure as a
+ * `MigrateWorkerError` (and a logger may well write to stdout, where the records go).
+ */
+const watched = (platform: Worker.PlatformWorker, failed: Deferred.Deferred<never, MigrateWorkerError>): Worker.PlatformWorker => ({
+  ...platform,
+  spawn: <I, O>(id: number) =>
+    Effect.map(
+      platform.spawn<I, O>(id),
+      (backing): Worker.BackingWorker<I, O> => ({
+        send: backing.send,
+        run: (handler) => {
+          let ready = false
+          return FiberRef.set(FiberRef.currentMinimumLogLevel, LogLevel.None).pipe(
+            Effect.zipRight(
+              backing.run((message) => {
+                if (message[0] === 0) ready = true
+                return handler(message)
+              })
+            ),
+            Effect.tapError((e) => (ready || !isWorkerError(e) ? Effect.void : Deferred.fail(failed, new MigrateWorkerError({ message: describe(e) }))))
+          )
+        }
+      })
+    )
+})
+
+/**
+ * Starts `size` worker threads, stopped when the scope closes. Each worker must run
+ * `runMigrateWorker` over the same adapters as the main thread's `Normalizer`. On Node the
+ * platform is `NodeWorker.layerPlatform((id) => new Worker(entry))` from `@effect/platform-node`.
+ * Fails if a worker cannot start.
+ */
+export const makeMigratePool = (options: MigratePoolOptions): Effect.Effect<MigratePool, MigrateWorkerError, Worker.PlatformWorker | Worker.Spawner | Scope.Scope> =>
+  Effect.gen(function* () {
+    if (!Number.isInteger(options.size) || options.size < 1) {
+      return yield* new MigrateWorkerError({ message: `a migration pool needs at least one worker, not ${options.size}` })
+    }
+    const failed = yield* Deferred.make<never, MigrateWorkerError>()
+    const manager = yield* Effect.provideService(Worker.makeManager, Worker.PlatformWorker, watched(yield* Worker.PlatformWorker, failed))
+    // Disconnected: interrupting a pool that still waits for its workers would wait as long as
+    // they do. The failure is reported at once, and the scope's close stops the workers.
+    const pool = yield* Effect.raceFirst(
+      Effect.disconnect(Effect.mapError(
+        Worker.makePool<ChunkRequest, MigratedChunk, ChunkFailure>({ size: options.size, concurrency: CHUNKS_PER_WORKER, encode: transferBytes }),
+        (e) => new MigrateWorkerError({ message: describe(e) })
+      )),
+      Deferred.await(failed)
+    ).pipe(Effect.provideService(Worker.WorkerManager, manager))
+    return {
+      size: options.size,
+      concurrency: options.size * CHUNKS_PER_WORKER,
+      migrateChunk: (target, chunk) =>
+        Effect.mapError(
+          pool.executeEffect({ target, chunk }),
+          (e): MigrateWorkerError | UnknownTargetError =>
+            e._tag === "WorkerError" ? new MigrateWorkerError({ message: describe(e) }) : new UnknownTargetError({ target: e.target, message: e.message })
+        )
+    }
+  })
+
+/**
+ * The worker side: serves chunks until the pool closes, with the `Normalizer` in context. A
+ * worker entry on Node provides `NodeWorkerRunner.layer` and the same normalizer layer as the main
+ * thread (`Normalizer.layer` for the built-in adapters, `Normalizer.layerWith([...])` for an
+ * integrator's own), for example:
+ *
+ * ```ts
+ * runMigrateWorker.pipe(Effect.provide([normalizerLayer, NodeWorkerRunner.layer]), NodeRuntime.runMain)
+ * ```
+ */
+export const runMigrateWorker: Effect.Effect<void, MigrateWorkerError, Normalizer | WorkerRunner.PlatformRunner> = Effect.gen(function* () {
+  const normalizer = yield* Normalizer
+  const byTarget = new Map<string, ReturnType<typeof migrateChunk>>()
+  const handle = (request: ChunkRequest): Effect.Effect<MigratedChunk, ChunkFailure> =>
+    Effect.suspend(() => {
+      let run = byTarget.get(request.target)
+      if (run === undefined) {
+        if (!normalizer.encoders.has(request.target)) {
+          return Effect.fail({
+            _tag: "UnknownTargetError",
+            target: request.target,
+            message: `unknown target ${JSON.stringify(request.target)} in the migration worker: expected one of ${[...normalizer.encoders.keys()].join(", ")}`
+          })
+        }
+        run = migrateChunk(normalizer, request.target)
+        byTarget.set(request.target, run)
+      }
+      return Effect.succeed(run(request.chunk))
+    })
+  yield* Effect.mapError(WorkerRunner.launch(WorkerRunner.layer(handle)), (e) => new MigrateWorkerError({ message: describe(e) }))
+})

@@ -1,0 +1,7 @@
+/** A worker that starts like a migration worker, then stops on the first chunk it is sent. */
+import * as WorkerRunner from "@effect/platform/WorkerRunner"
+import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
+import * as NodeWorkerRunner from "@effect/platform-node/NodeWorkerRunner"
+import { Effect } from "effect"
+
+WorkerRunner.launch(WorkerRunner.layer(() => Effect.sync(() => process.exit(3)))).pipe(Effect.provide(NodeWorkerRunner.layer), NodeRuntime.runMain)

@@ -1,0 +1,138 @@
+/**
+ * The migration on worker threads: real threads, running test/worker-entry.ts, against the same
+ * migration in the calling thread.
+ */
+import * as NodeContext from "@effect/platform-node/NodeContext"
+import * as NodeWorker from "@effect/platform-node/NodeWorker"
+import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import { Effect, Layer } from "effect"
+import { readFileSync } from "node:fs"
+import { mkdtemp, mkdir, rm, writeFile } from "node:fs/promises"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { fileURLToPath } from "node:url"
+import { Worker } from "node:worker_threads"
+import { type MigratePool, Normalizer, makeMigratePool, migrate } from "../src/index.js"
+
+const repo = fileURLToPath(new URL("../../..", import.meta.url))
+const EXPORT = join(repo, "examples", "export")
+const TIMEOUT = 60_000
+
+// worker-entry.mjs registers tsx, then loads worker-entry.ts (or what SCANBRIDGE_TEST_WORKER names).
+const ENTRY = new URL("./worker-entry.mjs", import.meta.url)
+const platformOf = (worker: string) =>
+  Layer.mergeAll(
+    NodeContext.layer,
+    Normalizer.layer.pipe(Layer.provide(Normalizer.adapters)),
+    NodeWorker.layerPlatform(() => new Worker(ENTRY, { env: { ...process.env, SCANBRIDGE_TEST_WORKER: worker } }))
+  )
+
+/** Every record of the example export, as one NDJSON line each, the broken ones included. */
+const exampleLines = (): ReadonlyArray<string> => {
+  const ndjson = (file: string) => readFileSync(join(EXPORT, file), "utf8").split("\n").filter((l) => l.trim() !== "")
+  const array = (file: string) => (JSON.parse(readFileSync(join(EXPORT, file), "utf8")) as Array<unknown>).map((r) => JSON.stringify(r))
+  return [
+    ...ndjson("platform/entries.ndjson"),
+    JSON.stringify(JSON.parse(readFileSync(join(EXPORT, "platform/list-page.json"), "utf8"))),
+    ...array("session/results.json"),
+    ...ndjson("estimation/read-responses.ndjson"),
+    ...ndjson("fit/estimations.ndjson"),
+    ...ndjson("broken.ndjson")
+  ]
+}
+
+let dir: string
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), "scanbridge-workers-"))
+  const lines = exampleLines()
+  // 3000 records in an order no chunk repeats (the formats and the rejects land at different
+  // places in each chunk of 256), in an NDJSON file, a JSON array and a folder.
+  const pick = (n: number) => Array.from({ length: n }, (_, i) => lines[(i * 7 + Math.floor(i / lines.length)) % lines.length]!)
+  await mkdir(join(dir, "folder"))
+  await writeFile(join(dir, "folder", "a.ndjson"), `${pick(2000).join("\n")}\n\n`)
+  // A JSON array holds only JSON: its rejects are records of no known format.
+  const json = pick(900).filter((l) => {
+    try {
+      return JSON.parse(l) !== undefined
+    } catch {
+      return false
+    }
+  })
+  await writeFile(join(dir, "folder", "b.json"), `[${json.slice(0, 700).join(",")}]`)
+  await writeFile(join(dir, "c.jsonl"), pick(300).join("\n"))
+})
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true })
+})
+
+/** A migration into memory, on the pool if given. */
+const run = (inputs: ReadonlyArray<string>, to: string, pool?: MigratePool) =>
+  Effect.gen(function* () {
+    let out = ""
+    let rejects = ""
+    let progress = 0
+    const report = yield* migrate({
+      inputs,
+      to,
+      output: (t) => Effect.sync(() => void (out += t)),
+      rejects: (t) => Effect.sync(() => void (rejects += t)),
+      onProgress: () => Effect.sync(() => void progress++),
+      ...(pool === undefined ? {} : { pool })
+    })
+    return { out, rejects, report, progress }
+  })
+
+describe("migrate on worker threads", () => {
+  it.effect(
+    "writes the same bytes and the same report as the calling thread, over several chunks with rejects",
+    () =>
+      Effect.gen(function* () {
+        const inputs = [join(dir, "folder"), join(dir, "c.jsonl")]
+        const pool = yield* makeMigratePool({ size: 2 })
+        for (const to of ["canonical", "platform"]) {
+          const here = yield* run(inputs, to)
+          const there = yield* run(inputs, to, pool)
+          expect(here.report.records).toBe(3000)
+          expect(here.report.records).toBe(here.report.migrated + here.report.rejected)
+          expect(here.report.rejected).toBeGreaterThan(3 * 6)
+          expect(here.progress).toBeGreaterThan(5)
+          expect(there.out).toBe(here.out)
+          expect(there.rejects).toBe(here.rejects)
+          // The same keys in the same order, so the report file is the same bytes too.
+          expect(JSON.stringify(there.report)).toBe(JSON.stringify(here.report))
+          expect(there.progress).toBe(here.progress)
+        }
+      }).pipe(Effect.scoped, Effect.provide(platformOf("./worker-entry.ts"))),
+    TIMEOUT
+  )
+
+  it.effect(
+    "fails with a MigrateWorkerError when a worker cannot start, rather than wait for it",
+    () =>
+      Effect.gen(function* () {
+        const error = yield* Effect.flip(makeMigratePool({ size: 2 }))
+        expect(error._tag).toBe("MigrateWorkerError")
+        expect(error.message).toContain("no-such-worker.ts")
+      }).pipe(Effect.scoped, Effect.provide(platformOf("./no-such-worker.ts"))),
+    TIMEOUT
+  )
+
+  it.effect(
+    "fails with a MigrateWorkerError when a worker stops while it holds a chunk",
+    () =>
+      Effect.gen(function* () {
+        const pool = yield* makeMigratePool({ size: 1 })
+        const error = yield* Effect.flip(run([join(dir, "c.jsonl")], "canonical", pool))
+        expect(error._tag).toBe("MigrateWorkerError")
+        expect(error.message).toContain("exited with code 3")
+      }).pipe(Effect.scoped, Effect.provide(platformOf("./crash-worker.ts"))),
+    TIMEOUT
+  )
+
+  it.effect("refuses a pool of no workers", () =>
+    Effect.gen(function* () {
+      const error = yield* Effect.flip(makeMigratePool({ size: 0 }))
+      expect(error.message).toContain("at least one worker")
+    }).pipe(Effect.scoped, Effect.provide(platformOf("./worker-entry.ts")))
+  )
+})
