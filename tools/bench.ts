@@ -3,7 +3,7 @@
  * noisy shared machine slows both sides alike. Writes `bench/results.md`.
  *
  * 1. normalize (JSON text -> validated canonical scans) against JSON.parse alone, per source
- *    format, on the example export's records; target 0.6 x.
+ *    format, on the example export's records; target 0.6 x (tools/bench-normalize.ts).
  * 2. `scanbridge migrate` of a generated NDJSON file to canonical NDJSON against a bare Node
  *    script that reads the lines, JSON.parses and JSON.stringifies each; target 0.5 x. The
  *    command as a user runs it (its default picks worker threads for a large input), and with
@@ -18,8 +18,6 @@ import { createWriteStream, mkdirSync, mkdtempSync, readFileSync, rmSync, statSy
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { build } from "esbuild"
-import { Either } from "effect"
-import { defaultNormalizer } from "@scanbridge/migrate"
 import { repoRoot } from "./docs/generated.js"
 
 const arg = (name: string, fallback: number) => {
@@ -28,58 +26,31 @@ const arg = (name: string, fallback: number) => {
 }
 const RECORDS = arg("records", 200_000)
 const RSS_RECORDS = arg("rss-records", 1_000_000)
-const ROUNDS = 5
-const LINES = 5_000
-
-const example = (file: string) => readFileSync(join(repoRoot, "examples", "export", file), "utf8").trim().split("\n")
-const SAMPLES: ReadonlyArray<[string, string]> = [
-  ["scanbridge.scan/v1", JSON.stringify(JSON.parse(readFileSync(join(repoRoot, "examples/canonical/photo-scan.json"), "utf8")))],
-  ["platform entry", JSON.stringify((JSON.parse(example("platform/entries.ndjson")[2]!) as { entry: unknown }).entry)],
-  ["session ScanningResults", JSON.stringify((JSON.parse(readFileSync(join(repoRoot, "examples/export/session/results.json"), "utf8")) as Array<unknown>)[0])],
-  ["estimation read response", example("estimation/read-responses.ndjson")[0]!],
-  ["fit estimation result", example("fit/estimations.ndjson")[0]!]
-]
-
-const best = (run: () => void): number => {
-  let fastest = Infinity
-  for (let r = 0; r < ROUNDS; r++) {
-    const start = performance.now()
-    run()
-    fastest = Math.min(fastest, performance.now() - start)
-  }
-  return fastest
-}
-
 const rows: Array<string> = []
 const log = (line: string) => {
   console.log(line)
   rows.push(line)
 }
 
-// --- 1. normalize against JSON.parse --------------------------------------------------------
-
-log(`## normalize against JSON.parse (best of ${ROUNDS}, ${LINES} records each)\n`)
-log("| format | record bytes | JSON.parse records/s | normalize records/s | ratio | target |")
-log("|---|---|---|---|---|---|")
-for (const [name, line] of SAMPLES) {
-  const lines = Array.from({ length: LINES }, () => line)
-  const parse = best(() => {
-    for (const l of lines) JSON.parse(l)
+// Each part runs the code as it ships: bundled, and run by node itself. Through tsx, every closure would be
+// wrapped to keep its name (esbuild's keepNames), a cost no built package pays.
+const bundle = (entry: string, outfile: string) =>
+  build({
+    entryPoints: [join(repoRoot, entry)],
+    bundle: true,
+    platform: "node",
+    format: "esm",
+    target: "node20",
+    outfile,
+    // Some dependencies still call require(); give the bundle one.
+    banner: { js: "import { createRequire as createRequireOfBundle } from 'node:module'; const require = createRequireOfBundle(import.meta.url);" },
+    logLevel: "error"
   })
-  const normalize = best(() => {
-    for (const l of lines) {
-      const result = defaultNormalizer.normalize(JSON.parse(l))
-      if (Either.isLeft(result)) throw new Error(`${name}: ${result.left.message}`)
-    }
-  })
-  const perSecond = (ms: number) => Math.round((LINES / ms) * 1000).toLocaleString("en")
-  log(`| ${name} | ${line.length} | ${perSecond(parse)} | ${perSecond(normalize)} | ${(parse / normalize).toFixed(2)} x | 0.6 x |`)
-}
 
 // --- 2 and 3. the command against a bare script, and its memory ------------------------------
 
 const dir = mkdtempSync(join(tmpdir(), "scanbridge-bench-"))
-const entry = JSON.parse(example("platform/entries.ndjson")[0]!) as { entry: { id: string } }
+const entry = JSON.parse(readFileSync(join(repoRoot, "examples", "export", "platform", "entries.ndjson"), "utf8").split("\n")[0]!) as { entry: { id: string } }
 
 const generate = async (file: string, records: number) => {
   const out = createWriteStream(file)
@@ -125,17 +96,14 @@ const withRss = (program: ReadonlyArray<string>, rest: ReadonlyArray<string>) =>
 ]
 
 const run = async () => {
-  await build({
-    entryPoints: [join(repoRoot, "packages/cli/src/main.ts")],
-    bundle: true,
-    platform: "node",
-    format: "esm",
-    target: "node20",
-    outfile: cli[0]!,
-    // Some dependencies still call require(); give the bundle one.
-    banner: { js: "import { createRequire as createRequireOfBundle } from 'node:module'; const require = createRequireOfBundle(import.meta.url);" },
-    logLevel: "error"
-  })
+  // --- 1. normalize against JSON.parse (tools/bench-normalize.ts prints its table) ----------
+  const normalizeBench = join(dir, "bench-normalize.mjs")
+  await bundle("tools/bench-normalize.ts", normalizeBench)
+  const table = spawnSync(process.execPath, [normalizeBench], { cwd: repoRoot, encoding: "utf8" })
+  if (table.status !== 0) throw new Error(`bench-normalize exited with ${table.status}: ${table.stderr}`)
+  for (const line of table.stdout.trimEnd().split("\n")) log(line)
+
+  await bundle("packages/cli/src/main.ts", cli[0]!)
   const input = join(dir, "input.ndjson")
   await generate(input, RECORDS)
   const bareRun = timed(withRss([bare], [input, join(dir, "bare-out.ndjson")]))

@@ -54,25 +54,25 @@ const GENDER_BY_CODE = new Map<number, "male" | "female">(Object.entries(GENDER_
 // /^-?\d+(\.\d+)?$/ as a loop over char codes: it runs once per item of a bulk migration.
 /** @internal */
 export const isDecimal = (s: string): boolean => {
-  const digits = (from: number) => {
-    let i = from
-    while (i < s.length && s.charCodeAt(i) >= 48 && s.charCodeAt(i) <= 57) i++
-    return i
-  }
-  const start = s.charCodeAt(0) === 45 ? 1 : 0
-  const whole = digits(start)
-  if (whole === start) return false
-  if (whole === s.length) return true
-  if (s.charCodeAt(whole) !== 46) return false
-  const end = digits(whole + 1)
-  return end > whole + 1 && end === s.length
+  let i = s.charCodeAt(0) === 45 ? 1 : 0
+  const start = i
+  let c = s.charCodeAt(i)
+  while (c >= 48 && c <= 57) c = s.charCodeAt(++i)
+  if (i === start) return false
+  if (i === s.length) return true
+  if (c !== 46) return false
+  const fraction = ++i
+  c = s.charCodeAt(i)
+  while (c >= 48 && c <= 57) c = s.charCodeAt(++i)
+  return i > fraction && i === s.length
 }
 
-const numberOf = (w: DecodeWalk, path: () => Path, value: string | number | undefined): number => {
-  if (typeof value === "number" && !Number.isFinite(value)) return w.fail(path(), value, "a finite number")
-  if (typeof value !== "number" && (value === undefined || !isDecimal(value))) return w.fail(path(), value, 'a number, written as a string like "1234"')
+/** The value of item `i`, a number written as a string. */
+const numberOf = (w: DecodeWalk, i: number, value: string | number | undefined): number => {
+  if (typeof value === "number" && !Number.isFinite(value)) return w.fail(itemPath(i, "value"), value, "a finite number")
+  if (typeof value !== "number" && (value === undefined || !isDecimal(value))) return w.fail(itemPath(i, "value"), value, 'a number, written as a string like "1234"')
   const n = Number(value)
-  if (Math.abs(n) > Number.MAX_SAFE_INTEGER) return w.fail(path(), value, "a value up to 2^53 - 1: a larger one has no exact double")
+  if (Math.abs(n) > Number.MAX_SAFE_INTEGER) return w.fail(itemPath(i, "value"), value, "a value up to 2^53 - 1: a larger one has no exact double")
   return n
 }
 
@@ -115,7 +115,7 @@ const readItems = (w: DecodeWalk, items: ReadonlyArray<Wire.EstimationItem>) => 
     const unit = item.unit ?? ""
     if (unit === "") w.note("assumed", itemPath(i, "unit"), `${type} without a unit: read in ${expected}, the unit spec 03 gives it`)
     else if (unit !== expected) w.fail(itemPath(i, "unit"), unit, `${expected}: spec 03 measures ${type} in ${expected}`)
-    const value = numberOf(w, () => itemPath(i, "value"), item.value)
+    const value = numberOf(w, i, item.value)
     if (target.kind === "length") {
       if (value < 0) w.fail(itemPath(i, "value"), item.value, `a ${type} of at least 0`)
       measurements.setAt(target.index, value)
