@@ -5,9 +5,13 @@
  * Schema decoder, which says what is wrong and where.
  *
  * Compiled: literals, keywords, enums, structs (with index signatures and the schema's excess
- * property option), unions, arrays and tuples, refinements (their own filters are called), and
- * suspensions. A schema with a transformation, declaration or template literal anywhere is not
- * compiled: its decoded value differs from its input, and the fast path falls back whole.
+ * property option), unions, arrays and tuples, refinements (their own filters are called, or
+ * the plain test a filter carries, see `fastTest`), and suspensions. A schema with a
+ * transformation, declaration or template literal anywhere is not compiled: its decoded value
+ * differs from its input, and the fast path falls back whole.
+ *
+ * The predicate is generated as JavaScript source, which V8 optimises as one function; where a
+ * runtime refuses `new Function`, the same predicate is made of closures.
  */
 import { Either, Option, ParseResult, Schema, SchemaAST } from "effect"
 import { isRecord } from "./adapter.js"
@@ -28,6 +32,7 @@ const testOf = (ast: SchemaAST.Refinement): Guard | undefined => {
   const test = ast.annotations[FastTestId]
   return typeof test === "function" ? (test as Guard) : undefined
 }
+
 type Excess = "ignore" | "error" | "preserve"
 
 class Uncompilable extends Error {}
@@ -410,7 +415,12 @@ const generate = (ast: SchemaAST.AST, excess: Excess, narrow: Narrow | undefined
   }
 }
 
-/** The compiled predicate of a schema, or null when the schema transforms its input. */
+/**
+ * The compiled predicate of a schema, or null when the schema transforms its input.
+ * `generate: false` builds it from closures only; `narrow` replaces a node of the schema with a
+ * stricter one before it is compiled (the proto3 reader's exact-print check reads an enum field
+ * as a name only).
+ */
 export const compileGuard = <A, I>(
   schema: Schema.Schema<A, I>,
   onExcessProperty: Excess = "ignore",
