@@ -5,8 +5,8 @@
  * refusal is a FitInputError naming the parameter, the value and, for a height or weight, the
  * unit the caller probably used (168 looks like centimetres: send 1680).
  */
-import { Effect, Either, Schema } from "effect"
-import { Base64, HUMAN_RANGES, type Path, type Range, formatPath, likelyMistake, previewValue } from "@scanbridge/model"
+import { Effect, Either } from "effect"
+import { HUMAN_RANGES, type Path, type Range, formatPath, isBase64, likelyMistake, previewValue } from "@scanbridge/model"
 import { FitInputError } from "./errors.js"
 
 /**
@@ -76,7 +76,6 @@ const refuse = (path: Path, value: unknown, message: string): Either.Either<neve
   Either.left(new FitInputError({ path, value, message: `${formatPath(path)}: ${message}` }))
 
 const ok: Check = Either.void
-const isBase64 = Schema.is(Base64)
 const inRange = (v: number, r: Range) => v >= r.min && v <= r.max
 
 const base64 = (path: Path, value: string, shown: string): Check => {

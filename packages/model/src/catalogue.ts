@@ -310,6 +310,10 @@ const statBySessionName = index<string, StatEntry>(STATS, (e) => e.session.name)
 const statBySessionNumber = index<number, StatEntry>(STATS, (e) => e.session.number)
 const statByFit = index<string, StatEntry>(STATS, (e) => e.fit?.name ?? null)
 const statByTarget = index<CanonicalTarget, StatEntry>(STATS, (e) => e.target)
+const frontBySession = new Map<string, FrontPostureName>(POSTURE_FRONT.map((p) => [p.session, p.name]))
+const rightBySession = new Map<string, RightPostureName>(POSTURE_RIGHT.map((p) => [p.session, p.name]))
+const rightPoints = new Map<string, number>(POSTURE_RIGHT.map((p) => [p.name, p.points]))
+const nullsOf = (table: ReadonlyArray<{ readonly name: string }>): Readonly<Record<string, null>> => Object.freeze(Object.fromEntries(table.map((p) => [p.name, null])))
 const fittingPoints = index<string, (typeof FITTING_POINTS)[number]>(FITTING_POINTS, (e) => e.name)
 
 // Every spelling in every dialect, folded to lower case letters and digits, for suggestions.
@@ -338,6 +342,17 @@ export const Catalogue = {
   statBySessionNumber: (n: number): StatEntry | undefined => statBySessionNumber.get(n),
   statByFitType: (type: string): StatEntry | undefined => statByFit.get(type),
   statByTarget: (target: CanonicalTarget): StatEntry => statByTarget.get(target)!,
+  /** A front posture name by its session enum name. */
+  frontPostureBySession: (name: string): FrontPostureName | undefined => frontBySession.get(name),
+  /** A right posture name by its session enum name. */
+  rightPostureBySession: (name: string): RightPostureName | undefined => rightBySession.get(name),
+  /** The points of a right-view line (its segment angles are one fewer), or undefined for an unknown name. */
+  rightPosturePoints: (name: string): number | undefined => rightPoints.get(name),
+  /**
+   * One key per posture name of a side, each null: what a decoder copies and fills in, so
+   * every name is present whatever the source gave.
+   */
+  postureNulls: { front: nullsOf(POSTURE_FRONT), right: nullsOf(POSTURE_RIGHT) },
   /** The display name of a fit fitting point, or undefined for one spec 03 does not list. */
   fittingPointDisplayName: (name: string): string | undefined => fittingPoints.get(name)?.displayName,
   /**

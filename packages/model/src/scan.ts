@@ -7,7 +7,7 @@
 import { fastDecodeEither, fastTest } from "./fast.js"
 import { Arbitrary, Either, Schema } from "effect"
 import type { FastCheck } from "effect"
-import { MEASUREMENT_NAMES, type MeasurementName, POSTURE_FRONT, POSTURE_RIGHT } from "./catalogue.js"
+import { Catalogue, MEASUREMENT_NAMES, type MeasurementName, POSTURE_FRONT, POSTURE_RIGHT } from "./catalogue.js"
 import type { FrontPostureName, RightPostureName } from "./catalogue.js"
 import { InvariantViolation, type Path, collectIssues, formatPath } from "./errors.js"
 
@@ -67,7 +67,8 @@ export const UtcTimestamp = Schema.String.pipe(
 const BASE64_CHARS = /^[A-Za-z0-9+/]*={0,2}$/
 const BASE64_PATTERN = "^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$"
 
-const isBase64 = (s: string): boolean => s.length % 4 === 0 && BASE64_CHARS.test(s)
+/** Whether a string is Base64: Schema.is(Base64) without the schema walk. */
+export const isBase64 = (s: string): boolean => s.length % 4 === 0 && BASE64_CHARS.test(s)
 
 /** RFC 4648 base64, standard alphabet, padded. */
 export const Base64 = Schema.String.pipe(
@@ -126,7 +127,7 @@ const byName = <N extends string, S extends Schema.Schema.Any>(names: ReadonlyAr
 
 const polyline = (points: number) => Schema.Array(Point).pipe(Schema.itemsCount(points))
 const segmentAngles = (points: number) => Schema.Array(AngleDegrees).pipe(Schema.itemsCount(points - 1))
-const rightPoints = (name: RightPostureName): number => POSTURE_RIGHT.find((l) => l.name === name)!.points
+const rightPoints = (name: RightPostureName): number => Catalogue.rightPosturePoints(name)!
 const frontNames: ReadonlyArray<FrontPostureName> = POSTURE_FRONT.map((p) => p.name)
 const rightNames: ReadonlyArray<RightPostureName> = POSTURE_RIGHT.map((l) => l.name)
 

@@ -5,7 +5,6 @@
  */
 import { Either } from "effect"
 import {
-  Base64,
   Catalogue,
   DecodeError,
   DecodeWalk,
@@ -22,9 +21,9 @@ import {
   type Scan,
   type ScanInit,
   type ScanJson,
-  UtcTimestamp,
+  isBase64,
+  isUtcTimestamp,
   attempt,
-  compileGuard,
   convertLength,
   convertMass,
   walkScan,
@@ -103,9 +102,6 @@ const readMeasurements = (r: DecodeWalk, items: ReadonlyArray<Wire.MeasurementIt
   return built.build()
 }
 
-// Compiled once: Schema.is walks the schema's AST on every call.
-const isBase64 = compileGuard(Base64)!
-const isUtcTimestamp = compileGuard(UtcTimestamp)!
 
 const readAvatar = (r: DecodeWalk, avatar: Wire.Avatar | null | undefined): ScanInitJson["avatar"] => {
   if (avatar === null || avatar === undefined) return null
@@ -165,12 +161,6 @@ const readClientComposition = (r: DecodeWalk, c: Wire.ClientLibraryBodyCompositi
   return { bodyFatPercent: c.bodyFatPercentage, bodyFatMassG: null, leanMassG: null, skeletalMuscleMassG: muscleG }
 }
 
-// Every posture object starts from these: one key per known name, null until read.
-const nulls = (table: ReadonlyArray<{ readonly name: string }>): Readonly<Record<string, null>> => Object.fromEntries(table.map((p) => [p.name, null]))
-const FRONT_NULLS = nulls(POSTURE_FRONT)
-const RIGHT_NULLS = nulls(POSTURE_RIGHT)
-const RIGHT_POINTS: ReadonlyMap<string, number> = new Map(POSTURE_RIGHT.map((l) => [l.name, l.points]))
-
 const readPosture = (r: DecodeWalk, p: Wire.Posture | null | undefined): ScanInitJson["posture"] => {
   if (p === null || p === undefined) return null
   let singular = 0
@@ -182,8 +172,8 @@ const readPosture = (r: DecodeWalk, p: Wire.Posture | null | undefined): ScanIni
   const right = p.right ?? null
   let frontOut: FrontJson | null = null
   if (front !== null) {
-    const angles: Record<string, number | null> = { ...FRONT_NULLS }
-    const lines: Record<string, ReadonlyArray<{ x: number; y: number }> | null> = { ...FRONT_NULLS }
+    const angles: Record<string, number | null> = { ...Catalogue.postureNulls.front }
+    const lines: Record<string, ReadonlyArray<{ x: number; y: number }> | null> = { ...Catalogue.postureNulls.front }
     front.angles.forEach((a, i) => {
       const path = () => ["posture", "front", "angles", i]
       if (!Object.hasOwn(angles, a.name)) return r.note("dropped", path(), `unknown front angle ${previewValue(a.name)} = ${a.value}`)
@@ -199,18 +189,18 @@ const readPosture = (r: DecodeWalk, p: Wire.Posture | null | undefined): ScanIni
   }
   let rightOut: RightJson | null = null
   if (right !== null) {
-    const angles: Record<string, ReadonlyArray<number> | null> = { ...RIGHT_NULLS }
-    const lines: Record<string, ReadonlyArray<{ x: number; y: number }> | null> = { ...RIGHT_NULLS }
+    const angles: Record<string, ReadonlyArray<number> | null> = { ...Catalogue.postureNulls.right }
+    const lines: Record<string, ReadonlyArray<{ x: number; y: number }> | null> = { ...Catalogue.postureNulls.right }
     right.angles.forEach((a, i) => {
       const path = () => ["posture", "right", "angles", i]
-      const points = RIGHT_POINTS.get(a.name)
+      const points = Catalogue.rightPosturePoints(a.name)
       if (points === undefined) return r.note("dropped", path(), `unknown right angle ${previewValue(a.name)}`)
       angleUnit(path, a.unit)
       if (a.angles.length !== points - 1) r.fail([...path(), "angles"], a.angles, `${points - 1} segment angles for ${a.name}`)
       angles[a.name] = a.angles
     })
     right.lines.forEach((l, i) => {
-      const points = RIGHT_POINTS.get(l.name)
+      const points = Catalogue.rightPosturePoints(l.name)
       if (points === undefined) return r.note("dropped", ["posture", "right", "lines", i], `unknown right line ${previewValue(l.name)}`)
       if (l.points.length !== points) r.fail(["posture", "right", "lines", i, "points"], l.points, `${points} points for ${l.name}`)
       lines[l.name] = l.points

@@ -3,8 +3,8 @@
  * quota: it "does not reject wrong units", and a photo it cannot read comes back as a failed
  * scan (spec 01). Each refusal is a PlatformInputError naming the field and the likely mistake.
  */
-import { Either, Schema } from "effect"
-import { Base64, type Path, type Stats, checkStats as checkHumanStats, previewValue } from "@scanbridge/model"
+import { Either } from "effect"
+import { type Path, type Stats, checkStats as checkHumanStats, isBase64, previewValue } from "@scanbridge/model"
 import { PlatformInputError } from "./errors.js"
 
 export type { Stats } from "@scanbridge/model"
@@ -20,7 +20,6 @@ const JPEG_DATA_URL = /^data:image\/jpe?g;base64,/i
 const OTHER_DATA_URL = /^data:([^;,]*)[;,]/i
 // FF D8 FF, the start of every JPEG, is "/9j/" in base64.
 const JPEG_MAGIC_BASE64 = "/9j/"
-const isBase64 = Schema.is(Base64)
 
 /**
  * The raw base64 the platform wants: a `data:image/jpeg;base64,` prefix is stripped (spec 01,

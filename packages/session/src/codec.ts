@@ -218,9 +218,9 @@ const points = (c: Ctx, path: () => Path, ps: ReadonlyArray<Wire.Point> | undefi
 }
 
 /** The canonical name of a posture item, or undefined when it is dropped. */
-const postureName = <N extends string>(c: Ctx, path: () => Path, name: string | number | undefined, byName: ReadonlyMap<string, N>, seen: Set<string>): N | undefined => {
+const postureName = <N extends string>(c: Ctx, path: () => Path, name: string | number | undefined, bySession: (name: string) => N | undefined, seen: Set<string>): N | undefined => {
   const v = name ?? 0
-  const found = typeof v === "string" ? byName.get(v) : undefined
+  const found = typeof v === "string" ? bySession(v) : undefined
   if (found === undefined) {
     const why = typeof v === "number" ? `posture name ${v}: the spec documents no numbers for these names` : `unknown posture name ${previewValue(v)}`
     skip(c, [...path(), "name"], v, why)
@@ -234,55 +234,48 @@ const postureName = <N extends string>(c: Ctx, path: () => Path, name: string | 
   return found
 }
 
-// Every posture object starts from these: one key per known name, null until read.
-const nulls = (table: ReadonlyArray<{ readonly name: string }>): Readonly<Record<string, null>> => Object.fromEntries(table.map((p) => [p.name, null]))
-const FRONT_NULLS = nulls(POSTURE_FRONT)
-const RIGHT_NULLS = nulls(POSTURE_RIGHT)
-const FRONT_BY_SESSION = new Map(POSTURE_FRONT.map((p) => [p.session, p.name]))
-const RIGHT_BY_SESSION = new Map(POSTURE_RIGHT.map((p) => [p.session, p.name]))
-const RIGHT_POINTS = new Map<string, number>(POSTURE_RIGHT.map((p) => [p.name, p.points]))
 
 const postureItem = (side: "front" | "right", list: "angles" | "lines", i: number) => (): Path => ["results", "posture", side, list, i]
 
 const readFront = (c: Ctx, front: NonNullable<Wire.Posture["front"]>): FrontJson => {
-  const angles: Record<string, number | null> = { ...FRONT_NULLS }
-  const lines: Record<string, ReadonlyArray<PointJson> | null> = { ...FRONT_NULLS }
+  const angles: Record<string, number | null> = { ...Catalogue.postureNulls.front }
+  const lines: Record<string, ReadonlyArray<PointJson> | null> = { ...Catalogue.postureNulls.front }
   const seenAngles = new Set<string>()
   const seenLines = new Set<string>()
   front.angles?.forEach((a, i) => {
     const path = postureItem("front", "angles", i)
-    const name = postureName(c, path, a.name, FRONT_BY_SESSION, seenAngles)
+    const name = postureName(c, path, a.name, Catalogue.frontPostureBySession, seenAngles)
     if (name === undefined) return
     const value = finite(c.w, () => [...path(), "value"], a.value ?? 0)
     angles[name] = inDegrees(c, path, a.unit, String(a.name), [value])[0]!
   })
   front.lines?.forEach((l, i) => {
     const path = postureItem("front", "lines", i)
-    const name = postureName(c, path, l.name, FRONT_BY_SESSION, seenLines)
+    const name = postureName(c, path, l.name, Catalogue.frontPostureBySession, seenLines)
     if (name !== undefined) lines[name] = points(c, path, l.points, 2, String(l.name))
   })
   return { angles, lines } as FrontJson
 }
 
 const readRight = (c: Ctx, right: NonNullable<Wire.Posture["right"]>): RightJson => {
-  const angles: Record<string, ReadonlyArray<number> | null> = { ...RIGHT_NULLS }
-  const lines: Record<string, ReadonlyArray<PointJson> | null> = { ...RIGHT_NULLS }
+  const angles: Record<string, ReadonlyArray<number> | null> = { ...Catalogue.postureNulls.right }
+  const lines: Record<string, ReadonlyArray<PointJson> | null> = { ...Catalogue.postureNulls.right }
   const seenAngles = new Set<string>()
   const seenLines = new Set<string>()
   right.angles?.forEach((a, i) => {
     const path = postureItem("right", "angles", i)
-    const name = postureName(c, path, a.name, RIGHT_BY_SESSION, seenAngles)
+    const name = postureName(c, path, a.name, Catalogue.rightPostureBySession, seenAngles)
     const values = a.angles ?? []
     // proto3 leaves an empty list out: no angles is an unknown line, not a wrong count.
     if (name === undefined || values.length === 0) return
-    const size = RIGHT_POINTS.get(name)!
+    const size = Catalogue.rightPosturePoints(name)!
     if (values.length !== size - 1) c.w.fail([...path(), "angles"], values, `${size - 1} segment angles for ${a.name}`)
     angles[name] = inDegrees(c, path, a.unit, String(a.name), values.map((v, j) => finite(c.w, () => [...path(), "angles", j], v)))
   })
   right.lines?.forEach((l, i) => {
     const path = postureItem("right", "lines", i)
-    const name = postureName(c, path, l.name, RIGHT_BY_SESSION, seenLines)
-    if (name !== undefined) lines[name] = points(c, path, l.points, RIGHT_POINTS.get(name)!, String(l.name))
+    const name = postureName(c, path, l.name, Catalogue.rightPostureBySession, seenLines)
+    if (name !== undefined) lines[name] = points(c, path, l.points, Catalogue.rightPosturePoints(name)!, String(l.name))
   })
   return { angles, lines } as RightJson
 }

@@ -14,7 +14,7 @@
  */
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { Clock, Effect, Either, Schema } from "effect"
-import { Base64, Catalogue, DecodeError, HUMAN_RANGES, type MeasurementName, collectIssues } from "@scanbridge/model"
+import { Catalogue, DecodeError, HUMAN_RANGES, type MeasurementName, collectIssues, isBase64 } from "@scanbridge/model"
 import { Wire } from "@scanbridge/platform"
 import { ALL, type BodyStats, STATS_ONLY, avatarFor, compositionFor, isBreadth, measurementsFor, postureFor } from "./body.js"
 import { sign, verify } from "./jwt.js"
@@ -177,7 +177,6 @@ const consumeQuota = (state: PlatformState, orgId: string) => {
 
 const orgParams = HttpRouter.schemaPathParams(Schema.Struct({ orgId: Schema.String })).pipe(Effect.orDie)
 
-const isBase64 = Schema.is(Base64)
 
 /** Why a photo fails, as a scan-level error code, or null if the simulator accepts it. */
 export const photoFailure = (side: "front" | "right", photo: string): string | null => {
