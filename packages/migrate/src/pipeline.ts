@@ -240,38 +240,33 @@ export const migrateChunk = (normalizer: NormalizerService, target: string) => {
 const EXTENSIONS = [".ndjson", ".jsonl", ".json"]
 
 /** The files of the inputs: files as given, folders walked in name order for the same order on every run. */
-export const listInputs = (inputs: ReadonlyArray<string>) =>
+export const listInputs = (inputs: ReadonlyArray<string>) => Effect.map(walkInputs(inputs), (files) => files.map((f) => f.file))
+
+/** The files of the inputs with their sizes, each file stat-ed once. */
+const walkInputs = (inputs: ReadonlyArray<string>) =>
   Effect.gen(function* () {
     const fs = yield* FileSystem.FileSystem
     const path = yield* Path.Path
-    const files: Array<string> = []
-    const visit = (entry: string): Effect.Effect<void, MigrateInputError> =>
+    const files: Array<{ readonly file: string; readonly size: number }> = []
+    const visit = (entry: string, info: FileSystem.File.Info): Effect.Effect<void, MigrateInputError> =>
       Effect.gen(function* () {
-        const info = yield* Effect.mapError(fs.stat(entry), () => new MigrateInputError({ file: entry, message: `${entry}: no such file or folder, or not readable` }))
-        if (info.type === "Directory") {
-          const names = yield* Effect.mapError(fs.readDirectory(entry), (e) => new MigrateInputError({ file: entry, message: `${entry}: ${e.message}` }))
-          for (const name of [...names].sort()) {
-            const child = path.join(entry, name)
-            const childInfo = yield* Effect.option(fs.stat(child))
-            if (childInfo._tag === "Some" && (childInfo.value.type === "Directory" || EXTENSIONS.includes(path.extname(name)))) yield* visit(child)
-          }
-        } else files.push(entry)
+        if (info.type !== "Directory") return void files.push({ file: entry, size: Number(info.size) })
+        const names = yield* Effect.mapError(fs.readDirectory(entry), (e) => new MigrateInputError({ file: entry, message: `${entry}: ${e.message}` }))
+        for (const name of [...names].sort()) {
+          const child = path.join(entry, name)
+          const childInfo = yield* Effect.option(fs.stat(child))
+          if (childInfo._tag === "Some" && (childInfo.value.type === "Directory" || EXTENSIONS.includes(path.extname(name)))) yield* visit(child, childInfo.value)
+        }
       })
-    for (const input of inputs) yield* visit(input)
+    for (const input of inputs) {
+      const info = yield* Effect.mapError(fs.stat(input), () => new MigrateInputError({ file: input, message: `${input}: no such file or folder, or not readable` }))
+      yield* visit(input, info)
+    }
     return files
   })
 
 /** The inputs' total size in bytes: what decides whether worker threads pay for their start-up. */
-export const inputBytes = (inputs: ReadonlyArray<string>) =>
-  Effect.gen(function* () {
-    const fs = yield* FileSystem.FileSystem
-    let total = 0
-    for (const file of yield* listInputs(inputs)) {
-      const info = yield* Effect.mapError(fs.stat(file), () => new MigrateInputError({ file, message: `${file}: no such file or folder, or not readable` }))
-      total += Number(info.size)
-    }
-    return total
-  })
+export const inputBytes = (inputs: ReadonlyArray<string>) => Effect.map(walkInputs(inputs), (files) => files.reduce((total, f) => total + f.size, 0))
 
 // Lines or records per chunk: large enough to amortise the stream's (and a worker's message's)
 // overhead, small enough that the live objects of one chunk stay in the young generation.
