@@ -45,6 +45,7 @@ import {
   bodyFatClue,
   infer,
   inferLength,
+  lengthTarget,
   muscleClue
 } from "./inference.js"
 import * as Wire from "./wire.js"
@@ -137,10 +138,9 @@ const COMPOSITION_PATH = [...RESULT, "body_composition"]
 const FAT_PATH = [...COMPOSITION_PATH, "body_fat_percentage"]
 const MUSCLE_PATH = [...COMPOSITION_PATH, "skeletal_muscle_mass"]
 
-// Every result.measurement key: its canonical name, proportion and catalogue position.
+// Every result.measurement key: its canonical name, band and catalogue position.
 const TARGETS: ReadonlyArray<LengthTarget & { readonly index: number }> = [...Wire.MEASUREMENT_KEYS].map(([key, name]) => ({
-  key,
-  name,
+  ...lengthTarget(key, name),
   index: measurementIndex(name)
 }))
 const readKnownKeys = compileKeyReader(TARGETS.map((t) => t.key))

@@ -144,15 +144,24 @@ const SPREAD = 2.5
 
 const round3 = (n: number) => Math.round(n * 1000) / 1000
 
+/**
+ * Each measurement's band as shares of stature, computed once: the factors, and their text
+ * ("0.102-0.638"; decimals are the slow numbers to print).
+ */
+const BANDS = new Map(
+  Object.entries(PROPORTIONS).map(([name, p]) => {
+    const low = p / SPREAD
+    const high = p * SPREAD
+    return [name, { low, high, text: `${round3(low)}-${round3(high)}` }] as const
+  })
+)
+
 /** The plausible millimetres of a measurement: against the stature when the record has it. */
 const lengthBand = (name: MeasurementName, statureMm: number | null): Range => {
-  const p = PROPORTIONS[name]
+  const band = BANDS.get(name)!
   const { min, max } = HUMAN_RANGES.heightMm
-  return { min: (p / SPREAD) * (statureMm ?? min), max: p * SPREAD * (statureMm ?? max) }
+  return { min: band.low * (statureMm ?? min), max: band.high * (statureMm ?? max) }
 }
-
-// "0.102-0.638" per measurement, printed once: decimals are the slow numbers to print.
-const BAND_TEXT = new Map(Object.entries(PROPORTIONS).map(([name, p]) => [name, `${round3(p / SPREAD)}-${round3(p * SPREAD)}`]))
 
 export const lengthClue = (path: Path, key: string, name: MeasurementName, raw: number, statureMm: number | null): Clue => {
   const { min, max } = HUMAN_RANGES.heightMm
@@ -162,28 +171,21 @@ export const lengthClue = (path: Path, key: string, name: MeasurementName, raw: 
     raw,
     range: lengthBand(name, statureMm),
     unit: "mm",
-    basis: () => (statureMm !== null ? `${BAND_TEXT.get(name)} x stature ${statureMm} mm` : `any stature ${min}-${max} mm`)
+    basis: () => (statureMm !== null ? `${BANDS.get(name)!.text} x stature ${statureMm} mm` : `any stature ${min}-${max} mm`)
   }
 }
 
-/** A `result.measurement` key and what inference needs of it. */
+/** A `result.measurement` key and what inference needs of it: its band's factors, from `lengthTarget`. */
 export interface LengthTarget {
   readonly key: string
   readonly name: MeasurementName
+  readonly low: number
+  readonly high: number
 }
 
-// The two factors of each measurement's band (lengthBand's), computed once.
-const FACTORS = new Map(Object.entries(PROPORTIONS).map(([name, p]) => [name, { low: p / SPREAD, high: p * SPREAD }]))
-
-// The band factors of a list of targets, side by side, for the loop below (one list per caller).
-const factorLists = new WeakMap<ReadonlyArray<LengthTarget>, Float64Array>()
-const factorsOf = (targets: ReadonlyArray<LengthTarget>): Float64Array => {
-  let list = factorLists.get(targets)
-  if (list === undefined) {
-    list = Float64Array.from(targets.flatMap((t) => [FACTORS.get(t.name)!.low, FACTORS.get(t.name)!.high]))
-    factorLists.set(targets, list)
-  }
-  return list
+export const lengthTarget = (key: string, name: MeasurementName): LengthTarget => {
+  const { low, high } = BANDS.get(name)!
+  return { key, name, low, high }
 }
 
 /**
@@ -205,17 +207,15 @@ export const inferLength = (
   let inBoth = false
   let count = 0
   let decisive = -1
-  // lengthBand's bands, the same expressions without its object: this loop runs once per value
-  // of a bulk migration.
-  const low = statureMm ?? HUMAN_RANGES.heightMm.min
-  const high = statureMm ?? HUMAN_RANGES.heightMm.max
-  const factors = factorsOf(targets)
+  // lengthBand's bands without its object: this loop runs once per value of a bulk migration.
+  const lowStature = statureMm ?? HUMAN_RANGES.heightMm.min
+  const highStature = statureMm ?? HUMAN_RANGES.heightMm.max
   for (let i = 0; i < targets.length; i++) {
     const raw = raws[i]
     if (raw === undefined) continue
     count++
-    const min = factors[2 * i]! * low
-    const max = factors[2 * i + 1]! * high
+    const min = targets[i]!.low * lowStature
+    const max = targets[i]!.high * highStature
     const inMm = raw >= min && raw <= max
     const inCm = raw * 10 >= min && raw * 10 <= max
     mm &&= inMm
