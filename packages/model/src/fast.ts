@@ -51,35 +51,62 @@ const num = (v: unknown): v is number => typeof v === "number"
 // Effect's own filters say what they check in their schema id and JSON Schema annotation: those
 // become direct comparisons, without the Option every filter call returns. The compiled guard is
 // checked against Schema.is by property tests, so a mismatch here fails a test, never a decode.
-const knownFilter = (ast: SchemaAST.Refinement): Guard | undefined => {
+// Read once here; the closure and the generated compilers each render it.
+interface Comparison {
+  readonly of: "value" | "length"
+  readonly op: ">=" | ">" | "<=" | "<" | "==="
+  readonly bound: number
+}
+type KnownCheck = "finite" | "safeInteger" | ReadonlyArray<Comparison>
+
+const knownCheck = (ast: SchemaAST.Refinement): KnownCheck | undefined => {
   const id = Option.getOrUndefined(SchemaAST.getSchemaIdAnnotation(ast))
   const j = (Option.getOrUndefined(SchemaAST.getJSONSchemaAnnotation(ast)) ?? {}) as Bounds
+  const one = (of: Comparison["of"], op: Comparison["op"], bound: unknown): KnownCheck | undefined => (num(bound) ? [{ of, op, bound }] : undefined)
   switch (id) {
     case Schema.FiniteSchemaId:
-      return (u) => Number.isFinite(u)
+      return "finite"
     case Schema.IntSchemaId:
-      return (u) => Number.isSafeInteger(u)
+      return "safeInteger"
     case Schema.GreaterThanOrEqualToSchemaId:
-      return num(j.minimum) ? ((m) => (u) => (u as number) >= m)(j.minimum) : undefined
+      return one("value", ">=", j.minimum)
     case Schema.GreaterThanSchemaId:
-      return num(j.exclusiveMinimum) ? ((m) => (u) => (u as number) > m)(j.exclusiveMinimum) : undefined
+      return one("value", ">", j.exclusiveMinimum)
     case Schema.LessThanOrEqualToSchemaId:
-      return num(j.maximum) ? ((m) => (u) => (u as number) <= m)(j.maximum) : undefined
+      return one("value", "<=", j.maximum)
     case Schema.LessThanSchemaId:
-      return num(j.exclusiveMaximum) ? ((m) => (u) => (u as number) < m)(j.exclusiveMaximum) : undefined
+      return one("value", "<", j.exclusiveMaximum)
     case Schema.BetweenSchemaId:
-      return num(j.minimum) && num(j.maximum) ? ((lo, hi) => (u) => (u as number) >= lo && (u as number) <= hi)(j.minimum, j.maximum) : undefined
+      return num(j.minimum) && num(j.maximum)
+        ? [
+            { of: "value", op: ">=", bound: j.minimum },
+            { of: "value", op: "<=", bound: j.maximum }
+          ]
+        : undefined
     case Schema.MinLengthSchemaId:
-      return num(j.minLength) ? ((n) => (u) => (u as string).length >= n)(j.minLength) : undefined
+      return one("length", ">=", j.minLength)
     case Schema.MaxLengthSchemaId:
-      return num(j.maxLength) ? ((n) => (u) => (u as string).length <= n)(j.maxLength) : undefined
+      return one("length", "<=", j.maxLength)
     case Schema.ItemsCountSchemaId:
-      return num(j.minItems) && j.minItems === j.maxItems ? ((n) => (u) => (u as ReadonlyArray<unknown>).length === n)(j.minItems) : undefined
+      return j.minItems === j.maxItems ? one("length", "===", j.minItems) : undefined
     default:
       return undefined
   }
 }
 
+const COMPARE: { readonly [Op in Comparison["op"]]: (a: number, b: number) => boolean } = {
+  ">=": (a, b) => a >= b,
+  ">": (a, b) => a > b,
+  "<=": (a, b) => a <= b,
+  "<": (a, b) => a < b,
+  "===": (a, b) => a === b
+}
+
+const knownGuard = (check: KnownCheck): Guard => {
+  if (check === "finite") return (u) => Number.isFinite(u)
+  if (check === "safeInteger") return (u) => Number.isSafeInteger(u)
+  return (u) => check.every((c) => COMPARE[c.op](c.of === "length" ? (u as { length: number }).length : (u as number), c.bound))
+}
 
 /** Replaces a node before it is compiled: a caller's stricter reading of some schema. */
 type Narrow = (ast: SchemaAST.AST) => SchemaAST.AST | undefined
@@ -122,7 +149,8 @@ const compile = (node: SchemaAST.AST, inheritedExcess: Excess, narrow: Narrow | 
     }
     case "Refinement": {
       const from = compile(ast.from, excess, narrow)
-      const known = knownFilter(ast) ?? testOf(ast)
+      const check = knownCheck(ast)
+      const known = check === undefined ? testOf(ast) : knownGuard(check)
       if (known !== undefined) return (u) => from(u) && known(u)
       const filter = ast.filter
       return (u) => from(u) && Option.isNone(filter(u, PARSE_OPTIONS, ast))
@@ -357,38 +385,10 @@ class Generator {
   }
 
   private refinementFails(ast: SchemaAST.Refinement, v: string): string {
-    const id = Option.getOrUndefined(SchemaAST.getSchemaIdAnnotation(ast))
-    const j = (Option.getOrUndefined(SchemaAST.getJSONSchemaAnnotation(ast)) ?? {}) as Bounds
-    switch (id) {
-      case Schema.FiniteSchemaId:
-        return `!Number.isFinite(${v})`
-      case Schema.IntSchemaId:
-        return `!Number.isSafeInteger(${v})`
-      case Schema.GreaterThanOrEqualToSchemaId:
-        if (num(j.minimum)) return `!(${v} >= ${this.literal(j.minimum)})`
-        break
-      case Schema.GreaterThanSchemaId:
-        if (num(j.exclusiveMinimum)) return `!(${v} > ${this.literal(j.exclusiveMinimum)})`
-        break
-      case Schema.LessThanOrEqualToSchemaId:
-        if (num(j.maximum)) return `!(${v} <= ${this.literal(j.maximum)})`
-        break
-      case Schema.LessThanSchemaId:
-        if (num(j.exclusiveMaximum)) return `!(${v} < ${this.literal(j.exclusiveMaximum)})`
-        break
-      case Schema.BetweenSchemaId:
-        if (num(j.minimum) && num(j.maximum)) return `!(${v} >= ${this.literal(j.minimum)} && ${v} <= ${this.literal(j.maximum)})`
-        break
-      case Schema.MinLengthSchemaId:
-        if (num(j.minLength)) return `${v}.length < ${this.literal(j.minLength)}`
-        break
-      case Schema.MaxLengthSchemaId:
-        if (num(j.maxLength)) return `${v}.length > ${this.literal(j.maxLength)}`
-        break
-      case Schema.ItemsCountSchemaId:
-        if (num(j.minItems) && j.minItems === j.maxItems) return `${v}.length !== ${this.literal(j.minItems)}`
-        break
-    }
+    const check = knownCheck(ast)
+    if (check === "finite") return `!Number.isFinite(${v})`
+    if (check === "safeInteger") return `!Number.isSafeInteger(${v})`
+    if (check !== undefined) return `!(${check.map((c) => `${c.of === "length" ? `${v}.length` : v} ${c.op} ${this.literal(c.bound)}`).join(" && ")})`
     const test = testOf(ast)
     if (test !== undefined) return `!${this.capture(test)}(${v})`
     const filter = ast.filter
