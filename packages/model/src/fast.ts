@@ -108,6 +108,12 @@ const knownGuard = (check: KnownCheck): Guard => {
   return (u) => check.every((c) => COMPARE[c.op](c.of === "length" ? (u as { length: number }).length : (u as number), c.bound))
 }
 
+/** A guard compiled on its first call: a recursive schema's, or one needed only now and then. */
+const lazily = (make: () => Guard): Guard => {
+  let guard: Guard | undefined
+  return (u) => (guard ??= make())(u)
+}
+
 /** Replaces a node before it is compiled: a caller's stricter reading of some schema. */
 type Narrow = (ast: SchemaAST.AST) => SchemaAST.AST | undefined
 
@@ -155,10 +161,8 @@ const compile = (node: SchemaAST.AST, inheritedExcess: Excess, narrow: Narrow | 
       const filter = ast.filter
       return (u) => from(u) && Option.isNone(filter(u, PARSE_OPTIONS, ast))
     }
-    case "Suspend": {
-      let inner: Guard | undefined
-      return (u) => (inner ??= compile(ast.f(), excess, narrow))(u)
-    }
+    case "Suspend":
+      return lazily(() => compile(ast.f(), excess, narrow))
     case "Union": {
       const literals = ast.types.every(SchemaAST.isLiteral)
       if (literals) {
@@ -334,7 +338,7 @@ class Generator {
           // Object.keys reads V8's enum cache: cheaper than counting with for-in and hasOwn.
           const own = this.fresh("own")
           code += `const ${own} = Object.keys(${v}).length;\n`
-          code += `if (${own} !== ${n}) return ${this.capture(compile(ast, excess, this.narrow))}(${v});\n`
+          code += `if (${own} !== ${n}) return ${this.exact(ast, excess)}(${v});\n`
         } else if (indexes.length > 0 || excess === "error") {
           const k = this.fresh("k")
           const item = this.fresh("v")
@@ -345,7 +349,7 @@ class Generator {
           // the exact closure guard then decides.
           const seen = this.fresh("seen")
           code += `let ${seen} = 0;\nfor (const ${k} in ${v}) {\n${seen}++;\n${known}${extra}}\n`
-          code += `if (${seen} !== Object.keys(${v}).length) return ${this.capture(compile(ast, excess, this.narrow))}(${v});\n`
+          code += `if (${seen} !== Object.keys(${v}).length) return ${this.exact(ast, excess)}(${v});\n`
         }
         return code
       }
@@ -353,6 +357,12 @@ class Generator {
         // Suspensions (recursive schemas) and the rare rest: a call into the closure compiler.
         return fail(`!${this.capture(compile(ast, excess, this.narrow))}(${v})`)
     }
+  }
+
+  /** The closure guard of a struct, for the rare object its key count does not settle; built when first needed. */
+  private exact(ast: SchemaAST.AST, excess: Excess): string {
+    const narrow = this.narrow
+    return this.capture(lazily(() => compile(ast, excess, narrow)))
   }
 
   /** The check as one boolean expression, where the schema is that simple. */
