@@ -18,7 +18,6 @@ import {
   type Scan,
   type ScanInit,
   attempt,
-  compileGuard,
   compileKeyReader,
   convertLength,
   convertMass,
@@ -28,7 +27,7 @@ import {
   measurementIndex,
   percentToE4,
   previewValue,
-  schemaDecoder,
+  exactSchemaDecoder,
   walkScan
 } from "@scanbridge/model"
 import type { Percent, PercentE4 } from "@scanbridge/model"
@@ -261,30 +260,14 @@ const readItem = (w: DecodeWalk, item: Wire.ReadItem, json: unknown, options: Un
 
 // --- Decode -------------------------------------------------------------------------------
 
-const itemAt = (base: Path) => schemaDecoder(Wire.ReadItem, FORMATS.readItem, base)
-const itemTop = itemAt([])
-// The same schemas refusing any key they do not name: most records pass, and need no search
-// for unknown keys.
-const exactItem = compileGuard(Wire.ReadItem, "error")!
-const exactResponse = compileGuard(Wire.ReadResponse, "error")!
-
-// A value the exact guard accepts needs no decoding (the schemas do not transform); any other
-// is decoded by the schema, which also says what is wrong.
-const withExact = <A, B>(
-  json: unknown,
-  exact: (u: unknown) => u is A,
-  decode: (u: unknown) => Either.Either<A, DecodeError>,
-  f: (value: A, exact: boolean) => Either.Either<B, DecodeError>
-): Either.Either<B, DecodeError> => {
-  if (exact(json)) return f(json, true)
-  return Either.flatMap(decode(json), (value) => f(value, false))
-}
+// Wire decoders that also say whether a record holds only the keys the schema names.
+const readItemWire = exactSchemaDecoder(Wire.ReadItem, FORMATS.readItem)
+const readResponseWire = exactSchemaDecoder(Wire.ReadResponse, FORMATS.readResponse)
 
 /** One `measurements[]` item of a read response as a canonical scan. Never throws. */
 export const decodeReadItemEither = (json: unknown, options: UnitOptions = {}): Either.Either<Scan, DecodeError> =>
-  withExact(json, exactItem, itemTop, (item, exact) => walkScan(FORMATS.readItem, [], (w) => readItem(w, item, json, options, null, exact)))
+  Either.flatMap(readItemWire(json), ({ exact, value: item }) => walkScan(FORMATS.readItem, [], (w) => readItem(w, item, json, options, null, exact)))
 
-const responseParse = schemaDecoder(Wire.ReadResponse, FORMATS.readResponse)
 const RESPONSE_KEYS = keySet(Wire.ReadResponse.fields)
 
 /**
@@ -292,7 +275,7 @@ const RESPONSE_KEYS = keySet(Wire.ReadResponse.fields)
  * naming its index. When the response holds one failed item, its `message` is the failure's.
  */
 export const decodeReadResponseEither = (json: unknown, options: UnitOptions = {}): Either.Either<ReadonlyArray<Scan>, DecodeError> =>
-  withExact(json, exactResponse, responseParse, (response, exact): Either.Either<ReadonlyArray<Scan>, DecodeError> => {
+  Either.flatMap(readResponseWire(json), ({ exact, value: response }): Either.Either<ReadonlyArray<Scan>, DecodeError> => {
     const raw = json as { measurements: ReadonlyArray<unknown> }
     const scans: Array<Scan> = []
     for (let i = 0; i < response.measurements.length; i++) {

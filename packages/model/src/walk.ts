@@ -3,7 +3,7 @@
  * first value it cannot read (a DecodeError naming the input path and value), and an encode
  * walk that does the same for what a target format cannot hold (an EncodeError).
  */
-import { fastDecodeEither } from "./fast.js"
+import { compileGuard, fastDecodeEither } from "./fast.js"
 import { Either, Schema } from "effect"
 import { DecodeError, EncodeError, type Path, collectIssues, previewValue } from "./errors.js"
 import { type Note, type NoteKind, type Scan, type ScanInit, makeNote, scanOf } from "./scan.js"
@@ -103,4 +103,16 @@ export const schemaDecoder = <A, I>(schema: Schema.Schema<A, I>, format: string,
   const decode = fastDecodeEither(schema, { errors: "all" })
   return (json: unknown): Either.Either<A, DecodeError> =>
     Either.mapLeft(decode(json), (e) => DecodeError.fromIssues(format, collectIssues(e.issue, base)))
+}
+
+/**
+ * `schemaDecoder` that also says whether the input has no key the schema does not name, at any
+ * depth: a decoder that notes unknown keys need not look for them in such an input (most of a
+ * bulk migration). A schema that transforms is never exact: its value is not its input.
+ */
+export const exactSchemaDecoder = <A, I>(schema: Schema.Schema<A, I>, format: string, base: Path = []) => {
+  const decode = schemaDecoder(schema, format, base)
+  const exact = compileGuard(schema, "error")
+  return (json: unknown): Either.Either<{ readonly value: A; readonly exact: boolean }, DecodeError> =>
+    exact?.(json) ? Either.right({ value: json, exact: true }) : Either.map(decode(json), (value) => ({ value, exact: false }))
 }
