@@ -3,7 +3,7 @@
  * scan. The units the API does not state are inferred per record (see inference.ts) and the
  * decision is recorded, with its evidence, as an `assumed` note; options state them instead.
  */
-import { Either, Option } from "effect"
+import { Either, Option, type SchemaAST } from "effect"
 import {
   Catalogue,
   type DecodeError,
@@ -12,22 +12,24 @@ import {
   EncodeWalk,
   type Encoded,
   HUMAN_RANGES,
-  MeasurementsBuilder,
   type Path,
   Proto3,
   type Scan,
   type ScanInit,
   attempt,
-  compileKeyReader,
   convertLength,
   convertMass,
   e4ToPercent,
   isExactE4,
   likelyMistake,
-  measurementIndex,
+  measurementValues,
+  measurementsFrom,
   percentToE4,
+  PLAIN_PREVIEW_MAX,
+  isPlainJsonString,
   previewValue,
   exactSchemaDecoder,
+  formatPath,
   walkScan
 } from "@scanbridge/model"
 import type { Percent, PercentE4 } from "@scanbridge/model"
@@ -41,11 +43,11 @@ import {
   type LengthTarget,
   MUSCLE_CANDIDATES,
   type MuscleMassUnit,
-  bodyFatClue,
-  infer,
+  compileLengthSurvey,
+  inferBodyFat,
   inferLength,
-  lengthTarget,
-  muscleClue
+  inferMuscleMass,
+  lengthTarget
 } from "./inference.js"
 import * as Wire from "./wire.js"
 
@@ -87,12 +89,15 @@ const readCreatedAt = (w: DecodeWalk, value: string | undefined): string | null 
   return null
 }
 
-const checkHuman = (w: DecodeWalk, path: () => Path, value: number, unit: string, range: { min: number; max: number }, quantity: "length" | "mass") => {
+const checkHuman = (w: DecodeWalk, path: Path, value: number, unit: string, range: { min: number; max: number }, quantity: "length" | "mass") => {
   if (value < range.min || value > range.max) {
-    w.fail(path(), value, `${unit} of a person, ${range.min}-${range.max}${likelyMistake(value, range, quantity)}`)
+    w.fail(path, value, `${unit} of a person, ${range.min}-${range.max}${likelyMistake(value, range, quantity)}`)
   }
   return value
 }
+
+const HEIGHT_PATH = ["estimation", "input", "height"]
+const WEIGHT_PATH = ["estimation", "input", "weight"]
 
 /** The subject as the create form sent it: height in mm, weight in g (spec 02, step 2). */
 const readSubject = (w: DecodeWalk, input: Wire.Input | undefined): ScanInitJson["subject"] => {
@@ -100,72 +105,91 @@ const readSubject = (w: DecodeWalk, input: Wire.Input | undefined): ScanInitJson
   return {
     age: input.age,
     gender: input.gender,
-    heightMm: checkHuman(w, () => ["estimation", "input", "height"], input.height, "millimetres", HUMAN_RANGES.heightMm, "length"),
-    weightG: checkHuman(w, () => ["estimation", "input", "weight"], input.weight, "grams", HUMAN_RANGES.weightG, "mass")
+    heightMm: checkHuman(w, HEIGHT_PATH, input.height, "millimetres", HUMAN_RANGES.heightMm, "length"),
+    weightG: checkHuman(w, WEIGHT_PATH, input.weight, "grams", HUMAN_RANGES.weightG, "mass")
   }
 }
 
-/** The unit of a quantity: the caller's, or the one the record's evidence allows. */
-const decide = <U extends string>(
-  w: DecodeWalk,
-  path: Path,
-  what: string,
-  option: keyof UnitOptions,
-  given: U | undefined,
-  candidates: ReadonlyArray<Candidate<U>>,
-  inference: () => Inference<U>
-): Candidate<U> => {
-  if (given !== undefined) {
-    const c = candidates.find((k) => k.unit === given)!
-    w.note("assumed", path, `${what} read as ${c.label}: given by the caller (${option})`)
-    return c
-  }
-  const result = inference()
-  if (result._tag === "Contradiction") {
-    return w.fail(result.clue.path, result.clue.raw, `${what}: ${result.explanation}; state the unit with the ${option} option`)
-  }
-  if (result._tag === "Undecided") return w.fail(path, result.values, `${what}: ${result.explanation}; state the unit with the ${option} option`)
-  const c = candidates.find((k) => k.unit === result.unit)!
-  w.note("assumed", path, `${what} read as ${c.label} (the API states no unit): ${result.evidence}`)
+/** A path the codec notes at: as it is, for errors, and formatted once, for notes. */
+interface Place {
+  readonly path: Path
+  readonly text: string
+}
+const place = (path: Path): Place => ({ path, text: formatPath(path) })
+
+/** A quantity whose unit is inferred: its field as notes name it, the option that states it, its candidates. */
+interface Quantity<U extends string> {
+  readonly what: string
+  readonly option: keyof UnitOptions
+  readonly candidates: ReadonlyArray<Candidate<U>>
+  /** "body_fat_percentage read as percent (the API states no unit): ", by candidate: written once. */
+  readonly heads: ReadonlyArray<string>
+}
+
+const quantity = <U extends string>(what: string, option: keyof UnitOptions, candidates: ReadonlyArray<Candidate<U>>): Quantity<U> => ({
+  what,
+  option,
+  candidates,
+  heads: candidates.map((c) => `${what} read as ${c.label} (the API states no unit): `)
+})
+
+const LENGTH = quantity("result.measurement", "lengthUnit", LENGTH_CANDIDATES)
+const BODY_FAT = quantity("body_fat_percentage", "bodyFatScale", BODY_FAT_CANDIDATES)
+const MUSCLE_MASS = quantity("skeletal_muscle_mass", "muscleMassUnit", MUSCLE_CANDIDATES)
+
+/** The unit of a quantity as the caller gave it, noted. */
+const given = <U extends string>(w: DecodeWalk, at: Place, q: Quantity<U>, unit: U): Candidate<U> => {
+  const c = q.candidates.find((k) => k.unit === unit)!
+  w.note("assumed", at.text, `${q.what} read as ${c.label}: given by the caller (${q.option})`)
   return c
+}
+
+/** The unit the record's evidence allows, noted with that evidence, or an error that says why there is none. */
+const decided = <U extends string>(w: DecodeWalk, at: Place, q: Quantity<U>, result: Inference<U>): Candidate<U> => {
+  if (result._tag === "Contradiction") {
+    return w.fail(result.clue.path, result.clue.raw, `${q.what}: ${result.explanation}; state the unit with the ${q.option} option`)
+  }
+  if (result._tag === "Undecided") return w.fail(at.path, result.values, `${q.what}: ${result.explanation}; state the unit with the ${q.option} option`)
+  const i = q.candidates.findIndex((k) => k.unit === result.unit)
+  w.note("assumed", at.text, q.heads[i] + result.evidence)
+  return q.candidates[i]!
 }
 
 const RESULT = ["estimation", "result"]
 
-const MEASUREMENT_PATH = [...RESULT, "measurement"]
+const MEASUREMENT = place([...RESULT, "measurement"])
 const COMPOSITION_PATH = [...RESULT, "body_composition"]
-const FAT_PATH = [...COMPOSITION_PATH, "body_fat_percentage"]
-const MUSCLE_PATH = [...COMPOSITION_PATH, "skeletal_muscle_mass"]
+const FAT = place([...COMPOSITION_PATH, "body_fat_percentage"])
+const MUSCLE = place([...COMPOSITION_PATH, "skeletal_muscle_mass"])
 
 // Every result.measurement key: its canonical name, band and catalogue position.
-const TARGETS: ReadonlyArray<LengthTarget & { readonly index: number }> = [...Wire.MEASUREMENT_KEYS].map(([key, name]) => ({
-  ...lengthTarget(key, name),
-  index: measurementIndex(name)
-}))
-const readKnownKeys = compileKeyReader(TARGETS.map((t) => t.key))
+const TARGETS: ReadonlyArray<LengthTarget> = [...Wire.MEASUREMENT_KEYS].map(([key, name]) => lengthTarget(key, name))
+const surveyLengths = compileLengthSurvey(TARGETS)
 
-const readMeasurements = (w: DecodeWalk, result: Wire.Result, statureMm: number | null, options: UnitOptions) => {
-  const path = MEASUREMENT_PATH
-  const raws = new Array<number | undefined>(TARGETS.length).fill(undefined)
-  const found = readKnownKeys(result.measurement, raws)
+const readMeasurements = (w: DecodeWalk, result: Wire.Result, statureMm: number | null, options: UnitOptions, exact: boolean) => {
+  const m = result.measurement
+  const values = measurementValues()
+  const survey = surveyLengths(m, statureMm ?? HUMAN_RANGES.heightMm.min, statureMm ?? HUMAN_RANGES.heightMm.max, values)
   // Any other key is unknown. That is rare, so the keys are searched only when the counts differ.
-  if (found !== Object.keys(result.measurement).length) {
-    for (const key in result.measurement) {
+  if (!exact && survey.count !== Object.keys(m).length) {
+    for (const key in m) {
       if (Wire.MEASUREMENT_KEYS.has(key)) continue
       const guess = Catalogue.suggest(key)
-      w.note("dropped", [...path, key], `unknown measurement ${key} = ${result.measurement[key]}${guess?.estimation ? ` (did you mean ${guess.estimation}?)` : ""}`)
+      w.note("dropped", [...MEASUREMENT.path, key], `unknown measurement ${key} = ${m[key]}${guess?.estimation ? ` (did you mean ${guess.estimation}?)` : ""}`)
     }
   }
-  if (found === 0) return {}
-  const unit = decide(w, path, "result.measurement", "lengthUnit", options.lengthUnit, LENGTH_CANDIDATES, () =>
-    inferLength(TARGETS, raws, statureMm, (key) => [...path, key], () => Object.keys(result.measurement))
-  )
-  const built = new MeasurementsBuilder()
-  for (let i = 0; i < TARGETS.length; i++) {
-    const raw = raws[i]
-    if (raw !== undefined) built.setAt(TARGETS[i]!.index, unit.unit === "mm" ? raw : convertLength(raw, unit.unit, "mm"))
+  if (survey.count === 0) return {}
+  const unit =
+    options.lengthUnit !== undefined
+      ? given(w, MEASUREMENT, LENGTH, options.lengthUnit)
+      : decided(w, MEASUREMENT, LENGTH, inferLength(TARGETS, values, survey, statureMm, MEASUREMENT.path, m))
+  if (unit.unit !== "mm") {
+    for (const { index } of TARGETS) {
+      const raw = values[index]
+      if (raw !== undefined) values[index] = convertLength(raw, unit.unit, "mm")
+    }
   }
-  return built.build()
+  return measurementsFrom(values)
 }
 
 const readComposition = (w: DecodeWalk, c: Wire.BodyComposition | null | undefined, weightG: number | null, options: UnitOptions) => {
@@ -175,16 +199,20 @@ const readComposition = (w: DecodeWalk, c: Wire.BodyComposition | null | undefin
   if (fat === null && muscle === null) return null
   let bodyFatPercent: number | null = null
   if (fat !== null) {
-    const fatPath = FAT_PATH
-    const scale = decide(w, fatPath, "body_fat_percentage", "bodyFatScale", options.bodyFatScale, BODY_FAT_CANDIDATES, () => infer(BODY_FAT_CANDIDATES, [bodyFatClue(fatPath, fat)]))
+    const scale =
+      options.bodyFatScale !== undefined
+        ? given(w, FAT, BODY_FAT, options.bodyFatScale)
+        : decided(w, FAT, BODY_FAT, inferBodyFat(FAT.path, fat))
     // E4 is a decimal shift: exact, where fat x 1e-4 would add binary error.
     bodyFatPercent = scale.unit === "e4" ? e4ToPercent(fat as PercentE4) : fat
-    if (bodyFatPercent > 100) w.fail(fatPath, fat, "a percentage up to 100")
+    if (bodyFatPercent > 100) w.fail(FAT.path, fat, "a percentage up to 100")
   }
   let skeletalMuscleMassG: number | null = null
   if (muscle !== null) {
-    const musclePath = MUSCLE_PATH
-    const unit = decide(w, musclePath, "skeletal_muscle_mass", "muscleMassUnit", options.muscleMassUnit, MUSCLE_CANDIDATES, () => infer(MUSCLE_CANDIDATES, [muscleClue(musclePath, muscle, weightG)]))
+    const unit =
+      options.muscleMassUnit !== undefined
+        ? given(w, MUSCLE, MUSCLE_MASS, options.muscleMassUnit)
+        : decided(w, MUSCLE, MUSCLE_MASS, inferMuscleMass(MUSCLE.path, muscle, weightG))
     skeletalMuscleMassG = convertMass(muscle, unit.unit, "g")
   }
   return { bodyFatPercent, bodyFatMassG: null, leanMassG: null, skeletalMuscleMassG }
@@ -197,20 +225,52 @@ const RESULT_KEYS = keySet(Wire.Result.fields)
 const INPUT_KEYS = keySet(Wire.Input.fields)
 const COMPOSITION_KEYS = keySet(Wire.BodyComposition.fields)
 
+// "a, b": one list built in place, without a closure.
+const listed = (parts: string, name: string, value: unknown): string =>
+  value === undefined ? parts : parts === "" ? `${name} ${previewValue(value)}` : `${parts}, ${name} ${previewValue(value)}`
+
+const JOB_DROPPED = ": the canonical scan does not record the estimation job"
+
 // The job's own bookkeeping has no place in a canonical scan: one note keeps it.
 const noteJob = (w: DecodeWalk, e: Wire.Estimation): void => {
-  // One string built in place: this runs for every completed estimation of a migration.
-  let parts = ""
-  const add = (part: string) => (parts = parts === "" ? part : `${parts}, ${part}`)
-  if (e.code !== undefined) add(`code ${e.code}`)
-  if (e.version !== undefined) add(`version ${previewValue(e.version)}`)
-  if (e.work_id !== undefined) add(`work_id ${previewValue(e.work_id)}`)
-  if (e.result?.version !== undefined) add(`result.version ${previewValue(e.result.version)}`)
-  if (e.result?.work_id !== undefined) add(`result.work_id ${previewValue(e.result.work_id)}`)
-  if (parts !== "") w.note("dropped", ["estimation"], `${parts}: the canonical scan does not record the estimation job`)
+  const result = e.result
+  const { code, version, work_id } = e
+  // A completed job as the API writes it: all five, the four strings short and plain. One check
+  // and one template give the text the general case below would (a property test holds them).
+  if (
+    code !== undefined &&
+    typeof version === "string" &&
+    typeof work_id === "string" &&
+    result !== undefined &&
+    result !== null &&
+    typeof result.version === "string" &&
+    typeof result.work_id === "string" &&
+    version.length <= PLAIN_PREVIEW_MAX &&
+    work_id.length <= PLAIN_PREVIEW_MAX &&
+    result.version.length <= PLAIN_PREVIEW_MAX &&
+    result.work_id.length <= PLAIN_PREVIEW_MAX &&
+    isPlainJsonString(version) &&
+    isPlainJsonString(work_id) &&
+    isPlainJsonString(result.version) &&
+    isPlainJsonString(result.work_id)
+  ) {
+    const text = `code ${code}, version "${version}", work_id "${work_id}", result.version "${result.version}", result.work_id "${result.work_id}"`
+    return w.note("dropped", "estimation", text + JOB_DROPPED)
+  }
+  let parts = code === undefined ? "" : `code ${code}`
+  parts = listed(parts, "version", version)
+  parts = listed(parts, "work_id", work_id)
+  if (result !== undefined && result !== null) {
+    parts = listed(parts, "result.version", result.version)
+    parts = listed(parts, "result.work_id", result.work_id)
+  }
+  if (parts !== "") w.note("dropped", "estimation", parts + JOB_DROPPED)
 }
 
-/** `exact`: the item has no key its schema does not name, so there is nothing to look for. */
+/**
+ * `exact`: the item has no key its schema does not name, and its result.measurement no key the
+ * catalogue does not name, so there is nothing to look for.
+ */
 const readItem = (w: DecodeWalk, item: Wire.ReadItem, json: unknown, options: UnitOptions, message: string | null, exact: boolean): ScanInit => {
   const raw = json as { estimation?: { result?: unknown } }
   if (!exact) {
@@ -253,7 +313,7 @@ const readItem = (w: DecodeWalk, item: Wire.ReadItem, json: unknown, options: Un
     method: common.method,
     subject: common.subject,
     status: "success",
-    measurementsMm: readMeasurements(w, result, common.subject.heightMm ?? null, options),
+    measurementsMm: readMeasurements(w, result, common.subject.heightMm ?? null, options, exact),
     composition: readComposition(w, result.body_composition, common.subject.weightG ?? null, options)
   }
 }
@@ -261,12 +321,18 @@ const readItem = (w: DecodeWalk, item: Wire.ReadItem, json: unknown, options: Un
 // --- Decode -------------------------------------------------------------------------------
 
 // Wire decoders that also say whether a record holds only the keys the schema names.
-const readItemWire = exactSchemaDecoder(Wire.ReadItem, FORMATS.readItem)
-const readResponseWire = exactSchemaDecoder(Wire.ReadResponse, FORMATS.readResponse)
+// Exact also means a result.measurement of catalogue keys only, so its keys need no count.
+const knownMeasurement = { narrow: (ast: SchemaAST.AST) => (ast === Wire.Measurement.ast ? Wire.KnownMeasurement.ast : undefined) }
+const readItemWire = exactSchemaDecoder(Wire.ReadItem, FORMATS.readItem, knownMeasurement)
+const readResponseWire = exactSchemaDecoder(Wire.ReadResponse, FORMATS.readResponse, knownMeasurement)
 
 /** One `measurements[]` item of a read response as a canonical scan. Never throws. */
-export const decodeReadItemEither = (json: unknown, options: UnitOptions = {}): Either.Either<Scan, DecodeError> =>
-  Either.flatMap(readItemWire(json), ({ exact, value: item }) => walkScan(FORMATS.readItem, [], (w) => readItem(w, item, json, options, null, exact)))
+export const decodeReadItemEither = (json: unknown, options: UnitOptions = {}): Either.Either<Scan, DecodeError> => {
+  const wire = readItemWire(json)
+  if (Either.isLeft(wire)) return Either.left(wire.left)
+  const { exact, value: item } = wire.right
+  return walkScan(FORMATS.readItem, [], (w) => readItem(w, item, json, options, null, exact))
+}
 
 const RESPONSE_KEYS = keySet(Wire.ReadResponse.fields)
 
@@ -274,26 +340,29 @@ const RESPONSE_KEYS = keySet(Wire.ReadResponse.fields)
  * A read response: one scan per `measurements[]` item. The first bad item fails the response,
  * naming its index. When the response holds one failed item, its `message` is the failure's.
  */
-export const decodeReadResponseEither = (json: unknown, options: UnitOptions = {}): Either.Either<ReadonlyArray<Scan>, DecodeError> =>
-  Either.flatMap(readResponseWire(json), ({ exact, value: response }): Either.Either<ReadonlyArray<Scan>, DecodeError> => {
-    const raw = json as { measurements: ReadonlyArray<unknown> }
-    const scans: Array<Scan> = []
-    for (let i = 0; i < response.measurements.length; i++) {
-      const only = response.measurements.length === 1 && response.message !== undefined && response.message !== "" ? response.message : null
-      const scan = walkScan(FORMATS.readResponse, ["measurements", i], (w) => {
-        if (!exact) {
-          for (const [key, value] of Object.entries(json as object)) {
-            if (!RESPONSE_KEYS.has(key)) w.note("dropped", [key], `unknown key ${key} = ${previewValue(value)} of the read response`)
-          }
+export const decodeReadResponseEither = (json: unknown, options: UnitOptions = {}): Either.Either<ReadonlyArray<Scan>, DecodeError> => {
+  // Not Either.flatMap: its dual dispatch reads `arguments`, once per record of a migration.
+  const wire = readResponseWire(json)
+  if (Either.isLeft(wire)) return Either.left(wire.left)
+  const { exact, value: response } = wire.right
+  const raw = json as { measurements: ReadonlyArray<unknown> }
+  const scans: Array<Scan> = []
+  for (let i = 0; i < response.measurements.length; i++) {
+    const only = response.measurements.length === 1 && response.message !== undefined && response.message !== "" ? response.message : null
+    const scan = walkScan(FORMATS.readResponse, ["measurements", i], (w) => {
+      if (!exact) {
+        for (const [key, value] of Object.entries(json as object)) {
+          if (!RESPONSE_KEYS.has(key)) w.note("dropped", [key], `unknown key ${key} = ${previewValue(value)} of the read response`)
         }
-        if (response.result === false) w.note("dropped", ["result"], "the read response says result false, and nothing more")
-        return readItem(w, response.measurements[i]!, raw.measurements[i], options, only, exact)
-      })
-      if (Either.isLeft(scan)) return Either.left(scan.left)
-      scans.push(scan.right)
-    }
-    return Either.right(scans)
-  })
+      }
+      if (response.result === false) w.note("dropped", ["result"], "the read response says result false, and nothing more")
+      return readItem(w, response.measurements[i]!, raw.measurements[i], options, only, exact)
+    })
+    if (Either.isLeft(scan)) return Either.left(scan.left)
+    scans.push(scan.right)
+  }
+  return Either.right(scans)
+}
 
 // --- Encode -------------------------------------------------------------------------------
 

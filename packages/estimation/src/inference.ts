@@ -13,7 +13,7 @@
  * between mm and cm), so no value is both. Without a stature the band is the whole human
  * range (a factor of 31), a value may fit both, and a record of such values is undecided.
  */
-import { HUMAN_RANGES, type MeasurementName, PROPORTIONS, type Path, type Range, formatPath } from "@scanbridge/model"
+import { HUMAN_RANGES, type MeasurementName, PROPORTIONS, type Path, type Range, compiled, formatPath, measurementIndex } from "@scanbridge/model"
 
 export interface Candidate<U extends string> {
   readonly unit: U
@@ -30,8 +30,8 @@ export interface Clue {
   readonly range: Range
   /** The canonical unit: mm, %, g. */
   readonly unit: string
-  /** Where the range comes from, for messages: "0.2-1.3 x stature 1680 mm". Built only for one. */
-  readonly basis: () => string
+  /** The range and where it comes from, for messages: "167-1046 mm: 0.102-0.638 x stature 1640 mm". */
+  readonly plausible: string
 }
 
 export type Inference<U extends string> =
@@ -44,8 +44,8 @@ const fits = <U extends string>(c: Candidate<U>, clue: Clue) => {
   return v >= clue.range.min && v <= clue.range.max
 }
 
-const plausible = (clue: Clue) => `${Math.round(clue.range.min)}-${Math.round(clue.range.max)} ${clue.unit}: ${clue.basis()}`
-const describe = (clue: Clue) => `${clue.label} ${clue.raw} (plausible ${plausible(clue)})`
+const plausibleText = (range: Range, unit: string, basis: string) => `${Math.round(range.min)}-${Math.round(range.max)} ${unit}: ${basis}`
+const describe = (clue: Clue) => `${clue.label} ${clue.raw} (plausible ${clue.plausible})`
 
 /** The one candidate every clue allows, or why there is none. `clues` must not be empty. */
 export const infer = <U extends string>(candidates: ReadonlyArray<Candidate<U>>, clues: ReadonlyArray<Clue>): Inference<U> => {
@@ -55,10 +55,7 @@ export const infer = <U extends string>(candidates: ReadonlyArray<Candidate<U>>,
     let fitting: Candidate<U> | undefined
     let count = 0
     for (const c of candidates) if (fits(c, clue)) (fitting = c), count++
-    if (count === 1) {
-      const others = candidates.filter((c) => c !== fitting)
-      return { _tag: "Decided", unit: fitting!.unit, evidence: evidenceOf("all 1", fitting!, others, clue) }
-    }
+    if (count === 1) return { _tag: "Decided", unit: fitting!.unit, evidence: evidenceOf("all 1", fitting!, candidates, clue) }
   }
   let alive = candidates
   // The first clue that ruled each candidate out, to explain a contradiction.
@@ -90,27 +87,32 @@ export const infer = <U extends string>(candidates: ReadonlyArray<Candidate<U>>,
     return { _tag: "Undecided", explanation: `every value fits ${alive.map((c) => c.label).join(" and ")} alike`, values: clues.map((c) => c.raw) }
   }
   const decided = alive[0]!
-  const others = candidates.filter((c) => c !== decided)
-  const decisive = clues.filter((clue) => others.every((c) => !fits(c, clue)))
+  const decisive = clues.filter((clue) => candidates.every((c) => c === decided || !fits(c, clue)))
   const share = decisive.length === clues.length ? `all ${clues.length}` : `${decisive.length} of ${clues.length}`
-  return { _tag: "Decided", unit: decided.unit, evidence: evidenceOf(share, decided, others, decisive[0] ?? clues[0]!) }
+  return { _tag: "Decided", unit: decided.unit, evidence: evidenceOf(share, decided, candidates, decisive[0] ?? clues[0]!) }
 }
 
-// "plausible in millimetres and not in centimetres", written once per pair of candidates (every
-// quantity here has two).
-const verdicts = new WeakMap<Candidate<string>, WeakMap<Candidate<string>, string>>()
-const verdict = (decided: Candidate<string>, others: ReadonlyArray<Candidate<string>>): string => {
-  const write = () => `plausible in ${decided.label} and not in ${others.map((c) => c.label).join(" or ")}`
-  if (others.length !== 1) return write()
-  let byOther = verdicts.get(decided)
-  if (byOther === undefined) verdicts.set(decided, (byOther = new WeakMap()))
-  let text = byOther.get(others[0]!)
-  if (text === undefined) byOther.set(others[0]!, (text = write()))
+// "value(s) are plausible in millimetres and not in centimetres; e.g. ": the same few texts for
+// every record of a bulk migration, so each is written once per decided candidate of a list.
+const verdicts = new Map<Candidate<string>, { readonly candidates: ReadonlyArray<Candidate<string>>; readonly text: string }>()
+const verdict = (decided: Candidate<string>, candidates: ReadonlyArray<Candidate<string>>): string => {
+  const known = verdicts.get(decided)
+  if (known !== undefined && known.candidates === candidates) return known.text
+  const others = candidates.filter((c) => c !== decided).map((c) => c.label)
+  const text = `value(s) are plausible in ${decided.label} and not in ${others.join(" or ")}; e.g. `
+  if (known === undefined) verdicts.set(decided, { candidates, text })
   return text
 }
 
-const evidenceOf = <U extends string>(share: string, decided: Candidate<U>, others: ReadonlyArray<Candidate<U>>, e: Clue): string =>
-  `${share} value(s) are ${verdict(decided, others)}; e.g. ${e.label} ${e.raw} = ${round3(e.raw * decided.factor)} ${e.unit}, plausible ${plausible(e)}`
+/** "all 33 value(s) are plausible in millimetres and not in centimetres; e.g. waist_girth 701 mm, plausible ..." */
+const evidence = <U extends string>(share: string, decided: Candidate<U>, candidates: ReadonlyArray<Candidate<U>>, label: string, raw: number, unit: string, plausible: string): string =>
+  `${share} ${verdict(decided, candidates)}${label} ${reading(raw, decided.factor, unit)}, plausible ${plausible}`
+
+/** "139 = 1390 mm": a value and its canonical reading, or "373 mm" where the two are the same. */
+const reading = (raw: number, factor: number, unit: string): string => (factor === 1 ? `${raw} ${unit}` : `${raw} = ${round3(raw * factor)} ${unit}`)
+
+const evidenceOf = <U extends string>(share: string, decided: Candidate<U>, candidates: ReadonlyArray<Candidate<U>>, e: Clue): string =>
+  evidence(share, decided, candidates, e.label, e.raw, e.unit, e.plausible)
 
 // --- The three quantities -----------------------------------------------------------------
 
@@ -156,102 +158,208 @@ const BANDS = new Map(
   })
 )
 
-/** The plausible millimetres of a measurement: against the stature when the record has it. */
-const lengthBand = (name: MeasurementName, statureMm: number | null): Range => {
-  const band = BANDS.get(name)!
+interface Band {
+  readonly low: number
+  readonly high: number
+  readonly text: string
+}
+
+/** The plausible millimetres of a measurement (a band of BANDS): against the stature when the record has it. */
+const lengthRange = (band: Band, statureMm: number | null): Range => {
   const { min, max } = HUMAN_RANGES.heightMm
   return { min: band.low * (statureMm ?? min), max: band.high * (statureMm ?? max) }
 }
 
+const ANY_STATURE = `any stature ${HUMAN_RANGES.heightMm.min}-${HUMAN_RANGES.heightMm.max} mm`
+
+// plausibleText in one template where the stature is known: the text of every decided record.
+const lengthPlausible = (band: Band, range: Range, statureMm: number | null): string =>
+  statureMm === null
+    ? plausibleText(range, "mm", ANY_STATURE)
+    : `${Math.round(range.min)}-${Math.round(range.max)} mm: ${band.text} x stature ${statureMm} mm`
+
 export const lengthClue = (path: Path, key: string, name: MeasurementName, raw: number, statureMm: number | null): Clue => {
-  const { min, max } = HUMAN_RANGES.heightMm
-  return {
-    path,
-    label: key,
-    raw,
-    range: lengthBand(name, statureMm),
-    unit: "mm",
-    basis: () => (statureMm !== null ? `${BANDS.get(name)!.text} x stature ${statureMm} mm` : `any stature ${min}-${max} mm`)
-  }
+  const band = BANDS.get(name)!
+  const range = lengthRange(band, statureMm)
+  return { path, label: key, raw, range, unit: "mm", plausible: lengthPlausible(band, range, statureMm) }
 }
 
-/** A `result.measurement` key and what inference needs of it: its band's factors, from `lengthTarget`. */
+/** A `result.measurement` key and what inference needs of it: its band's factors and catalogue position. */
 export interface LengthTarget {
   readonly key: string
   readonly name: MeasurementName
+  readonly index: number
+  /** The band: shares of stature, and as text ("0.102-0.638"). */
   readonly low: number
   readonly high: number
+  readonly text: string
 }
 
-export const lengthTarget = (key: string, name: MeasurementName): LengthTarget => {
-  const { low, high } = BANDS.get(name)!
-  return { key, name, low, high }
+export const lengthTarget = (key: string, name: MeasurementName): LengthTarget => ({ key, name, index: measurementIndex(name), ...BANDS.get(name)! })
+
+/** What one pass over a record's lengths found: enough to decide the unit in the common case. */
+export interface LengthSurvey {
+  /** How many of the targets the record has. */
+  readonly count: number
+  /** Whether every value is plausible in millimetres; in centimetres. */
+  readonly mm: boolean
+  readonly cm: boolean
+  /** Whether some value is plausible in both. */
+  readonly inBoth: boolean
+  /** The first target whose value is plausible in exactly one unit; -1 when none is. */
+  readonly decisive: number
 }
 
 /**
- * `infer` over the lengths of a record (`raws[i]` the value of `targets[i]`, undefined where
- * absent), without building a clue per value when every value agrees (the common case of a
- * bulk migration): the same bands, one pass of arithmetic. Clues are built only to explain a
- * decision or a failure.
+ * Reads the targets' values of a `result.measurement` object into `values` (by catalogue
+ * position, as `measurementsFrom` takes them; untouched where absent) and weighs each against both units' bands, between
+ * `lowStature` and `highStature` (the stature twice when the record has one). Generated as one
+ * pass with each key's band factors inlined: this runs for every record of a bulk migration.
+ * `generate: false` gives the same function as a loop (as where `new Function` is refused).
  */
+export const compileLengthSurvey = (
+  targets: ReadonlyArray<LengthTarget>,
+  options: { readonly generate?: boolean } = {}
+): ((o: object, lowStature: number, highStature: number, values: Array<number | undefined>) => LengthSurvey) => {
+  const loop = (o: object, lowStature: number, highStature: number, values: Array<number | undefined>): LengthSurvey => {
+    let count = 0
+    let mm = true
+    let cm = true
+    let inBoth = false
+    let decisive = -1
+    for (let i = 0; i < targets.length; i++) {
+      const raw = (o as Record<string, number | undefined>)[targets[i]!.key]
+      if (raw === undefined) continue
+      values[targets[i]!.index] = raw
+      count++
+      const min = targets[i]!.low * lowStature
+      const max = targets[i]!.high * highStature
+      const inMm = raw >= min && raw <= max
+      const inCm = raw * 10 >= min && raw * 10 <= max
+      mm &&= inMm
+      cm &&= inCm
+      if (inMm !== inCm) {
+        if (decisive < 0) decisive = i
+      } else if (inMm) inBoth = true
+    }
+    return { count, mm, cm, inBoth, decisive }
+  }
+  if (options.generate === false) return loop
+  const each = targets.map(
+    (t, i) => `v = o[${JSON.stringify(t.key)}];
+if (v !== undefined) {
+  values[${t.index}] = v; count++;
+  min = ${t.low} * lowStature; max = ${t.high} * highStature;
+  inMm = v >= min && v <= max; inCm = v * 10 >= min && v * 10 <= max;
+  mm = mm && inMm; cm = cm && inCm;
+  if (inMm !== inCm) { if (decisive < 0) decisive = ${i}; } else if (inMm) inBoth = true;
+}
+`
+  )
+  return compiled(
+    ["o", "lowStature", "highStature", "values"],
+    `let count = 0, mm = true, cm = true, inBoth = false, decisive = -1, v, min, max, inMm, inCm;\n${each.join("")}return { count, mm, cm, inBoth, decisive };`,
+    () => loop
+  )
+}
+
+/**
+ * `infer` over the lengths of a record (`values` by catalogue position, undefined where absent)
+ * from their survey, without building a clue per value when every value agrees (the
+ * common case of a bulk migration). Clues are built only to explain a decision or a failure.
+ */
+// The rare case, apart so that the common one stays small: a clue per value, in the record's order.
+const inferFromClues = (targets: ReadonlyArray<LengthTarget>, values: ReadonlyArray<number | undefined>, statureMm: number | null, path: Path, record: object) => {
+  const position = new Map(targets.map((t, i) => [t.key, i]))
+  const clues = Object.keys(record).flatMap((key) => {
+    const i = position.get(key)
+    const raw = i === undefined ? undefined : values[targets[i]!.index]
+    return raw === undefined ? [] : [lengthClue([...path, key], key, targets[i!]!.name, raw, statureMm)]
+  })
+  return infer(LENGTH_CANDIDATES, clues)
+}
+
 export const inferLength = (
   targets: ReadonlyArray<LengthTarget>,
-  raws: ReadonlyArray<number | undefined>,
+  values: ReadonlyArray<number | undefined>,
+  survey: LengthSurvey,
   statureMm: number | null,
-  pathOf: (key: string) => Path,
-  /** The record's keys in its own order: a contradiction is explained in that order. */
-  recordOrder: () => ReadonlyArray<string> = () => targets.map((t) => t.key)
+  /** The path of the record's `result.measurement`, and the record: a contradiction is explained in its key order. */
+  path: Path,
+  record: object
 ): Inference<LengthUnit> => {
-  let mm = true
-  let cm = true
-  let inBoth = false
-  let count = 0
-  let decisive = -1
-  // lengthBand's bands without its object: this loop runs once per value of a bulk migration.
-  const lowStature = statureMm ?? HUMAN_RANGES.heightMm.min
-  const highStature = statureMm ?? HUMAN_RANGES.heightMm.max
-  for (let i = 0; i < targets.length; i++) {
-    const raw = raws[i]
-    if (raw === undefined) continue
-    count++
-    const min = targets[i]!.low * lowStature
-    const max = targets[i]!.high * highStature
-    const inMm = raw >= min && raw <= max
-    const inCm = raw * 10 >= min && raw * 10 <= max
-    mm &&= inMm
-    cm &&= inCm
-    if (inMm !== inCm) {
-      if (decisive < 0) decisive = i
-    } else if (inMm) inBoth = true
-  }
-  const clue = (i: number) => lengthClue(pathOf(targets[i]!.key), targets[i]!.key, targets[i]!.name, raws[i]!, statureMm)
-  if (mm === cm || decisive < 0) {
-    const position = new Map(targets.map((t, i) => [t.key, i]))
-    const inOrder = recordOrder().flatMap((key) => {
-      const i = position.get(key)
-      return i === undefined || raws[i] === undefined ? [] : [i]
-    })
-    return infer(LENGTH_CANDIDATES, inOrder.map(clue))
-  }
-  const unit = mm ? LENGTH_CANDIDATES[0]! : LENGTH_CANDIDATES[1]!
-  const other = mm ? LENGTH_CANDIDATES[1]! : LENGTH_CANDIDATES[0]!
-  // Every value fits the decided unit; `inBoth` says whether some fit the other as well.
-  return {
-    _tag: "Decided",
-    unit: unit.unit,
-    evidence: evidenceOf(inBoth ? `some of ${count}` : `all ${count}`, unit, [other], clue(decisive))
-  }
+  const { count, mm, cm, inBoth, decisive } = survey
+  if (mm === cm || decisive < 0) return inferFromClues(targets, values, statureMm, path, record)
+  const u = mm ? 0 : 1
+  const unit = LENGTH_CANDIDATES[u]!
+  // Every value fits the decided unit; `inBoth` says whether some fit the other as well. The
+  // example needs no clue: its path is not in the text.
+  const target = targets[decisive]!
+  const raw = values[target.index]!
+  const plausible = lengthPlausible(target, lengthRange(target, statureMm), statureMm)
+  return { _tag: "Decided", unit: unit.unit, evidence: `${lengthShare(u, inBoth, count)}${target.key} ${reading(raw, unit.factor, "mm")}, plausible ${plausible}` }
 }
+
+// evidence()'s text before the example, "all 33 value(s) are plausible in millimetres and not in
+// centimetres; e.g. ", by decided unit, whether some value fits both, and count: written once each.
+const lengthShares: ReadonlyArray<Array<string | undefined>> = [[], [], [], []]
+const lengthShare = (u: number, inBoth: boolean, count: number): string =>
+  (lengthShares[u * 2 + (inBoth ? 1 : 0)]![count] ??= `${inBoth ? "some of" : "all"} ${count} ${verdict(LENGTH_CANDIDATES[u]!, LENGTH_CANDIDATES)}`)
+
+/**
+ * `infer` over one value (each body-composition quantity, once per record). Where the value
+ * alone decides, the evidence is written at once, without a clue, from `heads`, the text before
+ * the value for each candidate (`oneValueHeads`); otherwise `infer` explains.
+ */
+const inferOne = <U extends string>(candidates: ReadonlyArray<Candidate<U>>, heads: ReadonlyArray<string>, clue: Omit<Clue, "plausible">, plausible: string): Inference<U> => {
+  let fitting = -1
+  let count = 0
+  for (let i = 0; i < candidates.length; i++) {
+    const v = clue.raw * candidates[i]!.factor
+    if (v >= clue.range.min && v <= clue.range.max) (fitting = i), count++
+  }
+  if (count === 1) {
+    const c = candidates[fitting]!
+    return { _tag: "Decided", unit: c.unit, evidence: `${heads[fitting]}${reading(clue.raw, c.factor, clue.unit)}, plausible ${plausible}` }
+  }
+  return infer(candidates, [{ ...clue, plausible }])
+}
+
+/** "all 1 value(s) are plausible in percent and not in percent x 10^4; e.g. body_fat_percentage ", by candidate. */
+const oneValueHeads = (candidates: ReadonlyArray<Candidate<string>>, label: string): ReadonlyArray<string> =>
+  candidates.map((c) => `all 1 ${verdict(c, candidates)}${label} `)
 
 /** Body fat is 2-70 % in people; the scales are 10^4 apart, so a value fits at most one. */
 export const BODY_FAT_RANGE: Range = { min: 2, max: 70 }
+const FAT_PLAUSIBLE = plausibleText(BODY_FAT_RANGE, "%", "people")
 
-export const bodyFatClue = (path: Path, raw: number): Clue => ({ path, label: "body_fat_percentage", raw, range: BODY_FAT_RANGE, unit: "%", basis: () => "people" })
+export const bodyFatClue = (path: Path, raw: number): Clue => ({ path, label: "body_fat_percentage", raw, range: BODY_FAT_RANGE, unit: "%", plausible: FAT_PLAUSIBLE })
+
+const FAT_HEADS = oneValueHeads(BODY_FAT_CANDIDATES, "body_fat_percentage")
+
+/** `infer(BODY_FAT_CANDIDATES, [bodyFatClue(path, raw)])`, without the clue where the value decides. */
+export const inferBodyFat = (path: Path, raw: number): Inference<BodyFatScale> =>
+  inferOne(BODY_FAT_CANDIDATES, FAT_HEADS, { path, label: "body_fat_percentage", raw, range: BODY_FAT_RANGE, unit: "%" }, FAT_PLAUSIBLE)
 
 // Skeletal muscle is 10-65 % of body weight; without a weight, 2-100 kg.
-export const muscleClue = (path: Path, raw: number, weightG: number | null): Clue =>
-  weightG !== null
-    ? { path, label: "skeletal_muscle_mass", raw, range: { min: 0.1 * weightG, max: 0.65 * weightG }, unit: "g", basis: () => `10-65 % of weight ${weightG} g` }
-    : { path, label: "skeletal_muscle_mass", raw, range: { min: 2000, max: 100_000 }, unit: "g", basis: () => "people, weight unknown" }
+const MUSCLE_UNKNOWN_WEIGHT: Range = { min: 2000, max: 100_000 }
+const MUSCLE_UNKNOWN_PLAUSIBLE = plausibleText(MUSCLE_UNKNOWN_WEIGHT, "g", "people, weight unknown")
+const muscleRange = (weightG: number | null): Range => (weightG === null ? MUSCLE_UNKNOWN_WEIGHT : { min: 0.1 * weightG, max: 0.65 * weightG })
+// plausibleText in one template where the weight is known.
+const musclePlausible = (range: Range, weightG: number | null): string =>
+  weightG === null ? MUSCLE_UNKNOWN_PLAUSIBLE : `${Math.round(range.min)}-${Math.round(range.max)} g: 10-65 % of weight ${weightG} g`
+
+export const muscleClue = (path: Path, raw: number, weightG: number | null): Clue => {
+  const range = muscleRange(weightG)
+  return { path, label: "skeletal_muscle_mass", raw, range, unit: "g", plausible: musclePlausible(range, weightG) }
+}
+
+const MUSCLE_HEADS = oneValueHeads(MUSCLE_CANDIDATES, "skeletal_muscle_mass")
+
+/** `infer(MUSCLE_CANDIDATES, [muscleClue(path, raw, weightG)])`, without the clue where the value decides. */
+export const inferMuscleMass = (path: Path, raw: number, weightG: number | null): Inference<MuscleMassUnit> => {
+  const range = muscleRange(weightG)
+  return inferOne(MUSCLE_CANDIDATES, MUSCLE_HEADS, { path, label: "skeletal_muscle_mass", raw, range, unit: "g" }, musclePlausible(range, weightG))
+}
 
 export const where = (clue: Clue): string => formatPath(clue.path)

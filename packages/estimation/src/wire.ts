@@ -64,9 +64,15 @@ export type BodyComposition = typeof BodyComposition.Type
 /** Version and job ids: their type is not shown, so any JSON value is kept. */
 const Opaque = Schema.Union(Schema.String, Schema.Number)
 
+/** `result.measurement`: any key (the codec notes the ones the catalogue does not name). */
+export const Measurement = Schema.Record({ key: Schema.String, value: NonNegative })
+
+/** `result.measurement` holding only keys the catalogue names: how most records are. */
+export const KnownMeasurement = Schema.Struct(Object.fromEntries([...MEASUREMENT_KEYS.keys()].map((key) => [key, opt(NonNegative)])))
+
 export const Result = Schema.Struct({
   body_composition: opt(Schema.NullOr(BodyComposition)),
-  measurement: Schema.Record({ key: Schema.String, value: NonNegative }),
+  measurement: Measurement,
   status: opt(Schema.String),
   version: opt(Opaque),
   work_id: opt(Opaque)

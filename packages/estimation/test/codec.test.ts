@@ -10,7 +10,8 @@ import {
   PROPORTIONS,
   Scan,
   type ScanInit,
-  makeScan
+  makeScan,
+  previewValue
 } from "@scanbridge/model"
 import {
   type EncodeOptions,
@@ -305,6 +306,29 @@ describe("decode: notes", () => {
     expect(dropped[0]!.kind).toBe("dropped")
     for (const text of ["code 101", "version", "w-1", "result.version 7", "w-2"]) expect(dropped[0]!.detail).toContain(text)
   })
+
+  it.prop(
+    "the job note lists what the job has, in order, each value as previewValue renders it",
+    [
+      fc.option(fc.integer(), { nil: undefined }),
+      ...Array.from({ length: 4 }, () =>
+        fc.option(fc.oneof(fc.string({ maxLength: 90 }), fc.stringMatching(/^[a-z0-9_.-]{0,80}$/), fc.double({ noNaN: true, noDefaultInfinity: true })), { nil: undefined })
+      )
+    ],
+    ([code, version, work_id, resultVersion, resultWorkId]) => {
+      const scan = decode(success({ code, version, work_id, result: result(defined({ version: resultVersion, work_id: resultWorkId })) }))
+      const fields: ReadonlyArray<readonly [string, unknown]> = [
+        ["version", version],
+        ["work_id", work_id],
+        ["result.version", resultVersion],
+        ["result.work_id", resultWorkId]
+      ]
+      const parts = [...(code === undefined ? [] : [`code ${code}`]), ...fields.flatMap(([name, v]) => (v === undefined ? [] : [`${name} ${previewValue(v)}`]))]
+      const notes = scan.notes.filter((n) => n.path === "estimation")
+      expect(notes).toEqual(parts.length === 0 ? [] : [{ kind: "dropped", path: "estimation", detail: `${parts.join(", ")}: the canonical scan does not record the estimation job` }])
+    },
+    { fastCheck: { numRuns: 2_000 } }
+  )
 
   it("no bookkeeping, no note at estimation", () => {
     const { result: r, input } = { result: result(), input: INPUT }

@@ -1,6 +1,6 @@
 import { FastCheck as fc } from "effect"
 import { describe, expect, it } from "@effect/vitest"
-import { HUMAN_RANGES, MEASUREMENT_NAMES, type MeasurementName, PROPORTIONS } from "@scanbridge/model"
+import { HUMAN_RANGES, MEASUREMENT_NAMES, type MeasurementName, PROPORTIONS, measurementValues } from "@scanbridge/model"
 import {
   BODY_FAT_CANDIDATES,
   BODY_FAT_RANGE,
@@ -8,9 +8,14 @@ import {
   type Clue,
   LENGTH_CANDIDATES,
   MUSCLE_CANDIDATES,
+  Wire,
   bodyFatClue,
+  compileLengthSurvey,
   infer,
+  inferBodyFat,
+  inferMuscleMass,
   lengthClue,
+  lengthTarget,
   muscleClue,
   where
 } from "../src/index.js"
@@ -162,7 +167,7 @@ describe("lengthClue", () => {
     expect(k.raw).toBe(701)
     expect(k.range.min).toBeCloseTo((0.45 / 2.5) * 1640, 9)
     expect(k.range.max).toBeCloseTo(0.45 * 2.5 * 1640, 9)
-    expect(k.basis()).toContain("0.18-1.125 x stature 1640 mm")
+    expect(k.plausible).toBe("295-1845 mm: 0.18-1.125 x stature 1640 mm")
     expect(where(k)).toBe("estimation.result.measurement.waist_girth")
   })
 
@@ -170,7 +175,7 @@ describe("lengthClue", () => {
     const k = lengthClue([...PATH, "waist_girth"], "waist_girth", "waistGirth", 701, null)
     expect(k.range.min).toBeCloseTo((0.45 / 2.5) * HUMAN_RANGES.heightMm.min, 9)
     expect(k.range.max).toBeCloseTo(0.45 * 2.5 * HUMAN_RANGES.heightMm.max, 9)
-    expect(k.basis()).toContain("500-2500 mm")
+    expect(k.plausible).toBe("90-2813 mm: any stature 500-2500 mm")
   })
 
   it("without a stature a value can fit both units (hence Undecided exists)", () => {
@@ -230,7 +235,7 @@ describe("bodyFatClue and muscleClue", () => {
   it("muscle mass is 10-65 % of the weight, or 2-100 kg without one", () => {
     const path = ["m"]
     expect(muscleClue(path, 25_000, 54_000)).toMatchObject({ path, label: "skeletal_muscle_mass", raw: 25_000, range: { min: 5_400, max: 35_100 } })
-    expect(muscleClue(path, 25_000, 54_000).basis()).toContain("54000 g")
+    expect(muscleClue(path, 25_000, 54_000).plausible).toBe("5400-35100 g: 10-65 % of weight 54000 g")
     expect(muscleClue(path, 25, null).range).toEqual({ min: 2_000, max: 100_000 })
     expect(infer(MUSCLE_CANDIDATES, [muscleClue(path, 25_000, 54_000)])).toMatchObject({ _tag: "Decided", unit: "g" })
     expect(infer(MUSCLE_CANDIDATES, [muscleClue(path, 25, 54_000)])).toMatchObject({ _tag: "Decided", unit: "kg" })
@@ -249,5 +254,45 @@ describe("bodyFatClue and muscleClue", () => {
       expect(MUSCLE_CANDIDATES.filter((c) => fitsIn(muscle, c.factor)).length).toBeLessThanOrEqual(1)
     },
     RUNS
+  )
+})
+
+describe("inferBodyFat and inferMuscleMass", () => {
+  it.prop(
+    "decide as infer does on the one clue, with the same texts",
+    [fc.double({ min: 0, max: 1e7, noNaN: true }), fc.option(fc.integer({ min: HUMAN_RANGES.weightG.min, max: HUMAN_RANGES.weightG.max }), { nil: null })],
+    ([raw, weight]) => {
+      const path = ["estimation", "result", "body_composition"]
+      expect(inferBodyFat(path, raw)).toEqual(infer(BODY_FAT_CANDIDATES, [bodyFatClue(path, raw)]))
+      expect(inferMuscleMass(path, raw, weight)).toEqual(infer(MUSCLE_CANDIDATES, [muscleClue(path, raw, weight)]))
+    },
+    { fastCheck: { numRuns: 3_000 } }
+  )
+})
+
+describe("compileLengthSurvey", () => {
+  const targets = [...Wire.MEASUREMENT_KEYS].map(([key, name]) => lengthTarget(key, name))
+  const generated = compileLengthSurvey(targets)
+  const loop = compileLengthSurvey(targets, { generate: false })
+  const record = fc.dictionary(fc.constantFrom(...targets.map((t) => t.key)), fc.oneof(fc.integer({ min: 0, max: 3000 }), fc.double({ min: 0, max: 1e5, noNaN: true })))
+
+  it("is generated where the runtime allows it", () => {
+    expect(generated).not.toBe(loop)
+  })
+
+  it.prop(
+    "the generated survey reads and weighs as the loop does",
+    [record, fc.option(fc.integer({ min: HUMAN_RANGES.heightMm.min, max: HUMAN_RANGES.heightMm.max }), { nil: null })],
+    ([m, stature]) => {
+      const run = (survey: typeof loop) => {
+        const values = measurementValues()
+        const result = survey(m, stature ?? HUMAN_RANGES.heightMm.min, stature ?? HUMAN_RANGES.heightMm.max, values)
+        return { result, values: [...values] }
+      }
+      const expected = run(loop)
+      expect(run(generated)).toEqual(expected)
+      expect(expected.result.count).toBe(Object.keys(m).length)
+    },
+    { fastCheck: { numRuns: 2_000 } }
   )
 })

@@ -63,8 +63,12 @@ export const makeNormalizer = (adapters: ReadonlyArray<Adapter>): NormalizerServ
   const encoders = new Map<string, ScanEncoder>([[canonicalEncoder.target, canonicalEncoder], ...adapters.map((a) => [a.encoder.target, a.encoder] as const)])
 
   const among = (candidates: ReadonlyArray<ScanFormat>, json: unknown, explicit: boolean): Either.Either<Detected, UnknownFormatError> => {
+    // Counted in a loop, not filtered: this runs once per record of a migration.
+    let found: ScanFormat | undefined
+    let count = 0
+    for (const f of candidates) if (f.detect(json)) (found = f), count++
+    if (count === 1) return Either.right({ format: found!, payload: json, explicit })
     const matched = candidates.filter((f) => f.detect(json))
-    if (matched.length === 1) return Either.right({ format: matched[0]!, payload: json, explicit })
     const tried = candidates.map((f) => f.name)
     // One named format decodes even when its shape test is unsure: the caller said what it is.
     if (explicit && candidates.length === 1) return Either.right({ format: candidates[0]!, payload: json, explicit })
@@ -95,7 +99,10 @@ export const makeNormalizer = (adapters: ReadonlyArray<Adapter>): NormalizerServ
     return among(named, json.payload, true)
   }
 
-  const normalize = (json: unknown) => Either.flatMap(detect(json), (d): Either.Either<ReadonlyArray<Scan>, NormalizeError> => d.format.decode(d.payload))
+  const normalize = (json: unknown): Either.Either<ReadonlyArray<Scan>, NormalizeError> => {
+    const detected = detect(json)
+    return Either.isLeft(detected) ? Either.left(detected.left) : detected.right.format.decode(detected.right.payload)
+  }
 
   return { formats, encoders, detect, normalize }
 }

@@ -32,13 +32,28 @@ export const formatPath = (path: Path): string => {
   return out === "" ? "$" : out
 }
 
-const PLAIN_JSON_STRING = /^[ !#-[\]-~]*$/
+/**
+ * Whether a string is printable ASCII without quote or backslash: its JSON is itself in quotes,
+ * which is how `previewValue` renders it up to `PLAIN_PREVIEW_MAX` characters. One call can
+ * check several strings joined.
+ */
+export const isPlainJsonString = (s: string): boolean => {
+  // A loop, not a regex: on the short strings of notes, the call into the regex costs more.
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i)
+    if (c < 0x20 || c > 0x7e || c === 0x22 || c === 0x5c) return false
+  }
+  return true
+}
+
+/** The longest plain string `previewValue` (with its default `max`) renders whole. */
+export const PLAIN_PREVIEW_MAX = 78
 
 /** A short, single-line rendering of an offending value for messages. */
-export const previewValue = (value: unknown, max = 80): string => {
+export const previewValue = (value: unknown, max = PLAIN_PREVIEW_MAX + 2): string => {
   // Printable ASCII without quote or backslash is its own JSON string: the common case of ids
   // and versions in notes, without a call to JSON.stringify.
-  if (typeof value === "string" && value.length <= max - 2 && PLAIN_JSON_STRING.test(value)) return `"${value}"`
+  if (typeof value === "string" && value.length <= max - 2 && isPlainJsonString(value)) return `"${value}"`
   let text: string
   try {
     text = value === undefined ? "undefined" : typeof value === "bigint" ? `${value}n` : JSON.stringify(value) ?? String(value)

@@ -115,7 +115,8 @@ const lazily = (make: () => Guard): Guard => {
 }
 
 /** Replaces a node before it is compiled: a caller's stricter reading of some schema. */
-type Narrow = (ast: SchemaAST.AST) => SchemaAST.AST | undefined
+/** Replaces a node of a schema with a stricter one before it is compiled (or leaves it: undefined). */
+export type Narrow = (ast: SchemaAST.AST) => SchemaAST.AST | undefined
 
 const compile = (node: SchemaAST.AST, inheritedExcess: Excess, narrow: Narrow | undefined): Guard => {
   const ast = narrow?.(node) ?? node
@@ -458,23 +459,16 @@ export const fastDecodeEither = <A, I>(schema: Schema.Schema<A, I>, options: Sch
 }
 
 /**
- * A reader of these keys of an object into `out` (position i for keys[i]), returning how many
- * were defined. Generated as one named load per key, which V8 serves from the object's shape,
- * where a loop over the keys would make one load site see every key (a slow, megamorphic one).
+ * A function made from JavaScript source with `new Function` (strict mode), or `fallback()`
+ * where the runtime refuses that (EvalError, as under a strict CSP): the same behaviour, made
+ * of closures, slower. For hot loops over fixed keys, where one named load per key lets V8 serve
+ * each from the object's shape, and a loop over the keys would make one slow, megamorphic site.
  */
-export const compileKeyReader = (keys: ReadonlyArray<string>): ((o: object, out: Array<unknown>) => number) => {
+export const compiled = <F>(params: ReadonlyArray<string>, body: string, fallback: () => F): F => {
   try {
-    const body = keys.map((k, i) => `v = o[${JSON.stringify(k)}];\nif (v !== undefined) { out[${i}] = v; n++; }\n`).join("")
-    return new Function("o", "out", `"use strict";\nlet n = 0;\nlet v;\n${body}return n;`) as (o: object, out: Array<unknown>) => number
+    return new Function(...params, `"use strict";\n${body}`) as F
   } catch (e) {
-    if (!(e instanceof EvalError)) throw e
-    return (o, out) => {
-      let n = 0
-      keys.forEach((k, i) => {
-        const v = (o as Record<string, unknown>)[k]
-        if (v !== undefined) (out[i] = v), n++
-      })
-      return n
-    }
+    if (e instanceof EvalError) return fallback()
+    throw e
   }
 }

@@ -3,7 +3,7 @@
  * first value it cannot read (a DecodeError naming the input path and value), and an encode
  * walk that does the same for what a target format cannot hold (an EncodeError).
  */
-import { compileGuard, fastDecodeEither } from "./fast.js"
+import { type Narrow, compileGuard, fastDecodeEither } from "./fast.js"
 import { Either, Schema } from "effect"
 import { DecodeError, EncodeError, type Path, collectIssues, previewValue } from "./errors.js"
 import { type Note, type NoteKind, type Scan, type ScanInit, makeNote, scanOf } from "./scan.js"
@@ -35,7 +35,8 @@ export class DecodeWalk {
     /** Turns a path the codec knows into the input's own spelling of it (proto3 field names). */
     readonly locate: (path: Path) => Path = samePath
   ) {}
-  note(kind: NoteKind, path: Path, detail: string): void {
+  /** `path` as in `makeNote`: a string is a path formatted already. */
+  note(kind: NoteKind, path: Path | string, detail: string): void {
     this.notes.push(makeNote(kind, path, detail))
   }
   fail(path: Path, value: unknown, message: string): never {
@@ -95,7 +96,7 @@ export const walkScan = (
   locate?: (path: Path) => Path
 ): Either.Either<Scan, DecodeError> => {
   const walk = new DecodeWalk(format, base, locate)
-  return Either.map(attempt<ScanInit, DecodeError>(() => f(walk)), (init) => scanOf(init, walk.notes))
+  return attempt<Scan, DecodeError>(() => scanOf(f(walk), walk.notes))
 }
 
 /** A Schema decoder whose failure is a DecodeError of `format`, with paths under `base`. */
@@ -109,10 +110,11 @@ export const schemaDecoder = <A, I>(schema: Schema.Schema<A, I>, format: string,
  * `schemaDecoder` that also says whether the input has no key the schema does not name, at any
  * depth: a decoder that notes unknown keys need not look for them in such an input (most of a
  * bulk migration). A schema that transforms is never exact: its value is not its input.
+ * `narrow` (as in `compileGuard`) can make exact stricter, say a record's keys a known few.
  */
-export const exactSchemaDecoder = <A, I>(schema: Schema.Schema<A, I>, format: string, base: Path = []) => {
-  const decode = schemaDecoder(schema, format, base)
-  const exact = compileGuard(schema, "error")
+export const exactSchemaDecoder = <A, I>(schema: Schema.Schema<A, I>, format: string, options: { readonly base?: Path; readonly narrow?: Narrow } = {}) => {
+  const decode = schemaDecoder(schema, format, options.base)
+  const exact = compileGuard(schema, "error", options.narrow === undefined ? {} : { narrow: options.narrow })
   return (json: unknown): Either.Either<{ readonly value: A; readonly exact: boolean }, DecodeError> =>
     exact?.(json) ? Either.right({ value: json, exact: true }) : Either.map(decode(json), (value) => ({ value, exact: false }))
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Arbitrary, FastCheck as fc, Schema } from "effect"
-import { Proto3, Scan, SizeDocument, UtcTimestamp, compileGuard, compileKeyReader, fastDecodeEither } from "../src/index.js"
+import { Proto3, Scan, SizeDocument, UtcTimestamp, compileGuard, compiled, fastDecodeEither, isUtcTimestamp } from "../src/index.js"
 
 /** Values near a valid one: one leaf replaced by anything, so most are almost valid. */
 const mutated = <A>(valid: fc.Arbitrary<A>) =>
@@ -71,6 +71,24 @@ describe("compileGuard", () => {
     expect(Schema.is(UtcTimestamp)("1900-02-29T00:00:00.000Z")).toBe(false)
   })
 
+  it("isUtcTimestamp accepts exactly the strings a Date prints back as they are", () => {
+    const digits = (n: number) => fc.stringMatching(new RegExp(`^[0-9]{${n}}$`))
+    const stamp = fc
+      .tuple(digits(4), digits(2), digits(2), digits(2), digits(2), digits(2), digits(3))
+      .map(([y, mo, d, h, mi, s, ms]) => `${y}-${mo}-${d}T${h}:${mi}:${s}.${ms}Z`)
+    const mutated = stamp.chain((s) => fc.tuple(fc.nat(s.length - 1), fc.char()).map(([i, c]) => `${s.slice(0, i)}${c}${s.slice(i + 1)}`))
+    const byDate = (s: string) => {
+      const t = Date.parse(s)
+      return /^\d{4}-/.test(s) && !Number.isNaN(t) && new Date(t).toISOString() === s
+    }
+    fc.assert(
+      fc.property(fc.oneof(stamp, mutated, fc.string()), (s) => {
+        expect(isUtcTimestamp(s)).toBe(byDate(s))
+      }),
+      { numRuns: 20_000 }
+    )
+  })
+
   it("does not compile a schema that transforms its input, and the decoder then uses Schema alone", () => {
     expect(compileGuard(Schema.NumberFromString)).toBeNull()
     const decode = fastDecodeEither(Schema.Struct({ n: Schema.NumberFromString }))
@@ -87,17 +105,15 @@ describe("compileGuard", () => {
   })
 })
 
-describe("compileKeyReader", () => {
-  it("reads the defined values of the keys into their positions and counts them", () => {
-    fc.assert(
-      fc.property(fc.uniqueArray(fc.string({ maxLength: 6 })), fc.dictionary(fc.string({ maxLength: 6 }), fc.oneof(fc.jsonValue(), fc.constant(undefined))), (keys, o) => {
-        const out: Array<unknown> = keys.map(() => "unset")
-        const n = compileKeyReader(keys)(o, out)
-        const defined = keys.filter((k) => o[k] !== undefined)
-        expect(n).toBe(defined.length)
-        keys.forEach((k, i) => expect(out[i]).toBe(o[k] !== undefined ? o[k] : "unset"))
-      }),
-      { numRuns: 1_000 }
-    )
+describe("compiled", () => {
+  it("makes the function from its source where the runtime allows it", () => {
+    const fallback = (a: number) => a - 1
+    const f = compiled<(a: number) => number>(["a"], "return a + 1;", () => fallback)
+    expect(f).not.toBe(fallback)
+    expect(f(1)).toBe(2)
+  })
+
+  it("does not hide a mistake in the source behind the fallback", () => {
+    expect(() => compiled(["a"], "return a +;", () => () => 0)).toThrow(SyntaxError)
   })
 })

@@ -13,6 +13,7 @@ import {
   makeNote,
   makeScan,
   parseScanEither,
+  isPlainJsonString,
   previewValue,
   stringifyScan
 } from "../src/index.js"
@@ -314,6 +315,17 @@ describe("makeScan", () => {
 
   it.prop("accepts what Arbitrary generates, unchanged", [Arbitrary.make(Scan)], ([scan]) => {
     expect(Either.getOrThrow(makeScan(encodeScan(scan)))).toEqual(scan)
+  })
+})
+
+describe("isPlainJsonString", () => {
+  it("is printable ASCII without quote or backslash", () => {
+    fc.assert(
+      fc.property(fc.oneof(fc.string(), fc.fullUnicodeString(), fc.stringMatching(/^[ -~]*$/)), (s) => {
+        expect(isPlainJsonString(s)).toBe(/^[ !#-[\]-~]*$/.test(s))
+      }),
+      { numRuns: 5_000 }
+    )
   })
 })
 
