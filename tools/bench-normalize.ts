@@ -8,8 +8,8 @@ import { join } from "node:path"
 import { Either } from "effect"
 import { defaultNormalizer } from "@scanbridge/migrate"
 
-const ROUNDS = 7
-const LINES = 5_000
+const PAIRS = 31
+const LINES = 2_000
 
 const example = (file: string) => readFileSync(join("examples", "export", file), "utf8").trim().split("\n")
 const SAMPLES: ReadonlyArray<[string, string]> = [
@@ -20,31 +20,59 @@ const SAMPLES: ReadonlyArray<[string, string]> = [
   ["fit estimation result", example("fit/estimations.ndjson")[0]!]
 ]
 
-// The fastest of a few rounds: the one least disturbed by the rest of a shared machine.
-const best = (run: () => void): number => {
-  let fastest = Infinity
-  for (let r = 0; r < ROUNDS; r++) {
-    const start = performance.now()
-    run()
-    fastest = Math.min(fastest, performance.now() - start)
-  }
-  return fastest
+const time = (run: () => void): number => {
+  const start = performance.now()
+  run()
+  return performance.now() - start
 }
 
-console.log(`## normalize against JSON.parse (best of ${ROUNDS}, ${LINES} records each)\n`)
-console.log("| format | record bytes | JSON.parse records/s | normalize records/s | ratio | target |")
-console.log("|---|---|---|---|---|---|")
+const quantile = (xs: ReadonlyArray<number>, q: number): number => [...xs].sort((a, b) => a - b)[Math.round((xs.length - 1) * q)]!
+
+/**
+ * JSON.parse rounds and normalize rounds in pairs, back to back, in alternating order, so that
+ * both halves of a pair run on the same machine weather; the ratio is the median of the pairs'
+ * ratios, with the middle half of them beside it. A neighbour's burst of load spoils a pair or
+ * two, where "best of n" of each side apart let one burst move the ratio by a third.
+ */
+const measure = (parse: () => void, normalize: () => void) => {
+  for (let r = 0; r < 3; r++) parse(), normalize()
+  const parseMs: Array<number> = []
+  const normalizeMs: Array<number> = []
+  const ratios: Array<number> = []
+  for (let r = 0; r < PAIRS; r++) {
+    // Each side goes first in half the pairs.
+    let p: number
+    let n: number
+    if (r % 2 === 0) {
+      p = time(parse)
+      n = time(normalize)
+    } else {
+      n = time(normalize)
+      p = time(parse)
+    }
+    parseMs.push(p)
+    normalizeMs.push(n)
+    ratios.push(p / n)
+  }
+  return { parse: quantile(parseMs, 0.5), normalize: quantile(normalizeMs, 0.5), ratio: quantile(ratios, 0.5), low: quantile(ratios, 0.25), high: quantile(ratios, 0.75) }
+}
+
+console.log(`## normalize against JSON.parse (median of ${PAIRS} paired rounds, ${LINES} records each)\n`)
+console.log("| format | record bytes | JSON.parse records/s | normalize records/s | ratio | middle half of the pairs | target |")
+console.log("|---|---|---|---|---|---|---|")
 for (const [name, line] of SAMPLES) {
   const lines = Array.from({ length: LINES }, () => line)
-  const parse = best(() => {
-    for (const l of lines) JSON.parse(l)
-  })
-  const normalize = best(() => {
-    for (const l of lines) {
-      const result = defaultNormalizer.normalize(JSON.parse(l))
-      if (Either.isLeft(result)) throw new Error(`${name}: ${result.left.message}`)
+  const m = measure(
+    () => {
+      for (const l of lines) JSON.parse(l)
+    },
+    () => {
+      for (const l of lines) {
+        const result = defaultNormalizer.normalize(JSON.parse(l))
+        if (Either.isLeft(result)) throw new Error(`${name}: ${result.left.message}`)
+      }
     }
-  })
+  )
   const perSecond = (ms: number) => Math.round((LINES / ms) * 1000).toLocaleString("en")
-  console.log(`| ${name} | ${line.length} | ${perSecond(parse)} | ${perSecond(normalize)} | ${(parse / normalize).toFixed(2)} x | 0.6 x |`)
+  console.log(`| ${name} | ${line.length} | ${perSecond(m.parse)} | ${perSecond(m.normalize)} | ${m.ratio.toFixed(2)} x | ${m.low.toFixed(2)}-${m.high.toFixed(2)} x | 0.6 x |`)
 }
