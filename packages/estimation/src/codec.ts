@@ -189,7 +189,7 @@ const readMeasurements = (w: DecodeWalk, result: Wire.Result, statureMm: number 
       if (raw !== undefined) values[index] = convertLength(raw, unit.unit, "mm")
     }
   }
-  return measurementsFrom(values)
+  return measurementsFrom(values, survey.set)
 }
 
 const readComposition = (w: DecodeWalk, c: Wire.BodyComposition | null | undefined, weightG: number | null, options: UnitOptions) => {

@@ -13,7 +13,7 @@
  * between mm and cm), so no value is both. Without a stature the band is the whole human
  * range (a factor of 31), a value may fit both, and a record of such values is undecided.
  */
-import { HUMAN_RANGES, type MeasurementName, PROPORTIONS, type Path, type Range, compiled, formatPath, measurementIndex } from "@scanbridge/model"
+import { HUMAN_RANGES, type MeasurementName, PROPORTIONS, type Path, type Range, compiled, formatPath, measurementBit, measurementIndex } from "@scanbridge/model"
 
 export interface Candidate<U extends string> {
   readonly unit: U
@@ -208,6 +208,8 @@ export interface LengthSurvey {
   readonly inBoth: boolean
   /** The first target whose value is plausible in exactly one unit; -1 when none is. */
   readonly decisive: number
+  /** The values' positions, as `measurementsFrom` takes them. */
+  readonly set: number
 }
 
 /**
@@ -227,10 +229,12 @@ export const compileLengthSurvey = (
     let cm = true
     let inBoth = false
     let decisive = -1
+    let set = 0
     for (let i = 0; i < targets.length; i++) {
       const raw = (o as Record<string, number | undefined>)[targets[i]!.key]
       if (raw === undefined) continue
       values[targets[i]!.index] = raw
+      set += measurementBit(targets[i]!.index)
       count++
       const min = targets[i]!.low * lowStature
       const max = targets[i]!.high * highStature
@@ -242,13 +246,13 @@ export const compileLengthSurvey = (
         if (decisive < 0) decisive = i
       } else if (inMm) inBoth = true
     }
-    return { count, mm, cm, inBoth, decisive }
+    return { count, mm, cm, inBoth, decisive, set }
   }
   if (options.generate === false) return loop
   const each = targets.map(
     (t, i) => `v = o[${JSON.stringify(t.key)}];
 if (v !== undefined) {
-  values[${t.index}] = v; count++;
+  values[${t.index}] = v; count++; set += ${measurementBit(t.index)};
   min = ${t.low} * lowStature; max = ${t.high} * highStature;
   inMm = v >= min && v <= max; inCm = v * 10 >= min && v * 10 <= max;
   mm = mm && inMm; cm = cm && inCm;
@@ -258,7 +262,7 @@ if (v !== undefined) {
   )
   return compiled(
     ["o", "lowStature", "highStature", "values"],
-    `let count = 0, mm = true, cm = true, inBoth = false, decisive = -1, v, min, max, inMm, inCm;\n${each.join("")}return { count, mm, cm, inBoth, decisive };`,
+    `let count = 0, mm = true, cm = true, inBoth = false, decisive = -1, set = 0, v, min, max, inMm, inCm;\n${each.join("")}return { count, mm, cm, inBoth, decisive, set };`,
     () => loop
   )
 }

@@ -1,6 +1,6 @@
 import { FastCheck as fc } from "effect"
 import { describe, expect, it } from "@effect/vitest"
-import { HUMAN_RANGES, MEASUREMENT_NAMES, type MeasurementName, PROPORTIONS, measurementValues } from "@scanbridge/model"
+import { HUMAN_RANGES, MEASUREMENT_NAMES, type MeasurementName, PROPORTIONS, measurementBit, measurementValues } from "@scanbridge/model"
 import {
   BODY_FAT_CANDIDATES,
   BODY_FAT_RANGE,
@@ -292,6 +292,8 @@ describe("compileLengthSurvey", () => {
       const expected = run(loop)
       expect(run(generated)).toEqual(expected)
       expect(expected.result.count).toBe(Object.keys(m).length)
+      const present = targets.filter((t) => m[t.key] !== undefined)
+      expect(expected.result.set).toBe(present.reduce((sum, t) => sum + measurementBit(t.index), 0))
     },
     { fastCheck: { numRuns: 2_000 } }
   )
