@@ -25,8 +25,7 @@ import {
   measurementValues,
   measurementsFrom,
   percentToE4,
-  PLAIN_PREVIEW_MAX,
-  isPlainJsonString,
+  previewsQuoted,
   previewValue,
   exactSchemaDecoder,
   formatPath,
@@ -235,24 +234,16 @@ const JOB_DROPPED = ": the canonical scan does not record the estimation job"
 const noteJob = (w: DecodeWalk, e: Wire.Estimation): void => {
   const result = e.result
   const { code, version, work_id } = e
-  // A completed job as the API writes it: all five, the four strings short and plain. One check
-  // and one template give the text the general case below would (a property test holds them).
+  // A completed job as the API writes it: all five, each string one previewValue quotes as it is.
+  // One template gives the text the general case below would (a property test holds them).
   if (
     code !== undefined &&
-    typeof version === "string" &&
-    typeof work_id === "string" &&
     result !== undefined &&
     result !== null &&
-    typeof result.version === "string" &&
-    typeof result.work_id === "string" &&
-    version.length <= PLAIN_PREVIEW_MAX &&
-    work_id.length <= PLAIN_PREVIEW_MAX &&
-    result.version.length <= PLAIN_PREVIEW_MAX &&
-    result.work_id.length <= PLAIN_PREVIEW_MAX &&
-    isPlainJsonString(version) &&
-    isPlainJsonString(work_id) &&
-    isPlainJsonString(result.version) &&
-    isPlainJsonString(result.work_id)
+    previewsQuoted(version) &&
+    previewsQuoted(work_id) &&
+    previewsQuoted(result.version) &&
+    previewsQuoted(result.work_id)
   ) {
     const text = `code ${code}, version "${version}", work_id "${work_id}", result.version "${result.version}", result.work_id "${result.work_id}"`
     return w.note("dropped", "estimation", text + JOB_DROPPED)

@@ -39,7 +39,7 @@ export type Inference<U extends string> =
   | { readonly _tag: "Contradiction"; readonly clue: Clue; readonly explanation: string }
   | { readonly _tag: "Undecided"; readonly explanation: string; readonly values: ReadonlyArray<number> }
 
-const fits = <U extends string>(c: Candidate<U>, clue: Clue) => {
+const fits = (c: Candidate<string>, clue: Pick<Clue, "raw" | "range">) => {
   const v = clue.raw * c.factor
   return v >= clue.range.min && v <= clue.range.max
 }
@@ -49,14 +49,6 @@ const describe = (clue: Clue) => `${clue.label} ${clue.raw} (plausible ${clue.pl
 
 /** The one candidate every clue allows, or why there is none. `clues` must not be empty. */
 export const infer = <U extends string>(candidates: ReadonlyArray<Candidate<U>>, clues: ReadonlyArray<Clue>): Inference<U> => {
-  // One clue that one candidate fits, as body composition always is: decided, nothing to trace.
-  if (clues.length === 1) {
-    const clue = clues[0]!
-    let fitting: Candidate<U> | undefined
-    let count = 0
-    for (const c of candidates) if (fits(c, clue)) (fitting = c), count++
-    if (count === 1) return { _tag: "Decided", unit: fitting!.unit, evidence: evidenceOf("all 1", fitting!, candidates, clue) }
-  }
   let alive = candidates
   // The first clue that ruled each candidate out, to explain a contradiction.
   const ruledOutBy = new Map<U, Clue>()
@@ -89,7 +81,8 @@ export const infer = <U extends string>(candidates: ReadonlyArray<Candidate<U>>,
   const decided = alive[0]!
   const decisive = clues.filter((clue) => candidates.every((c) => c === decided || !fits(c, clue)))
   const share = decisive.length === clues.length ? `all ${clues.length}` : `${decisive.length} of ${clues.length}`
-  return { _tag: "Decided", unit: decided.unit, evidence: evidenceOf(share, decided, candidates, decisive[0] ?? clues[0]!) }
+  const example = decisive[0] ?? clues[0]!
+  return { _tag: "Decided", unit: decided.unit, evidence: evidence(head(share, decided, candidates), decided, example) }
 }
 
 // "value(s) are plausible in millimetres and not in centimetres; e.g. ": the same few texts for
@@ -104,15 +97,15 @@ const verdict = (decided: Candidate<string>, candidates: ReadonlyArray<Candidate
   return text
 }
 
-/** "all 33 value(s) are plausible in millimetres and not in centimetres; e.g. waist_girth 701 mm, plausible ..." */
-const evidence = <U extends string>(share: string, decided: Candidate<U>, candidates: ReadonlyArray<Candidate<U>>, label: string, raw: number, unit: string, plausible: string): string =>
-  `${share} ${verdict(decided, candidates)}${label} ${reading(raw, decided.factor, unit)}, plausible ${plausible}`
+/** "all 33 value(s) are plausible in millimetres and not in centimetres; e.g. ": a share of the values and the verdict. */
+const head = (share: string, decided: Candidate<string>, candidates: ReadonlyArray<Candidate<string>>): string => `${share} ${verdict(decided, candidates)}`
 
 /** "139 = 1390 mm": a value and its canonical reading, or "373 mm" where the two are the same. */
 const reading = (raw: number, factor: number, unit: string): string => (factor === 1 ? `${raw} ${unit}` : `${raw} = ${round3(raw * factor)} ${unit}`)
 
-const evidenceOf = <U extends string>(share: string, decided: Candidate<U>, candidates: ReadonlyArray<Candidate<U>>, e: Clue): string =>
-  evidence(share, decided, candidates, e.label, e.raw, e.unit, e.plausible)
+/** The evidence of a decision: its head, then one value as the example ("waist_girth 701 mm, plausible ..."). */
+const evidence = (lead: string, decided: Candidate<string>, e: Pick<Clue, "label" | "raw" | "unit" | "plausible">): string =>
+  `${lead}${e.label} ${reading(e.raw, decided.factor, e.unit)}, plausible ${e.plausible}`
 
 // --- The three quantities -----------------------------------------------------------------
 
@@ -172,11 +165,8 @@ const lengthRange = (band: Band, statureMm: number | null): Range => {
 
 const ANY_STATURE = `any stature ${HUMAN_RANGES.heightMm.min}-${HUMAN_RANGES.heightMm.max} mm`
 
-// plausibleText in one template where the stature is known: the text of every decided record.
 const lengthPlausible = (band: Band, range: Range, statureMm: number | null): string =>
-  statureMm === null
-    ? plausibleText(range, "mm", ANY_STATURE)
-    : `${Math.round(range.min)}-${Math.round(range.max)} mm: ${band.text} x stature ${statureMm} mm`
+  plausibleText(range, "mm", statureMm === null ? ANY_STATURE : `${band.text} x stature ${statureMm} mm`)
 
 export const lengthClue = (path: Path, key: string, name: MeasurementName, raw: number, statureMm: number | null): Clue => {
   const band = BANDS.get(name)!
@@ -214,10 +204,11 @@ export interface LengthSurvey {
 
 /**
  * Reads the targets' values of a `result.measurement` object into `values` (by catalogue
- * position, as `measurementsFrom` takes them; untouched where absent) and weighs each against both units' bands, between
- * `lowStature` and `highStature` (the stature twice when the record has one). Generated as one
- * pass with each key's band factors inlined: this runs for every record of a bulk migration.
- * `generate: false` gives the same function as a loop (as where `new Function` is refused).
+ * position, as `measurementsFrom` takes them; untouched where absent) and weighs each against
+ * both units' bands, between `lowStature` and `highStature` (the stature twice when the record
+ * has one). Generated as one pass with each key's band factors inlined: this runs for every
+ * record of a bulk migration. `generate: false` gives the same function as a loop (as where
+ * `new Function` is refused).
  */
 export const compileLengthSurvey = (
   targets: ReadonlyArray<LengthTarget>,
@@ -267,11 +258,6 @@ if (v !== undefined) {
   )
 }
 
-/**
- * `infer` over the lengths of a record (`values` by catalogue position, undefined where absent)
- * from their survey, without building a clue per value when every value agrees (the
- * common case of a bulk migration). Clues are built only to explain a decision or a failure.
- */
 // The rare case, apart so that the common one stays small: a clue per value, in the record's order.
 const inferFromClues = (targets: ReadonlyArray<LengthTarget>, values: ReadonlyArray<number | undefined>, statureMm: number | null, path: Path, record: object) => {
   const position = new Map(targets.map((t, i) => [t.key, i]))
@@ -283,6 +269,11 @@ const inferFromClues = (targets: ReadonlyArray<LengthTarget>, values: ReadonlyAr
   return infer(LENGTH_CANDIDATES, clues)
 }
 
+/**
+ * `infer` over the lengths of a record (`values` by catalogue position, undefined where absent)
+ * from their survey, without building a clue per value when every value agrees (the common case
+ * of a bulk migration). Clues are built only to explain a failure.
+ */
 export const inferLength = (
   targets: ReadonlyArray<LengthTarget>,
   values: ReadonlyArray<number | undefined>,
@@ -299,39 +290,29 @@ export const inferLength = (
   // Every value fits the decided unit; `inBoth` says whether some fit the other as well. The
   // example needs no clue: its path is not in the text.
   const target = targets[decisive]!
-  const raw = values[target.index]!
   const plausible = lengthPlausible(target, lengthRange(target, statureMm), statureMm)
-  return { _tag: "Decided", unit: unit.unit, evidence: `${lengthShare(u, inBoth, count)}${target.key} ${reading(raw, unit.factor, "mm")}, plausible ${plausible}` }
+  return { _tag: "Decided", unit: unit.unit, evidence: evidence(lengthHead(u, inBoth, count), unit, { label: target.key, raw: values[target.index]!, unit: "mm", plausible }) }
 }
 
-// evidence()'s text before the example, "all 33 value(s) are plausible in millimetres and not in
-// centimetres; e.g. ", by decided unit, whether some value fits both, and count: written once each.
-const lengthShares: ReadonlyArray<Array<string | undefined>> = [[], [], [], []]
-const lengthShare = (u: number, inBoth: boolean, count: number): string =>
-  (lengthShares[u * 2 + (inBoth ? 1 : 0)]![count] ??= `${inBoth ? "some of" : "all"} ${count} ${verdict(LENGTH_CANDIDATES[u]!, LENGTH_CANDIDATES)}`)
+// The evidence's head, by decided unit, whether some value fits both, and count: written once each.
+const lengthHeads: ReadonlyArray<Array<string | undefined>> = [[], [], [], []]
+const lengthHead = (u: number, inBoth: boolean, count: number): string =>
+  (lengthHeads[u * 2 + (inBoth ? 1 : 0)]![count] ??= head(inBoth ? `some of ${count}` : `all ${count}`, LENGTH_CANDIDATES[u]!, LENGTH_CANDIDATES))
 
 /**
- * `infer` over one value (each body-composition quantity, once per record). Where the value
- * alone decides, the evidence is written at once, without a clue, from `heads`, the text before
- * the value for each candidate (`oneValueHeads`); otherwise `infer` explains.
+ * `infer` over one value (each body-composition quantity, once per record), its evidence's head
+ * for each candidate written once (`oneValueHeads`).
  */
-const inferOne = <U extends string>(candidates: ReadonlyArray<Candidate<U>>, heads: ReadonlyArray<string>, clue: Omit<Clue, "plausible">, plausible: string): Inference<U> => {
+const inferOne = <U extends string>(candidates: ReadonlyArray<Candidate<U>>, heads: ReadonlyArray<string>, clue: Clue): Inference<U> => {
   let fitting = -1
   let count = 0
-  for (let i = 0; i < candidates.length; i++) {
-    const v = clue.raw * candidates[i]!.factor
-    if (v >= clue.range.min && v <= clue.range.max) (fitting = i), count++
-  }
-  if (count === 1) {
-    const c = candidates[fitting]!
-    return { _tag: "Decided", unit: c.unit, evidence: `${heads[fitting]}${reading(clue.raw, c.factor, clue.unit)}, plausible ${plausible}` }
-  }
-  return infer(candidates, [{ ...clue, plausible }])
+  for (let i = 0; i < candidates.length; i++) if (fits(candidates[i]!, clue)) (fitting = i), count++
+  if (count !== 1) return infer(candidates, [clue])
+  const c = candidates[fitting]!
+  return { _tag: "Decided", unit: c.unit, evidence: evidence(heads[fitting]!, c, clue) }
 }
 
-/** "all 1 value(s) are plausible in percent and not in percent x 10^4; e.g. body_fat_percentage ", by candidate. */
-const oneValueHeads = (candidates: ReadonlyArray<Candidate<string>>, label: string): ReadonlyArray<string> =>
-  candidates.map((c) => `all 1 ${verdict(c, candidates)}${label} `)
+const oneValueHeads = (candidates: ReadonlyArray<Candidate<string>>): ReadonlyArray<string> => candidates.map((c) => head("all 1", c, candidates))
 
 /** Body fat is 2-70 % in people; the scales are 10^4 apart, so a value fits at most one. */
 export const BODY_FAT_RANGE: Range = { min: 2, max: 70 }
@@ -339,31 +320,24 @@ const FAT_PLAUSIBLE = plausibleText(BODY_FAT_RANGE, "%", "people")
 
 export const bodyFatClue = (path: Path, raw: number): Clue => ({ path, label: "body_fat_percentage", raw, range: BODY_FAT_RANGE, unit: "%", plausible: FAT_PLAUSIBLE })
 
-const FAT_HEADS = oneValueHeads(BODY_FAT_CANDIDATES, "body_fat_percentage")
+const FAT_HEADS = oneValueHeads(BODY_FAT_CANDIDATES)
 
-/** `infer(BODY_FAT_CANDIDATES, [bodyFatClue(path, raw)])`, without the clue where the value decides. */
-export const inferBodyFat = (path: Path, raw: number): Inference<BodyFatScale> =>
-  inferOne(BODY_FAT_CANDIDATES, FAT_HEADS, { path, label: "body_fat_percentage", raw, range: BODY_FAT_RANGE, unit: "%" }, FAT_PLAUSIBLE)
+/** `infer(BODY_FAT_CANDIDATES, [bodyFatClue(path, raw)])`, with its texts written once. */
+export const inferBodyFat = (path: Path, raw: number): Inference<BodyFatScale> => inferOne(BODY_FAT_CANDIDATES, FAT_HEADS, bodyFatClue(path, raw))
 
 // Skeletal muscle is 10-65 % of body weight; without a weight, 2-100 kg.
 const MUSCLE_UNKNOWN_WEIGHT: Range = { min: 2000, max: 100_000 }
 const MUSCLE_UNKNOWN_PLAUSIBLE = plausibleText(MUSCLE_UNKNOWN_WEIGHT, "g", "people, weight unknown")
-const muscleRange = (weightG: number | null): Range => (weightG === null ? MUSCLE_UNKNOWN_WEIGHT : { min: 0.1 * weightG, max: 0.65 * weightG })
-// plausibleText in one template where the weight is known.
-const musclePlausible = (range: Range, weightG: number | null): string =>
-  weightG === null ? MUSCLE_UNKNOWN_PLAUSIBLE : `${Math.round(range.min)}-${Math.round(range.max)} g: 10-65 % of weight ${weightG} g`
-
 export const muscleClue = (path: Path, raw: number, weightG: number | null): Clue => {
-  const range = muscleRange(weightG)
-  return { path, label: "skeletal_muscle_mass", raw, range, unit: "g", plausible: musclePlausible(range, weightG) }
+  if (weightG === null) return { path, label: "skeletal_muscle_mass", raw, range: MUSCLE_UNKNOWN_WEIGHT, unit: "g", plausible: MUSCLE_UNKNOWN_PLAUSIBLE }
+  const range = { min: 0.1 * weightG, max: 0.65 * weightG }
+  return { path, label: "skeletal_muscle_mass", raw, range, unit: "g", plausible: plausibleText(range, "g", `10-65 % of weight ${weightG} g`) }
 }
 
-const MUSCLE_HEADS = oneValueHeads(MUSCLE_CANDIDATES, "skeletal_muscle_mass")
+const MUSCLE_HEADS = oneValueHeads(MUSCLE_CANDIDATES)
 
-/** `infer(MUSCLE_CANDIDATES, [muscleClue(path, raw, weightG)])`, without the clue where the value decides. */
-export const inferMuscleMass = (path: Path, raw: number, weightG: number | null): Inference<MuscleMassUnit> => {
-  const range = muscleRange(weightG)
-  return inferOne(MUSCLE_CANDIDATES, MUSCLE_HEADS, { path, label: "skeletal_muscle_mass", raw, range, unit: "g" }, musclePlausible(range, weightG))
-}
+/** `infer(MUSCLE_CANDIDATES, [muscleClue(path, raw, weightG)])`, with its texts written once. */
+export const inferMuscleMass = (path: Path, raw: number, weightG: number | null): Inference<MuscleMassUnit> =>
+  inferOne(MUSCLE_CANDIDATES, MUSCLE_HEADS, muscleClue(path, raw, weightG))
 
 export const where = (clue: Clue): string => formatPath(clue.path)

@@ -32,11 +32,7 @@ export const formatPath = (path: Path): string => {
   return out === "" ? "$" : out
 }
 
-/**
- * Whether a string is printable ASCII without quote or backslash: its JSON is itself in quotes,
- * which is how `previewValue` renders it up to `PLAIN_PREVIEW_MAX` characters. One call can
- * check several strings joined.
- */
+/** Whether a string is printable ASCII without quote or backslash: its JSON is itself in quotes. */
 export const isPlainJsonString = (s: string): boolean => {
   // A loop, not a regex: on the short strings of notes, the call into the regex costs more.
   for (let i = 0; i < s.length; i++) {
@@ -46,14 +42,19 @@ export const isPlainJsonString = (s: string): boolean => {
   return true
 }
 
-/** The longest plain string `previewValue` (with its default `max`) renders whole. */
-export const PLAIN_PREVIEW_MAX = 78
+const PREVIEW_MAX = 80
+
+/**
+ * Whether `previewValue` renders a value as the string itself in quotes: a string of printable
+ * ASCII without quote or backslash, short enough to be shown whole. The common case of ids and
+ * versions in notes, rendered without a call to JSON.stringify.
+ */
+export const previewsQuoted = (value: unknown, max = PREVIEW_MAX): value is string =>
+  typeof value === "string" && value.length <= max - 2 && isPlainJsonString(value)
 
 /** A short, single-line rendering of an offending value for messages. */
-export const previewValue = (value: unknown, max = PLAIN_PREVIEW_MAX + 2): string => {
-  // Printable ASCII without quote or backslash is its own JSON string: the common case of ids
-  // and versions in notes, without a call to JSON.stringify.
-  if (typeof value === "string" && value.length <= max - 2 && isPlainJsonString(value)) return `"${value}"`
+export const previewValue = (value: unknown, max = PREVIEW_MAX): string => {
+  if (previewsQuoted(value, max)) return `"${value}"`
   let text: string
   try {
     text = value === undefined ? "undefined" : typeof value === "bigint" ? `${value}n` : JSON.stringify(value) ?? String(value)
