@@ -114,7 +114,6 @@ const lazily = (make: () => Guard): Guard => {
   return (u) => (guard ??= make())(u)
 }
 
-/** Replaces a node before it is compiled: a caller's stricter reading of some schema. */
 /** Replaces a node of a schema with a stricter one before it is compiled (or leaves it: undefined). */
 export type Narrow = (ast: SchemaAST.AST) => SchemaAST.AST | undefined
 
@@ -411,7 +410,9 @@ class Generator {
   function(ast: SchemaAST.AST, excess: Excess): Guard {
     const inner = new Generator(this.narrow)
     const body = inner.check(ast, "v", excess)
-    const make = new Function("c", "hasOwn", `"use strict";\nreturn function guard(v) {\n${body}return true;\n}`) as (c: ReadonlyArray<unknown>, hasOwn: typeof Object.hasOwn) => Guard
+    const make = compiled<(c: ReadonlyArray<unknown>, hasOwn: typeof Object.hasOwn) => Guard>(["c", "hasOwn"], `return function guard(v) {\n${body}return true;\n}`, () => {
+      throw new Uncompilable("no new Function in this runtime")
+    })
     return make(inner.captured, Object.hasOwn)
   }
 }
@@ -420,8 +421,8 @@ const generate = (ast: SchemaAST.AST, excess: Excess, narrow: Narrow | undefined
   try {
     return new Generator(narrow).function(ast, excess)
   } catch (e) {
-    // No `new Function` here (EvalError under a CSP, say), or a shape left to the closures.
-    if (e instanceof EvalError || e instanceof Uncompilable) return null
+    // A runtime without `new Function`, or a shape left to the closures.
+    if (e instanceof Uncompilable) return null
     throw e
   }
 }
@@ -461,8 +462,9 @@ export const fastDecodeEither = <A, I>(schema: Schema.Schema<A, I>, options: Sch
 /**
  * A function made from JavaScript source with `new Function` (strict mode), or `fallback()`
  * where the runtime refuses that (EvalError, as under a strict CSP): the same behaviour, made
- * of closures, slower. For hot loops over fixed keys, where one named load per key lets V8 serve
- * each from the object's shape, and a loop over the keys would make one slow, megamorphic site.
+ * of closures, slower. The one place code is generated: guards, measurement constructors, and
+ * readers of fixed keys, where one named load per key lets V8 serve each from the object's
+ * shape, and a loop over the keys would make one slow, megamorphic site.
  */
 export const compiled = <F>(params: ReadonlyArray<string>, body: string, fallback: () => F): F => {
   try {

@@ -40,8 +40,8 @@ const construct = (mask: number, values: ReadonlyArray<number | undefined>): Mea
   let make = constructors.get(mask)
   if (make === undefined) {
     const indices = NAMES.map((_, i) => i).filter((i) => values[i] !== undefined)
-    make = constructors.size < MAX_CONSTRUCTORS ? compile(indices) : generic(indices)
-    if (constructors.size < MAX_CONSTRUCTORS) constructors.set(mask, make)
+    if (constructors.size < MAX_CONSTRUCTORS) constructors.set(mask, (make = compile(indices)))
+    else make = generic(indices)
   }
   return make(values)
 }

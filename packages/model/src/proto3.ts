@@ -235,7 +235,6 @@ const readEnum = (type: EnumType, value: unknown, at: Trail | null): string | nu
   return fail(at, value, `a ${type.name} value name or number`)
 }
 
-
 const compileObject = (ast: SchemaAST.TypeLiteral): Reader => {
   const fields = new Map<string, Reader>()
   for (const p of ast.propertySignatures) if (typeof p.name === "string") fields.set(p.name, compile(p.type))

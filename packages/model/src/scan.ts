@@ -236,8 +236,10 @@ export type NoteKind = typeof NoteKind.Type
 export const Note = Schema.Struct({ kind: NoteKind, path: Schema.String, detail: Schema.String })
 export interface Note extends Schema.Schema.Type<typeof Note> {}
 
-/** A note whose path is written as every other path is (`measurementsMm.hipGirth`). */
-/** A note at `path`; a string is a path formatted already (`formatPath`), as codecs keep their constant ones. */
+/**
+ * A note whose path is written as every other path is (`measurementsMm.hipGirth`). A string is
+ * a path formatted already (`formatPath`), as codecs keep their constant ones.
+ */
 export const makeNote = (kind: NoteKind, path: Path | string, detail: string): Note => ({ kind, path: typeof path === "string" ? path : formatPath(path), detail })
 
 /** What an encoder wrote, with a note for everything the target format could not hold. */

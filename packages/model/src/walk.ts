@@ -86,8 +86,9 @@ export const oneOf =
   }
 
 /**
- * Decodes to a canonical scan: runs the walk, then validates what it built with the walk's
- * notes attached. An invariant the built scan breaks is reported as a DecodeError of `format`.
+ * Decodes to a canonical scan: runs the walk and builds the scan with the walk's notes, without
+ * validating it again. Decoders validate their wire input, and property tests that feed every
+ * decoder mutated records check that whatever it builds is a valid scan.
  */
 export const walkScan = (
   format: string,
