@@ -49,7 +49,12 @@ export class MigrateInputError extends Schema.TaggedError<MigrateInputError>("@s
 export class UnknownTargetError extends Schema.TaggedError<UnknownTargetError>("@scanbridge/migrate/UnknownTargetError")("UnknownTargetError", {
   target: Schema.String,
   message: Schema.String
-}) {}
+}) {
+  /** `target` asked of a normalizer that has no such encoder; `where` says who asked. */
+  static of(target: string, normalizer: NormalizerService, where = ""): UnknownTargetError {
+    return new UnknownTargetError({ target, message: `unknown target ${JSON.stringify(target)}${where}: expected one of ${[...normalizer.encoders.keys()].join(", ")}` })
+  }
+}
 
 // --- One record ---------------------------------------------------------------------------
 
@@ -163,9 +168,10 @@ export const makeCounter = (target: string) => {
 // --- One chunk ----------------------------------------------------------------------------
 
 /**
- * A chunk of the input, as plain data a worker thread can take: up to 256 lines (2 MiB, but for one longer line) of an NDJSON
- * file as their bytes (so the reading thread neither decodes nor splits them, and a worker gets
- * them without a copy), or up to 256 records of a JSON document.
+ * A chunk of the input, as plain data a worker thread can take: up to 256 lines (fewer past
+ * 2 MiB, one line at least) of an NDJSON file as their bytes (so the reading thread neither
+ * decodes nor splits them, and a worker gets them without a copy), or up to 256 records of a
+ * JSON document.
  */
 export type InputChunk =
   | {
@@ -284,8 +290,9 @@ const concat = (parts: ReadonlyArray<Uint8Array>): Uint8Array => {
 }
 
 /**
- * An NDJSON file's bytes cut into chunks of CHUNK_LINES lines (fewer past CHUNK_BYTES), at \n bytes (never inside a UTF-8
- * character). Each chunk owns its bytes, so it can be transferred to a worker.
+ * An NDJSON file's bytes cut into chunks of CHUNK_LINES lines (fewer past CHUNK_BYTES), at \n
+ * bytes (never inside a UTF-8 character). Each chunk owns its bytes, so it can be transferred to
+ * a worker.
  */
 const linesOf = <E, R>(file: string, bytes: Stream.Stream<Uint8Array, E, R>): Stream.Stream<InputChunk, E, R> =>
   Stream.suspend(() => {
@@ -414,11 +421,7 @@ export const migrate = (options: MigrateOptions) =>
   Effect.gen(function* () {
     const normalizer = yield* Normalizer
     const target = options.to ?? "canonical"
-    if (!normalizer.encoders.has(target)) {
-      return yield* Effect.fail(
-        new UnknownTargetError({ target, message: `unknown target ${JSON.stringify(target)}: expected one of ${[...normalizer.encoders.keys()].join(", ")}` })
-      )
-    }
+    if (!normalizer.encoders.has(target)) return yield* Effect.fail(UnknownTargetError.of(target, normalizer))
     const files = yield* listInputs(options.inputs)
     const pool = options.pool
     const here = migrateChunk(normalizer, target)

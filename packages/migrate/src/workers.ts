@@ -142,11 +142,8 @@ export const runMigrateWorker: Effect.Effect<void, MigrateWorkerError, Normalize
       let run = byTarget.get(request.target)
       if (run === undefined) {
         if (!normalizer.encoders.has(request.target)) {
-          return Effect.fail({
-            _tag: "UnknownTargetError",
-            target: request.target,
-            message: `unknown target ${JSON.stringify(request.target)} in the migration worker: expected one of ${[...normalizer.encoders.keys()].join(", ")}`
-          })
+          const { target, message } = UnknownTargetError.of(request.target, normalizer, " in the migration worker")
+          return Effect.fail({ _tag: "UnknownTargetError", target, message })
         }
         run = migrateChunk(normalizer, request.target)
         byTarget.set(request.target, run)
