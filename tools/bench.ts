@@ -15,7 +15,7 @@
  */
 import { spawnSync } from "node:child_process"
 import { createWriteStream, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs"
-import { tmpdir } from "node:os"
+import { cpus, tmpdir } from "node:os"
 import { join } from "node:path"
 import { build } from "esbuild"
 import { repoRoot } from "./docs/generated.js"
@@ -113,9 +113,11 @@ const run = async () => {
   log(`\n## scanbridge migrate against a bare Node script (${RECORDS.toLocaleString("en")} platform entries, ${inputMiB.toFixed(0)} MiB, to canonical NDJSON)\n`)
   log("| program | seconds | records/s | peak RSS MB |")
   log("|---|---|---|---|")
-  log(`| bare script (read, JSON.parse, JSON.stringify, write) | ${bareRun.seconds.toFixed(2)} | ${Math.round(RECORDS / bareRun.seconds).toLocaleString("en")} | ${bareRun.maxRssMb} |`)
-  log(`| scanbridge migrate (default --workers) | ${migrateRun.seconds.toFixed(2)} | ${Math.round(RECORDS / migrateRun.seconds).toLocaleString("en")} | ${migrateRun.maxRssMb} |`)
-  log(`| scanbridge migrate --workers 0 | ${inThreadRun.seconds.toFixed(2)} | ${Math.round(RECORDS / inThreadRun.seconds).toLocaleString("en")} | ${inThreadRun.maxRssMb} |`)
+  const row = (program: string, r: { seconds: number; maxRssMb: number }) =>
+    log(`| ${program} | ${r.seconds.toFixed(2)} | ${Math.round(RECORDS / r.seconds).toLocaleString("en")} | ${r.maxRssMb} |`)
+  row("bare script (read, JSON.parse, JSON.stringify, write)", bareRun)
+  row("scanbridge migrate (default --workers)", migrateRun)
+  row("scanbridge migrate --workers 0", inThreadRun)
   log(`\nratio: ${(bareRun.seconds / migrateRun.seconds).toFixed(2)} x the bare script (target 0.5 x); ${(bareRun.seconds / inThreadRun.seconds).toFixed(2)} x with --workers 0`)
 
   const big = join(dir, "big.ndjson")
@@ -131,9 +133,7 @@ const run = async () => {
   mkdirSync(join(repoRoot, "bench"), { recursive: true })
   writeFileSync(
     join(repoRoot, "bench", "results.md"),
-    `# Benchmark results\n\nWritten by \`pnpm bench\` (tools/bench.ts) on ${new Date().toISOString().slice(0, 10)}, Node ${process.version}, ${
-      (await import("node:os")).cpus().length
-    } cores. Ratios are measured in one run, so a noisy machine slows both sides alike.\n\n${rows.join("\n")}\n`
+    `# Benchmark results\n\nWritten by \`pnpm bench\` (tools/bench.ts) on ${new Date().toISOString().slice(0, 10)}, Node ${process.version}, ${cpus().length} cores. Ratios are measured in one run, so a noisy machine slows both sides alike.\n\n${rows.join("\n")}\n`
   )
 }
 

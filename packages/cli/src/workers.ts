@@ -13,8 +13,8 @@ import { MARKER } from "./is-worker.js"
  * Inputs from this size up are migrated on worker threads by default. A worker takes some
  * 250-300 ms to start (it loads the executable again) and sends every chunk's output back
  * through a message, so on two cores the main thread alone is as fast up to some 64 MiB of
- * NDJSON (about a second of migrating). Beyond, the main thread and one worker won: 650 MB of
- * platform entries took 8 s against 11 s.
+ * NDJSON (about a second of migrating). Beyond, the main thread and one worker won (the figures
+ * are in docs/migrate.md).
  */
 export const WORKERS_FROM_BYTES = 64 * 1024 * 1024
 
@@ -27,7 +27,7 @@ export const defaultWorkers = (inputBytes: number, cores: number = availablePara
 
 /**
  * A worker's heap. V8 would let each one grow to hundreds of megabytes, where a chunk (at most
- * 4 MiB of NDJSON; a larger one stays on the main thread) needs a few tens: with these limits a
+ * 2 MiB of NDJSON; a larger one stays on the main thread) needs a few tens: with these limits a
  * 2-core migration peaks near 280 MB RSS instead of 350 and more.
  */
 const WORKER_HEAP = { maxYoungGenerationSizeMb: 8, maxOldGenerationSizeMb: 96 } as const

@@ -102,7 +102,6 @@ const readMeasurements = (r: DecodeWalk, items: ReadonlyArray<Wire.MeasurementIt
   return built.build()
 }
 
-
 const readAvatar = (r: DecodeWalk, avatar: Wire.Avatar | null | undefined): ScanInitJson["avatar"] => {
   if (avatar === null || avatar === undefined) return null
   if (avatar.format !== "obj" && avatar.format !== "glb") {

@@ -234,7 +234,6 @@ const postureName = <N extends string>(c: Ctx, path: () => Path, name: string | 
   return found
 }
 
-
 const postureItem = (side: "front" | "right", list: "angles" | "lines", i: number) => (): Path => ["results", "posture", side, list, i]
 
 const readFront = (c: Ctx, front: NonNullable<Wire.Posture["front"]>): FrontJson => {
