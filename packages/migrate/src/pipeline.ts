@@ -10,6 +10,7 @@ import type { PlatformError } from "@effect/platform/Error"
 import { Effect, Either, Schema, Stream } from "effect"
 import type { Scan } from "@scanbridge/model"
 import { Normalizer, type NormalizerService } from "./normalizer.js"
+import type { TextWriter } from "./output.js"
 import type { MigratePool, MigrateWorkerError } from "./workers.js"
 
 /** One record of the input, with where it came from. */
@@ -375,25 +376,14 @@ export const readRecords = (file: string): Stream.Stream<InputRecord, MigrateInp
 
 // --- Running ------------------------------------------------------------------------------
 
-/** Writes text somewhere: a file, stdout, memory. */
-export type TextWriter = (text: string) => Effect.Effect<void, MigrateOutputError>
-
-/** An output could not be written. */
-export class MigrateOutputError extends Schema.TaggedError<MigrateOutputError>("@scanbridge/migrate/MigrateOutputError")("MigrateOutputError", {
-  file: Schema.String,
-  message: Schema.String
-}) {}
-
-/** A writer to a new file (truncated if it exists), closed with the scope. */
-export const fileWriter = (file: string) =>
-  Effect.gen(function* () {
-    const fs = yield* FileSystem.FileSystem
-    const handle = yield* Effect.mapError(fs.open(file, { flag: "w" }), (e) => new MigrateOutputError({ file, message: `${file}: ${e.message}` }))
-    const encoder = new TextEncoder()
-    const writer: TextWriter = (text) =>
-      text === "" ? Effect.void : Effect.mapError(handle.writeAll(encoder.encode(text)), (e) => new MigrateOutputError({ file, message: `${file}: ${e.message}` }))
-    return writer
-  })
+/** How far a migration has got. */
+export interface MigrateProgress {
+  readonly report: Report
+  /** Input bytes whose records have been written. */
+  readonly bytesRead: number
+  /** The inputs' size, or null when it is not known (standard input, a pipe). */
+  readonly bytesTotal: number | null
+}
 
 export interface MigrateOptions {
   readonly inputs: ReadonlyArray<string>
@@ -403,8 +393,8 @@ export interface MigrateOptions {
   readonly output: TextWriter
   /** Where rejects go, one `{file, line, error, raw}` per line. */
   readonly rejects: TextWriter
-  /** Called with the report so far after every chunk (for a progress bar). */
-  readonly onProgress?: (report: Report) => Effect.Effect<void>
+  /** Called after every chunk with the report so far and the input bytes done (for a progress bar). */
+  readonly onProgress?: (progress: MigrateProgress) => Effect.Effect<void>
   /**
    * Worker threads to migrate the chunks on (from `makeMigratePool`); without it, the calling
    * thread migrates them. Either way the output is the same bytes.
@@ -446,7 +436,7 @@ export const migrate = (options: MigrateOptions) =>
       Stream.runForEach((chunk) => {
         counter.merge(chunk.tally)
         const written = Effect.zipRight(options.output(chunk.out), options.rejects(chunk.rejected))
-        return options.onProgress ? Effect.zipRight(written, Effect.suspend(() => options.onProgress!(counter.report()))) : written
+        return options.onProgress ? Effect.zipRight(written, Effect.suspend(() => options.onProgress!({ report: counter.report(), bytesRead: 0, bytesTotal: null }))) : written
       })
     )
     return counter.report()
