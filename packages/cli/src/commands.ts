@@ -8,7 +8,8 @@ import { BuiltInOptions, Command, CommandDescriptor, HelpDoc, Options, Usage, Va
 import { Cause, Effect, HashMap, Option, Ref } from "effect"
 import { diffCommand } from "./commands/diff.js"
 import { inspectCommand } from "./commands/inspect.js"
-import { migrateCommand } from "./commands/migrate.js"
+import { type HelpEpilogue, renderEpilogue } from "./commands/help.js"
+import { migrateCommand, migrateHelp } from "./commands/migrate.js"
 import { simulateCommand } from "./commands/simulate.js"
 import { ExitCode, ExitStatus } from "./exit.js"
 import { Stdio, withStdioConsole } from "./stdio.js"
@@ -77,6 +78,17 @@ export const unknownFlag = (args: ReadonlyArray<string>): string | undefined => 
   return undefined
 }
 
+/** The part of each command's help that @effect/cli has no place for. */
+const epilogues: Readonly<Record<string, HelpEpilogue>> = { migrate: migrateHelp }
+
+/** The command a command line runs, if it asks for that command's help. */
+const helpAskedOf = (args: ReadonlyArray<string>): string | undefined => {
+  const end = args.indexOf("--")
+  const words = end < 0 ? args : args.slice(0, end)
+  if (!words.some((a) => a === "--help" || a === "-h")) return undefined
+  return words.find((a) => !a.startsWith("-") && commandFlags.has(a.toLowerCase()))?.toLowerCase()
+}
+
 const run = Command.run(scanbridge, { name: "scanbridge", version: "0.1.0" })
 
 const messageOf = (error: unknown): string =>
@@ -98,7 +110,9 @@ export const runCli = (argv: ReadonlyArray<string>) =>
       return ExitCode.usage
     }
     const status = yield* Ref.make<ExitCode>(ExitCode.ok)
+    const epilogue = epilogues[helpAskedOf(argv.slice(2)) ?? ""]
     return yield* run(argv).pipe(
+      Effect.zipRight(epilogue === undefined ? Effect.void : Effect.ignore(stdio.out(renderEpilogue(epilogue)))),
       Effect.zipRight(Ref.get(status)),
       Effect.provideService(ExitStatus, status),
       withStdioConsole,

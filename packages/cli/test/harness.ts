@@ -8,10 +8,14 @@ import { Effect, Layer, Stream } from "effect"
 import { fileURLToPath } from "node:url"
 import { runCli } from "../src/commands.js"
 import { Stdio, type StdioShape } from "../src/stdio.js"
-import { workerPlatform } from "../src/workers.js"
+import * as NodeWorker from "@effect/platform-node/NodeWorker"
+import { Worker } from "node:worker_threads"
 
 export const repoRoot = fileURLToPath(new URL("../../..", import.meta.url))
-export const MAIN = new URL("../src/main.ts", import.meta.url)
+const WORKER = new URL("./worker-entry.mjs", import.meta.url)
+
+/** Migration workers that serve chunks as the executable's own do (serve-worker.ts), loaded through tsx. */
+const workers = NodeWorker.layerPlatform(() => new Worker(WORKER))
 
 export interface Printed {
   out: string
@@ -51,7 +55,7 @@ export const command = (args: ReadonlyArray<string>, options: RunOptions = {}): 
   const printed = options.printed ?? { out: "", err: "" }
   return runCli(["node", "scanbridge", ...args]).pipe(
     Effect.map((code) => ({ code, stdout: printed.out, stderr: printed.err })),
-    Effect.provide(Layer.mergeAll(NodeContext.layer, workerPlatform(MAIN), stdioLayer(options, printed)))
+    Effect.provide(Layer.mergeAll(NodeContext.layer, workers, stdioLayer(options, printed)))
   )
 }
 

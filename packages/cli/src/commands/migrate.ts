@@ -4,7 +4,7 @@
  * end); an interrupted or failed run leaves every destination as it was. Records go to stdout when
  * no `--out` is given, so the command composes in a pipe; progress and the summary go to stderr.
  */
-import { Args, Command, HelpDoc } from "@effect/cli"
+import { Args, Command } from "@effect/cli"
 import { Clock, Effect, Fiber, Layer, Option } from "effect"
 import {
   type MigrateProgress,
@@ -36,16 +36,23 @@ const REDRAW_MS = { terminal: 250, lines: 1000 } as const
 
 const isStdout = (name: Option.Option<string>) => Option.isSome(name) && name.value === "-"
 
-const description = HelpDoc.blocks([
-  HelpDoc.p("Migrate stored records of any API to canonical scans or another API's shape."),
-  HelpDoc.p("Usage: scanbridge migrate <inputs>... [--to TARGET] [--out FILE] [--rejects FILE] [--report FILE] [--strict] [--workers N] [--progress auto|always|never] [--quiet]"),
-  HelpDoc.p(
-    `Outputs are written beside their destination and renamed into place when the run succeeds; a failed or interrupted run leaves them as they were. Exit codes: ${ExitCode.ok} done, ${ExitCode.failure} failed, ${ExitCode.usage} bad command line, ${ExitCode.rejected} records rejected under --strict, ${ExitCode.sigint}/${ExitCode.sigterm} interrupted (SIGINT/SIGTERM), ${ExitCode.brokenPipe} standard output closed.`
-  ),
-  HelpDoc.p("Examples:"),
-  HelpDoc.p("  scanbridge migrate export/ --out scans.ndjson --rejects rejects.ndjson --report report.json"),
-  HelpDoc.p("  gunzip -c results.ndjson.gz | scanbridge migrate - --to platform --strict --quiet > entries.ndjson")
-])
+/** What `scanbridge migrate --help` shows after the flags (see help.ts). */
+export const migrateHelp = {
+  usage: "scanbridge migrate <inputs>... [--to TARGET] [--out FILE] [--rejects FILE] [--report FILE] [--strict] [--workers N] [--progress WHEN] [--quiet]",
+  exitCodes: [
+    [ExitCode.ok, "every record was migrated or rejected, and the outputs are in place"],
+    [ExitCode.failure, "the run failed (an unreadable input, an output that cannot be written); every destination is as it was"],
+    [ExitCode.usage, "a bad command line (an unknown flag, a bad value)"],
+    [ExitCode.rejected, "--strict, and some records were rejected (the outputs are in place)"],
+    [ExitCode.sigint, "interrupted by SIGINT (Ctrl-C); every destination is as it was"],
+    [ExitCode.sigterm, "stopped by SIGTERM; every destination is as it was"],
+    [ExitCode.brokenPipe, "standard output was closed by its reader (| head); nothing more is written"]
+  ],
+  examples: [
+    "scanbridge migrate export/ --out scans.ndjson --rejects rejects.ndjson --report report.json",
+    "gunzip -c results.ndjson.gz | scanbridge migrate - --to platform --strict --quiet > entries.ndjson"
+  ]
+} as const
 
 export const migrateCommand = Command.make(
   "migrate",
@@ -151,4 +158,8 @@ export const migrateCommand = Command.make(
         if (args.strict && report.rejected > 0) yield* exitWith(ExitCode.rejected)
       })
     ).pipe(Effect.provide(normalizerLayer))
-).pipe(Command.withDescription(description))
+).pipe(
+  Command.withDescription(
+    "Migrate stored records of any API to canonical scans or another API's shape. Outputs are written beside their destination and renamed into place when the run succeeds; a failed or interrupted run leaves them as they were."
+  )
+)
