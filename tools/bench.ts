@@ -17,7 +17,7 @@ import { spawnSync } from "node:child_process"
 import { createWriteStream, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs"
 import { cpus, tmpdir } from "node:os"
 import { join } from "node:path"
-import { build } from "esbuild"
+import { bundle } from "./bundle.js"
 import { repoRoot } from "./docs/generated.js"
 
 const arg = (name: string, fallback: number) => {
@@ -34,18 +34,6 @@ const log = (line: string) => {
 
 // Each part runs the code as it ships: bundled, and run by node itself. Through tsx, every closure would be
 // wrapped to keep its name (esbuild's keepNames), a cost no built package pays.
-const bundle = (entry: string, outfile: string) =>
-  build({
-    entryPoints: [join(repoRoot, entry)],
-    bundle: true,
-    platform: "node",
-    format: "esm",
-    target: "node20",
-    outfile,
-    // Some dependencies still call require(); give the bundle one.
-    banner: { js: "import { createRequire as createRequireOfBundle } from 'node:module'; const require = createRequireOfBundle(import.meta.url);" },
-    logLevel: "error"
-  })
 
 // --- 2 and 3. the command against a bare script, and its memory ------------------------------
 
