@@ -167,3 +167,24 @@ describe("worker threads", () => {
     TIMEOUT
   )
 })
+
+describe("the README's form of the command", () => {
+  // pnpm runs the suite (`pnpm test`) and says where it is; run directly by vitest, there is no pnpm to run.
+  const pnpm = process.env["npm_execpath"]
+  it.skipIf(pnpm === undefined || !/pnpm/.test(pnpm))(
+    "npx -y pnpm@10 --silent scanbridge migrate ... --quiet prints nothing but the records on stdout",
+    async () => {
+      const readme = readFileSync(join(repoRoot, "README.md"), "utf8")
+      const shown = /^npx -y pnpm@10 --silent scanbridge (migrate [^>\n]*?) > scans\.ndjson$/m.exec(readme)
+      expect(shown, "the README shows the quiet form").not.toBeNull()
+      const child = spawn(process.execPath, [pnpm!, "--silent", "scanbridge", ...shown![1]!.trim().split(/\s+/)], { cwd: repoRoot, stdio: ["ignore", "pipe", "pipe"] })
+      const r = await exited(child)
+      expect(r.code).toBe(0)
+      const lines = r.stdout.split("\n")
+      expect(lines.pop()).toBe("")
+      expect(lines.length).toBeGreaterThan(10)
+      for (const line of lines) expect((JSON.parse(line) as { format: string }).format).toBe("scanbridge.scan/v1")
+    },
+    TIMEOUT
+  )
+})
