@@ -10,6 +10,7 @@ import { Effect, Exit, Fiber, Layer } from "effect"
 import { runCli } from "./commands.js"
 import { ExitCode } from "./exit.js"
 import { processStdio } from "./process-stdio.js"
+import { removeTemporaries } from "./temporaries.js"
 import { workerPlatform } from "./workers.js"
 
 const SIGNALS = { SIGINT: ExitCode.sigint, SIGTERM: ExitCode.sigterm } as const
@@ -23,6 +24,7 @@ export const run = (entry: URL): void => {
   const fiber = Effect.runFork(runCli(process.argv).pipe(Effect.provide(Layer.mergeAll(NodeContext.layer, workerPlatform(entry), processStdio))))
   let received: Signal | undefined
   const stop = (signal: Signal) => {
+    removeTemporaries()
     process.stderr.write(`scanbridge: stopped by ${signal}; files being written were removed, destinations left as they were\n`)
     process.exit(SIGNALS[signal])
   }

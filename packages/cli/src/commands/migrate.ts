@@ -23,6 +23,7 @@ import {
 import { ExitCode, exitWith } from "../exit.js"
 import { makeMeter, progressText } from "../progress.js"
 import { BrokenPipe, Stdio } from "../stdio.js"
+import { track, untrack } from "../temporaries.js"
 import { WORKERS_FROM_BYTES, defaultWorkers } from "../workers.js"
 import { CliError } from "./errors.js"
 import { choice, count, file, flag } from "./flags.js"
@@ -100,7 +101,10 @@ export const migrateCommand = Command.make(
             closed = true
             return new MigrateOutputError({ file: "-", message: "standard output was closed" })
           })
-        const open = (value: Option.Option<string>) => (Option.isSome(value) && value.value !== "-" ? outputFile(value.value) : Effect.succeed(undefined))
+        const open = (value: Option.Option<string>) =>
+          Option.isSome(value) && value.value !== "-"
+            ? Effect.acquireRelease(Effect.map(outputFile(value.value), track), (output) => Effect.sync(() => untrack(output)))
+            : Effect.succeed(undefined)
         const out = yield* open(args.out)
         const rejects = yield* open(args.rejects)
         const reportFile = yield* open(args.report)
