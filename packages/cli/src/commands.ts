@@ -6,7 +6,7 @@
 import { Args, BuiltInOptions, Command, CommandDescriptor, HelpDoc, Options, Usage, ValidationError } from "@effect/cli"
 import { FileSystem, Terminal } from "@effect/platform"
 import { Clock, Console, Effect, Either, HashMap, Layer, Option, Schema } from "effect"
-import { type Report, type TextWriter, Normalizer, fileWriter, inputBytes, makeMigratePool, migrate, renderReport } from "@scanbridge/migrate"
+import { type Report, type TextWriter, Normalizer, fileWriter, listInputs, makeMigratePool, migrate, renderReport } from "@scanbridge/migrate"
 import type { Scan } from "@scanbridge/model"
 import { DEMO_ORG, Simulator } from "@scanbridge/simulator"
 import { renderDiff, renderScan } from "./render.js"
@@ -53,15 +53,16 @@ const migrateCommand = Command.make(
         const rejects = Option.isSome(args.rejects) ? yield* fileWriter(args.rejects.value) : discard
         const started = yield* Clock.currentTimeMillis
         const tty = process.stderr.isTTY === true
-        const workers = Option.isSome(args.workers) ? args.workers.value : defaultWorkers(yield* inputBytes(args.inputs))
+        const inputs = yield* listInputs(args.inputs)
+        const workers = Option.isSome(args.workers) ? args.workers.value : defaultWorkers(inputs.bytesTotal ?? 0)
         const pool = workers > 0 ? yield* makeMigratePool({ size: workers }) : undefined
         const report = yield* migrate({
-          inputs: args.inputs,
+          inputs,
           to: args.to,
           output,
           rejects,
           ...(pool === undefined ? {} : { pool }),
-          ...(tty ? { onProgress: (r: Report) => Effect.map(Clock.currentTimeMillis, (now) => void process.stderr.write(progressLine(r, started, now))) } : {})
+          ...(tty ? { onProgress: ({ report }) => Effect.map(Clock.currentTimeMillis, (now) => void process.stderr.write(progressLine(report, started, now))) } : {})
         })
         const seconds = ((yield* Clock.currentTimeMillis) - started) / 1000
         if (tty) process.stderr.write("\r\u001b[K")

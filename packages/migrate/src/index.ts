@@ -5,5 +5,6 @@
  */
 export * from "./normalizer.js"
 export * from "./pipeline.js"
+export * from "./read.js"
 export * from "./report.js"
 export * from "./workers.js"
