@@ -368,7 +368,11 @@ export const listInputs = (inputs: ReadonlyArray<string>): Effect.Effect<ListedI
     const seen = new Set<string>()
     // A pipe's path may have no real path (/dev/stdin on a pipe): its name then stands for it.
     const firstTime = (entry: string) =>
-      Effect.map(Effect.orElseSucceed(fs.realPath(entry), () => entry), (real) => !seen.has(real) && seen.add(real) !== undefined)
+      Effect.map(Effect.orElseSucceed(fs.realPath(entry), () => entry), (real) => {
+        const first = !seen.has(real)
+        seen.add(real)
+        return first
+      })
     const visit = (entry: string, info: FileSystem.File.Info): Effect.Effect<void, MigrateInputError> =>
       Effect.gen(function* () {
         if (!(yield* firstTime(entry))) return
