@@ -1,150 +1,20 @@
 /**
  * The `scanbridge` command: migrate, inspect, diff, simulate. Results go to stdout (so a shell
- * pipe composes), progress and summaries to stderr; a failure is one line on stderr and a
- * non-zero exit code.
+ * pipe composes), progress and summaries to stderr; a failure is one line on stderr and an exit
+ * code from exit.ts. `runCli` runs a command line to its exit code over the Stdio service, so the
+ * tests run it in-process exactly as the executable does.
  */
-import { Args, BuiltInOptions, Command, CommandDescriptor, HelpDoc, Options, Usage, ValidationError } from "@effect/cli"
-import { FileSystem, Terminal } from "@effect/platform"
-import { Clock, Console, Effect, Either, HashMap, Layer, Option, Schema } from "effect"
-import { type Report, type TextWriter, Normalizer, fileWriter, listInputs, makeMigratePool, migrate, renderReport } from "@scanbridge/migrate"
-import type { Scan } from "@scanbridge/model"
-import { DEMO_ORG, Simulator } from "@scanbridge/simulator"
-import { renderDiff, renderScan } from "./render.js"
-import { WORKERS_FROM_BYTES, defaultWorkers } from "./workers.js"
+import { BuiltInOptions, Command, CommandDescriptor, HelpDoc, Options, Usage, ValidationError } from "@effect/cli"
+import { Cause, Effect, HashMap, Option, Ref } from "effect"
+import { diffCommand } from "./commands/diff.js"
+import { inspectCommand } from "./commands/inspect.js"
+import { type HelpEpilogue, renderEpilogue } from "./commands/help.js"
+import { migrateCommand, migrateHelp } from "./commands/migrate.js"
+import { simulateCommand } from "./commands/simulate.js"
+import { ExitCode, ExitStatus } from "./exit.js"
+import { Stdio, withStdioConsole } from "./stdio.js"
 
-/** A failure the command reports as one line and exit code 1. */
-export class CliError extends Schema.TaggedError<CliError>("@scanbridge/cli/CliError")("CliError", { message: Schema.String }) {}
-
-const TARGETS = ["canonical", "platform", "session", "estimation", "fit"] as const
-
-const normalizerLayer = Normalizer.layer.pipe(Layer.provide(Normalizer.adapters))
-
-// --- migrate ------------------------------------------------------------------------------
-
-const stdoutWriter: TextWriter = (text) => (text === "" ? Effect.void : Effect.sync(() => void process.stdout.write(text)))
-const discard: TextWriter = () => Effect.void
-
-const progressLine = (report: Report, started: number, now: number) => {
-  const seconds = Math.max((now - started) / 1000, 0.001)
-  return `\r${report.records} records, ${Math.round(report.records / seconds)}/s, ${report.rejected} rejected`
-}
-
-const migrateCommand = Command.make(
-  "migrate",
-  {
-    inputs: Args.text({ name: "inputs" }).pipe(Args.withDescription("NDJSON files, JSON files (an object or an array) or folders of them"), Args.atLeast(1)),
-    to: Options.choice("to", TARGETS).pipe(Options.withDefault("canonical" as const), Options.withDescription("the shape to write")),
-    out: Options.text("out").pipe(Options.optional, Options.withDescription("where to write the records (default: stdout)")),
-    rejects: Options.text("rejects").pipe(Options.optional, Options.withDescription("where to write {file, line, error, raw} per rejected record")),
-    report: Options.text("report").pipe(Options.optional, Options.withDescription("where to write the report as JSON")),
-    strict: Options.boolean("strict").pipe(Options.withDescription("exit with code 2 when any record was rejected")),
-    workers: Options.integer("workers").pipe(
-      Options.mapEffect((n) => (n >= 0 ? Effect.succeed(n) : Effect.fail(ValidationError.invalidValue(HelpDoc.p(`--workers must be 0 or more, not ${n}`))))),
-      Options.optional,
-      Options.withDescription(
-        `worker threads to migrate on besides the main thread, 0 for none (default: one per core but one when the inputs hold ${WORKERS_FROM_BYTES / 1024 / 1024} MiB or more, else 0); the output is the same either way`
-      )
-    )
-  },
-  (args) =>
-    Effect.scoped(
-      Effect.gen(function* () {
-        const output = Option.isSome(args.out) ? yield* fileWriter(args.out.value) : stdoutWriter
-        const rejects = Option.isSome(args.rejects) ? yield* fileWriter(args.rejects.value) : discard
-        const started = yield* Clock.currentTimeMillis
-        const tty = process.stderr.isTTY === true
-        const inputs = yield* listInputs(args.inputs)
-        const workers = Option.isSome(args.workers) ? args.workers.value : defaultWorkers(inputs.bytesTotal ?? 0)
-        const pool = workers > 0 ? yield* makeMigratePool({ size: workers }) : undefined
-        const report = yield* migrate({
-          inputs,
-          to: args.to,
-          output,
-          rejects,
-          ...(pool === undefined ? {} : { pool }),
-          ...(tty ? { onProgress: ({ report }) => Effect.map(Clock.currentTimeMillis, (now) => void process.stderr.write(progressLine(report, started, now))) } : {})
-        })
-        const seconds = ((yield* Clock.currentTimeMillis) - started) / 1000
-        if (tty) process.stderr.write("\r\u001b[K")
-        yield* Effect.sync(() => process.stderr.write(`${renderReport(report, seconds)}\n`))
-        if (Option.isSome(args.report)) {
-          const fs = yield* FileSystem.FileSystem
-          yield* fs.writeFileString(args.report.value, `${JSON.stringify(report, null, 2)}\n`)
-        }
-        if (report.rejected > 0 && Option.isNone(args.rejects)) {
-          yield* Effect.sync(() => process.stderr.write(`${report.rejected} rejected record(s) not kept: pass --rejects FILE to keep them\n`))
-        }
-        if (args.strict && report.rejected > 0) yield* Effect.sync(() => void (process.exitCode = 2))
-      })
-    ).pipe(Effect.provide(normalizerLayer))
-).pipe(Command.withDescription("Migrate stored records of any API to canonical scans or another API's shape"))
-
-// --- inspect and diff ---------------------------------------------------------------------
-
-/** Every scan of a file: one JSON document, or NDJSON. */
-const scansOf = (file: string) =>
-  Effect.gen(function* () {
-    const fs = yield* FileSystem.FileSystem
-    const text = yield* Effect.mapError(fs.readFileString(file), () => new CliError({ message: `${file}: cannot read it (missing, a folder, or not permitted)` }))
-    const normalizer = yield* Normalizer
-    const documents = (() => {
-      try {
-        return [JSON.parse(text) as unknown]
-      } catch {
-        return text.split("\n").filter((l) => l.trim() !== "").map((l) => l)
-      }
-    })()
-    const scans: Array<Scan> = []
-    for (const [i, doc] of documents.entries()) {
-      let json: unknown = doc
-      if (typeof doc === "string") {
-        try {
-          json = JSON.parse(doc)
-        } catch {
-          return yield* Effect.fail(new CliError({ message: `${file}:${i + 1}: not JSON` }))
-        }
-      }
-      const result = normalizer.normalize(json)
-      if (Either.isLeft(result)) return yield* Effect.fail(new CliError({ message: `${file}${documents.length > 1 ? `:${i + 1}` : ""}: ${result.left.message}` }))
-      scans.push(...result.right)
-    }
-    if (scans.length === 0) return yield* Effect.fail(new CliError({ message: `${file}: holds no scan` }))
-    return scans
-  })
-
-const inspectCommand = Command.make("inspect", { file: Args.text({ name: "file" }).pipe(Args.withDescription("a record of any supported format")) }, ({ file }) =>
-  Effect.gen(function* () {
-    const scans = yield* scansOf(file)
-    yield* Console.log(scans.map(renderScan).join("\n\n"))
-  }).pipe(Effect.provide(normalizerLayer))
-).pipe(Command.withDescription("Show a scan as a table: measurements in cm and inches, with its notes"))
-
-const diffCommand = Command.make(
-  "diff",
-  { a: Args.text({ name: "a" }), b: Args.text({ name: "b" }) },
-  ({ a, b }) =>
-    Effect.gen(function* () {
-      const [x] = yield* scansOf(a)
-      const [y] = yield* scansOf(b)
-      yield* Console.log(renderDiff(x!, y!, [a, b]))
-    }).pipe(Effect.provide(normalizerLayer))
-).pipe(Command.withDescription("Compare two scans of one person, measurement by measurement, largest difference first"))
-
-// --- simulate -----------------------------------------------------------------------------
-
-const simulateCommand = Command.make(
-  "simulate",
-  { port: Options.integer("port").pipe(Options.withDefault(8787), Options.withDescription("0 picks a free port")) },
-  ({ port }) =>
-    Effect.gen(function* () {
-      const sim = yield* Simulator
-      yield* Console.log(`scanbridge simulator listening on ${sim.url} (platform org ${DEMO_ORG.id}, key ${DEMO_ORG.apiKeys[0]})`)
-      return yield* Effect.never
-    }).pipe(
-      Effect.provide(Simulator.layer({ port, platform: { orgs: [{ ...DEMO_ORG, quota: 1000 }] }, session: { completeAfterMs: 3000 } })),
-      Effect.mapError((e) => new CliError({ message: `simulate: cannot listen on port ${port} (${e._tag})` }))
-    )
-).pipe(Command.withDescription("Run the simulator of all four APIs on 127.0.0.1"))
+export { CliError } from "./commands/errors.js"
 
 export const scanbridge = Command.make("scanbridge").pipe(
   Command.withDescription("Read every generation of the vendor's scanning APIs as one canonical model"),
@@ -208,14 +78,55 @@ export const unknownFlag = (args: ReadonlyArray<string>): string | undefined => 
   return undefined
 }
 
-const run = Command.run(scanbridge, { name: "scanbridge", version: "0.1.0" })
+/** The part of each command's help that @effect/cli has no place for. */
+const epilogues: Readonly<Record<string, HelpEpilogue>> = { migrate: migrateHelp }
 
-/** The command line (`process.argv`): runs the command, or fails with a ValidationError already printed. */
-export const cli = (argv: ReadonlyArray<string>) => {
-  const unknown = unknownFlag(argv.slice(2))
-  if (unknown === undefined) return run(argv)
-  return Effect.zipRight(Console.error(`scanbridge: ${unknown}`), Effect.fail(ValidationError.invalidValue(HelpDoc.p(unknown))))
+/** The command a command line runs, if it asks for that command's help. */
+const helpAskedOf = (args: ReadonlyArray<string>): string | undefined => {
+  const end = args.indexOf("--")
+  const words = end < 0 ? args : args.slice(0, end)
+  if (!words.some((a) => a === "--help" || a === "-h")) return undefined
+  return words.find((a) => !a.startsWith("-") && commandFlags.has(a.toLowerCase()))?.toLowerCase()
 }
 
-/** Used by the terminal-aware parts; kept here so tests can supply a fake. */
-export type { Terminal }
+const run = Command.run(scanbridge, { name: "scanbridge", version: "0.1.0" })
+
+const messageOf = (error: unknown): string =>
+  error instanceof Error || (typeof error === "object" && error !== null && "message" in error && typeof error.message === "string")
+    ? (error as { message: string }).message
+    : String(error)
+
+/**
+ * Runs a command line (`process.argv`: node, the script, then the arguments) to its exit code.
+ * Every failure is printed here, as one line, and becomes its exit code; only an interruption
+ * (a signal, which the executable turns into its own exit code) ends it otherwise.
+ */
+export const runCli = (argv: ReadonlyArray<string>) =>
+  Effect.gen(function* () {
+    const stdio = yield* Stdio
+    const unknown = unknownFlag(argv.slice(2))
+    if (unknown !== undefined) {
+      yield* stdio.err(`scanbridge: ${unknown}\n`)
+      return ExitCode.usage
+    }
+    const status = yield* Ref.make<ExitCode>(ExitCode.ok)
+    const epilogue = epilogues[helpAskedOf(argv.slice(2)) ?? ""]
+    return yield* run(argv).pipe(
+      Effect.zipRight(epilogue === undefined ? Effect.void : Effect.ignore(stdio.out(renderEpilogue(epilogue)))),
+      Effect.zipRight(Ref.get(status)),
+      Effect.provideService(ExitStatus, status),
+      withStdioConsole,
+      Effect.catchAllCause((cause): Effect.Effect<ExitCode> => {
+        if (Cause.isInterruptedOnly(cause)) return Effect.failCause(cause as Cause.Cause<never>)
+        const failure = Cause.failureOption(cause)
+        // A bad command line has been reported already, by @effect/cli.
+        if (Option.isSome(failure) && ValidationError.isValidationError(failure.value)) return Effect.succeed(ExitCode.usage)
+        // The reader of stdout has gone: nothing to tell it.
+        if (Option.isSome(failure) && typeof failure.value === "object" && failure.value !== null && "_tag" in failure.value && failure.value._tag === "BrokenPipe") {
+          return Effect.succeed(ExitCode.brokenPipe)
+        }
+        const message = Option.isSome(failure) ? messageOf(failure.value) : `internal error: ${messageOf(Cause.squash(cause))}`
+        return Effect.as(stdio.err(`scanbridge: ${message}\n`), ExitCode.failure)
+      })
+    )
+  })

@@ -6,7 +6,7 @@ import * as NodeContext from "@effect/platform-node/NodeContext"
 import { Effect, Either, Layer } from "effect"
 import type { Encoded, Scan, ScanJson } from "@scanbridge/model"
 import { ScanbridgeError } from "@scanbridge/model/plain"
-import { type Report, Normalizer, defaultNormalizer, fileWriter, migrate } from "@scanbridge/migrate"
+import { type Report, Normalizer, defaultNormalizer, migrate, outputFile, refuseOverlaps } from "@scanbridge/migrate"
 
 export { ScanbridgeError }
 
@@ -35,14 +35,32 @@ export interface MigrateFileOptions {
   readonly rejects?: string
 }
 
-/** Migrates files or folders to `out`; resolves with the report, rejects with ScanbridgeError (code MigrateInputError, ...). */
+/**
+ * Migrates files or folders to `out`; resolves with the report, rejects with ScanbridgeError (code
+ * MigrateInputError, MigrateOutputError, ...). `out` and `rejects` appear whole when the run
+ * succeeds and are left as they were when it fails; an output that is an input, or lies in an
+ * input folder, is refused before anything is opened.
+ */
 export const migrateFile = async (inputs: string | ReadonlyArray<string>, options: MigrateFileOptions): Promise<Report> => {
+  const files = typeof inputs === "string" ? [inputs] : inputs
   const result = await Effect.runPromise(
     Effect.scoped(
       Effect.gen(function* () {
-        const output = yield* fileWriter(options.out)
-        const rejects = options.rejects === undefined ? () => Effect.void : yield* fileWriter(options.rejects)
-        return yield* migrate({ inputs: typeof inputs === "string" ? [inputs] : inputs, output, rejects, ...(options.to === undefined ? {} : { to: options.to }) })
+        yield* refuseOverlaps(files, [
+          { name: "out", file: options.out },
+          ...(options.rejects === undefined ? [] : [{ name: "rejects", file: options.rejects }])
+        ])
+        const output = yield* outputFile(options.out)
+        const rejects = options.rejects === undefined ? undefined : yield* outputFile(options.rejects)
+        const report = yield* migrate({
+          inputs: files,
+          output: output.write,
+          rejects: rejects === undefined ? () => Effect.void : rejects.write,
+          ...(options.to === undefined ? {} : { to: options.to })
+        })
+        yield* output.commit
+        if (rejects !== undefined) yield* rejects.commit
+        return report
       })
     ).pipe(Effect.provide(Layer.mergeAll(NodeContext.layer, Normalizer.layer.pipe(Layer.provide(Normalizer.adapters)))), Effect.either)
   )

@@ -1,53 +1,46 @@
-/** The command line run in the main thread: the commands, with what the process gives them. */
+/**
+ * The command line run in the main thread: `runCli` over the process's streams, with signals
+ * turned into interruption. SIGINT or SIGTERM interrupts the command, whose scope then removes
+ * the temporary files of its outputs (so every destination stays as it was), and the process
+ * exits with 128 + the signal's number after one line on stderr. A second signal, or a command
+ * still not stopped after a second, exits at once.
+ */
 import * as NodeContext from "@effect/platform-node/NodeContext"
-import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
-import { ValidationError } from "@effect/cli"
-import { Cause, Effect, Layer } from "effect"
-import { cli } from "./commands.js"
+import { Effect, Exit, Fiber, Layer } from "effect"
+import { runCli } from "./commands.js"
+import { ExitCode } from "./exit.js"
+import { processStdio } from "./process-stdio.js"
 import { workerPlatform } from "./workers.js"
 
-// Select Graphic Rendition: the colours and bold of @effect/cli's help and errors.
-const SGR = /\u001b\[[0-9;]*m/g
+const SIGNALS = { SIGINT: ExitCode.sigint, SIGTERM: ExitCode.sigterm } as const
+type Signal = keyof typeof SIGNALS
 
-/** Whether a stream gets colours: a terminal, unless NO_COLOR (https://no-color.org) is set. */
-const coloured = (stream: NodeJS.WriteStream) => stream.isTTY === true && (process.env["NO_COLOR"] ?? "") === ""
-
-const plain = (args: ReadonlyArray<unknown>) => args.map((a) => (typeof a === "string" ? a.replace(SGR, "") : a))
-
-/**
- * @effect/cli renders help and errors with ANSI styles whatever the output (HelpDoc.toAnsiText,
- * printed through the Console service); without a terminal to read them they are noise.
- */
-const withPlainConsole = <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
-  Effect.consoleWith((console) => {
-    const out = coloured(process.stdout)
-    const err = coloured(process.stderr)
-    if (out && err) return effect
-    return Effect.withConsole(effect, {
-      ...console,
-      log: (...args) => console.log(...(out ? args : plain(args))),
-      error: (...args) => console.error(...(err ? args : plain(args)))
-    })
-  })
+/** How long an interrupted command may take to clean up before the process exits regardless. */
+const GRACE_MS = 1_000
 
 /** Runs the command line; `entry` is the executable's module, which migrate's workers run. */
-export const run = (entry: URL): void =>
-  cli(process.argv).pipe(
-    withPlainConsole,
-    // A failure is one line on stderr, not a stack. A bad flag has been reported already (by
-    // @effect/cli, or by the unknown-flag check in commands.ts).
-    Effect.catchAllCause((cause) =>
-      Effect.sync(() => {
-        const failure = Cause.failureOption(cause)
-        if (failure._tag === "Some" && ValidationError.isValidationError(failure.value)) {
-          process.exitCode = 2
-          return
-        }
-        const error = failure._tag === "Some" ? failure.value : Cause.squash(cause)
-        process.stderr.write(`scanbridge: ${error instanceof Error || (typeof error === "object" && error !== null && "message" in error) ? (error as { message: string }).message : String(error)}\n`)
-        process.exitCode = 1
-      })
-    ),
-    Effect.provide(Layer.mergeAll(NodeContext.layer, workerPlatform(entry))),
-    NodeRuntime.runMain({ disableErrorReporting: true })
-  )
+export const run = (entry: URL): void => {
+  const fiber = Effect.runFork(runCli(process.argv).pipe(Effect.provide(Layer.mergeAll(NodeContext.layer, workerPlatform(entry), processStdio))))
+  let received: Signal | undefined
+  const stop = (signal: Signal) => {
+    process.stderr.write(`scanbridge: stopped by ${signal}; files being written were removed, destinations left as they were\n`)
+    process.exit(SIGNALS[signal])
+  }
+  const onSignal = (signal: Signal) => () => {
+    if (received !== undefined) return stop(received)
+    received = signal
+    Effect.runFork(Fiber.interrupt(fiber))
+    setTimeout(() => stop(signal), GRACE_MS).unref()
+  }
+  const listeners = { SIGINT: onSignal("SIGINT"), SIGTERM: onSignal("SIGTERM") }
+  process.on("SIGINT", listeners.SIGINT)
+  process.on("SIGTERM", listeners.SIGTERM)
+  fiber.addObserver((exit) => {
+    if (received !== undefined) return stop(received)
+    process.off("SIGINT", listeners.SIGINT)
+    process.off("SIGTERM", listeners.SIGTERM)
+    process.exitCode = Exit.isSuccess(exit) ? exit.value : ExitCode.failure
+    // Standard input, once listened to, would keep the process alive; there is nothing left to read.
+    process.stdin.destroy()
+  })
+}

@@ -1,43 +1,19 @@
 /**
- * The `scanbridge` executable, run as a child process exactly as a user runs it: stdout, stderr
- * and the exit code are the contract.
+ * The `scanbridge` command, run in-process exactly as the executable runs it (runCli over the
+ * Stdio service): the command line, what is printed on stdout and stderr, and the exit code are
+ * the contract. What needs a real process (signals, a real pipe) is in process.test.ts.
  */
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
-import { type ChildProcess, spawn } from "node:child_process"
 import { existsSync, readFileSync } from "node:fs"
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { fileURLToPath } from "node:url"
 import { unknownFlag } from "../src/commands.js"
 import { detectFormat } from "../src/index.js"
 import { WORKERS_FROM_BYTES, defaultWorkers } from "../src/workers.js"
+import { repoRoot, run } from "./harness.js"
 
-const repoRoot = fileURLToPath(new URL("../../..", import.meta.url))
-const MAIN = "packages/cli/src/main.ts"
 const TIMEOUT = 30_000
-
-interface Result {
-  readonly code: number | null
-  readonly signal: NodeJS.Signals | null
-  readonly stdout: string
-  readonly stderr: string
-}
-
-const start = (args: ReadonlyArray<string>): ChildProcess =>
-  spawn(process.execPath, ["--import", "tsx", MAIN, ...args], { cwd: repoRoot, stdio: ["ignore", "pipe", "pipe"] })
-
-/** Runs `scanbridge ...args` to completion. */
-const run = (...args: ReadonlyArray<string>): Promise<Result> =>
-  new Promise((resolve, reject) => {
-    const child = start(args)
-    let stdout = ""
-    let stderr = ""
-    child.stdout!.setEncoding("utf8").on("data", (d: string) => void (stdout += d))
-    child.stderr!.setEncoding("utf8").on("data", (d: string) => void (stderr += d))
-    child.on("error", reject)
-    child.on("close", (code, signal) => resolve({ code, signal, stdout, stderr }))
-  })
 
 const plain = (text: string) => text.replace(/\u001b\[[0-9;]*[A-Za-z]/g, "")
 const nonEmptyLines = (text: string) => text.split("\n").filter((l) => l.trim() !== "")
@@ -95,7 +71,7 @@ describe("--help", () => {
   )
 
   const commands: ReadonlyArray<readonly [string, ReadonlyArray<string>]> = [
-    ["migrate", ["Migrate stored records of any API", "--to", "--out", "--rejects", "--report", "--strict", "--workers", "64 MiB", "canonical | platform | session | estimation | fit"]],
+    ["migrate", ["Migrate stored records of any API", "--to", "--out", "--rejects", "--report", "--strict", "--workers", "--progress", "--quiet", "64 MiB", "canonical|platform|session|estimation|fit"]],
     ["inspect", ["Show a scan as a table", "cm and inches", "<file>"]],
     ["diff", ["Compare two scans of one person", "largest difference first", "<a>", "<b>"]],
     ["simulate", ["Run the simulator of all four APIs", "--port", "0 picks a free port"]]
@@ -134,7 +110,7 @@ describe("not a terminal", () => {
     async () => {
       const r = await run("migrate", "examples/export", "--to", "csv")
       expect(r.code).toBe(2)
-      expect(r.stderr).toContain("canonical")
+      expect(r.stderr).toContain("--to csv: expected one of canonical, platform, session, estimation, fit")
       expect(r.stderr).not.toContain("\u001b")
     },
     TIMEOUT
@@ -168,7 +144,7 @@ describe("unknown flags", () => {
   )
 
   it("are found wherever they are, told from option values and from arguments after --", () => {
-    expect(unknownFlag(["migrate", "in.ndjson", "--to", "session", "--bogus=1"])).toMatch(/^unknown option --bogus for migrate \(its options: --to, --out, --rejects, --report, --strict, --workers\)/)
+    expect(unknownFlag(["migrate", "in.ndjson", "--to", "session", "--bogus=1"])).toMatch(/^unknown option --bogus for migrate \(its options: --to, --out, --rejects, --report, --strict, --workers, --progress, --quiet\)/)
     expect(unknownFlag(["migrate", "-x", "in.ndjson"])).toMatch(/^unknown option -x for migrate/)
     expect(unknownFlag(["inspect", "--to", "platform", "f.json"])).toMatch(/^unknown option --to for inspect; see scanbridge inspect --help$/)
     // Values of options that take one, even when they start with a dash.
@@ -198,7 +174,7 @@ describe("unknown flags", () => {
       const r = await run("migrate", "examples/export", "--workers", "-1")
       expect(r.code).toBe(2)
       expect(r.stdout).toBe("")
-      expect(r.stderr).toContain("--workers must be 0 or more, not -1")
+      expect(r.stderr).toContain("--workers -1: expected a whole number, 0 or more")
     },
     TIMEOUT
   )
@@ -350,7 +326,7 @@ describe("migrate", () => {
       const runWith = (workers: number) =>
         run("migrate", input, "--workers", String(workers), "--strict", "--out", join(tmp, `w${workers}.ndjson`), "--rejects", join(tmp, `w${workers}-r.ndjson`), "--report", join(tmp, `w${workers}.json`))
       const [none, two] = [await runWith(0), await runWith(2)]
-      expect(none.code).toBe(2)
+      expect(none.code).toBe(3)
       expect(two.code).toBe(none.code)
       expect(summaryOf(two.stderr)).toEqual(summaryOf(none.stderr))
       expect(summaryOf(none.stderr).records).toBe(2000)
@@ -364,10 +340,10 @@ describe("migrate", () => {
   )
 
   it(
-    "--strict exits 2 when a record was rejected",
+    "--strict exits 3 when a record was rejected",
     async () => {
       const r = await run("migrate", "examples/export", "--strict")
-      expect(r.code).toBe(2)
+      expect(r.code).toBe(3)
       expect(summaryOf(r.stderr).rejected).toBeGreaterThan(0)
       // The records that did migrate are still written.
       expect(nonEmptyLines(r.stdout)).toHaveLength(summaryOf(r.stderr).scans)
@@ -516,50 +492,6 @@ describe("diff", () => {
       expect(rows.every((d) => d.delta < 0)).toBe(true)
       expect(rows[0]!.name).toBe("waistGirth")
       expect(rows.at(-1)!.name).toBe("outerAnkleHeightR")
-    },
-    TIMEOUT
-  )
-})
-
-describe("simulate", () => {
-  it(
-    "--port 0 listens on a free port and stops on SIGTERM",
-    async () => {
-      const child = start(["simulate", "--port", "0"])
-      let stdout = ""
-      let stderr = ""
-      child.stdout!.setEncoding("utf8").on("data", (d: string) => void (stdout += d))
-      child.stderr!.setEncoding("utf8").on("data", (d: string) => void (stderr += d))
-      const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on("exit", (code, signal) => resolve({ code, signal })))
-      try {
-        const line = await new Promise<RegExpExecArray>((resolve, reject) => {
-          const timer = setTimeout(() => reject(new Error(`no "listening" line within 10 s; stdout: ${stdout}; stderr: ${stderr}`)), 10_000)
-          const check = () => {
-            const m = /listening on (http:\/\/127\.0\.0\.1:(\d+)) \(platform org (\S+), key (\S+)\)/.exec(stdout)
-            if (m !== null) {
-              clearTimeout(timer)
-              resolve(m)
-            }
-          }
-          child.stdout!.on("data", check)
-          void exited.then((e) => reject(new Error(`exited early (${e.code ?? e.signal}): ${stderr}`)))
-        })
-        const [, url, port, org, key] = line
-        expect(Number(port)).toBeGreaterThan(0)
-        expect(Number(port)).not.toBe(8787)
-        // It really serves the platform API there.
-        const unauthorised = await fetch(`${url}/api/orgs/${org}/scans`, { signal: AbortSignal.timeout(5000) })
-        expect(unauthorised.status).toBe(401)
-        const listed = await fetch(`${url}/api/orgs/${org}/scans`, { headers: { authorization: key! }, signal: AbortSignal.timeout(5000) })
-        expect(listed.status).toBe(200)
-
-        expect(child.kill("SIGTERM")).toBe(true)
-        const exit = await Promise.race([exited, new Promise<"timeout">((resolve) => setTimeout(() => resolve("timeout"), 10_000))])
-        expect(exit).not.toBe("timeout")
-        await expect(fetch(`${url}/api/orgs/${org}/scans`, { signal: AbortSignal.timeout(2000) })).rejects.toThrow()
-      } finally {
-        if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL")
-      }
     },
     TIMEOUT
   )

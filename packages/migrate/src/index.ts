@@ -4,6 +4,7 @@
  * thread or on worker threads.
  */
 export * from "./normalizer.js"
+export * from "./output.js"
 export * from "./pipeline.js"
 export * from "./read.js"
 export * from "./report.js"

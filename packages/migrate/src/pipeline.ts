@@ -5,10 +5,10 @@
  * or a few per worker thread) and the report's counters, so memory stays flat whatever the
  * input size; the output keeps the input's order, so two runs write the same bytes.
  */
-import { FileSystem } from "@effect/platform"
 import { Effect, Either, Schema, Stream } from "effect"
 import type { Scan } from "@scanbridge/model"
 import { Normalizer, type NormalizerService } from "./normalizer.js"
+import type { TextWriter } from "./output.js"
 import {
   CHUNK_BYTES,
   type InputChunk,
@@ -210,31 +210,12 @@ export const migrateChunk = (normalizer: NormalizerService, target: string) => {
 
 // --- Running ------------------------------------------------------------------------------
 
-/** Writes text somewhere: a file, stdout, memory. */
-export type TextWriter = (text: string) => Effect.Effect<void, MigrateOutputError>
-
-/** An output could not be written. */
-export class MigrateOutputError extends Schema.TaggedError<MigrateOutputError>("@scanbridge/migrate/MigrateOutputError")("MigrateOutputError", {
-  file: Schema.String,
-  message: Schema.String
-}) {}
-
-/** A writer to a new file (truncated if it exists), closed with the scope. */
-export const fileWriter = (file: string) =>
-  Effect.gen(function* () {
-    const fs = yield* FileSystem.FileSystem
-    const handle = yield* Effect.mapError(fs.open(file, { flag: "w" }), (e) => new MigrateOutputError({ file, message: `${file}: ${e.message}` }))
-    const encoder = new TextEncoder()
-    const writer: TextWriter = (text) =>
-      text === "" ? Effect.void : Effect.mapError(handle.writeAll(encoder.encode(text)), (e) => new MigrateOutputError({ file, message: `${file}: ${e.message}` }))
-    return writer
-  })
-
-/** How far a migration is: `bytesRead` of `bytesTotal` (null when an input has no size known: stdin, a pipe). */
+/** How far a migration has got. */
 export interface MigrateProgress {
   readonly report: Report
   /** Input bytes (compressed, for a `.gz`) of the chunks whose results have been written. */
   readonly bytesRead: number
+  /** The inputs' size, or null when it is not known (standard input, a pipe). */
   readonly bytesTotal: number | null
 }
 
@@ -249,7 +230,7 @@ export interface MigrateOptions {
   readonly output: TextWriter
   /** Where rejects go, one `{file, line, error, raw}` per line. */
   readonly rejects: TextWriter
-  /** Called with the report and the input bytes so far after every chunk (for a progress bar). */
+  /** Called after every chunk with the report so far and the input bytes done (for a progress bar). */
   readonly onProgress?: (progress: MigrateProgress) => Effect.Effect<void>
   /**
    * Worker threads to migrate the chunks on (from `makeMigratePool`); without it, the calling

@@ -7,7 +7,7 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { type Adapter, DecodeError, Scan, UnknownFormatError, isRecord, makeScan } from "@scanbridge/model"
-import { Normalizer, type Report, detectFormat, fileWriter, makeNormalizer, migrate, normalizeEither } from "../src/index.js"
+import { Normalizer, type Report, detectFormat, makeNormalizer, outputFile, migrate, normalizeEither } from "../src/index.js"
 import { defaultNormalizer } from "../src/normalizer.js"
 
 const repo = fileURLToPath(new URL("../../..", import.meta.url))
@@ -222,9 +222,11 @@ describe("migrate", () => {
       yield* Effect.promise(() => writeFile(join(dir, "lines.ndjson"), `${JSON.stringify(JSON.parse(scan))}\n\n{bad\n`))
       const report = yield* Effect.scoped(
         Effect.gen(function* () {
-          const output = yield* fileWriter(join(dir, "out.ndjson"))
-          const rejects = yield* fileWriter(join(dir, "rejects.ndjson"))
-          return yield* migrate({ inputs: [join(dir, "lines.ndjson"), join(dir, "many.json"), join(dir, "one.json")], output, rejects })
+          const output = yield* outputFile(join(dir, "out.ndjson"))
+          const rejects = yield* outputFile(join(dir, "rejects.ndjson"))
+          const done = yield* migrate({ inputs: [join(dir, "lines.ndjson"), join(dir, "many.json"), join(dir, "one.json")], output: output.write, rejects: rejects.write })
+          yield* Effect.zipRight(output.commit, rejects.commit)
+          return done
         })
       ).pipe(Effect.provide(layer))
       expect(report).toMatchObject({ records: 5, migrated: 4, rejected: 1 })

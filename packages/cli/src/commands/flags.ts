@@ -1,0 +1,57 @@
+/**
+ * Flags whose bad values name the flag: `--to xml: expected one of canonical, platform, ...`
+ * rather than @effect/cli's bare "Expected one of the following cases". Each description ends
+ * with the flag's default, so `--help` shows it.
+ */
+import { HelpDoc, Options, ValidationError } from "@effect/cli"
+import { Effect, type Option } from "effect"
+
+const invalid = (message: string) => ValidationError.invalidValue(HelpDoc.p(message))
+
+const described = <A>(options: Options.Options<A>, description: string, fallback: string | undefined) =>
+  Options.withDescription(options, fallback === undefined ? description : `${description} (default: ${fallback})`)
+
+/** One of `values`, defaulting to `fallback`. */
+export const choice = <const C extends ReadonlyArray<string>>(name: string, values: C, fallback: C[number], description: string): Options.Options<C[number]> =>
+  Options.text(name).pipe(
+    Options.withPseudoName(values.join("|")),
+    Options.mapEffect((value) => {
+      const found = values.find((v) => v === value)
+      return found === undefined ? Effect.fail(invalid(`--${name} ${value}: expected one of ${values.join(", ")}`)) : Effect.succeed(found as C[number])
+    }),
+    Options.withDefault(fallback),
+    (o) => described(o, description, fallback)
+  )
+
+/** A whole number from `min` up; absent when not given, with what that means as `fallback`. */
+export const count = (name: string, min: number, description: string, fallback: string): Options.Options<Option.Option<number>> =>
+  Options.text(name).pipe(
+    Options.withPseudoName("N"),
+    Options.mapEffect((value) => {
+      const n = Number(value)
+      return /^\s*-?\d+\s*$/.test(value) && n >= min ? Effect.succeed(n) : Effect.fail(invalid(`--${name} ${value}: expected a whole number, ${min} or more`))
+    }),
+    Options.optional,
+    (o) => described(o, description, fallback)
+  )
+
+/** A number from `min` up (a fraction allowed). */
+export const number = (name: string, min: number, max: number, fallback: number, description: string): Options.Options<number> =>
+  Options.text(name).pipe(
+    Options.withPseudoName("N"),
+    Options.mapEffect((value) => {
+      const n = Number(value)
+      return value.trim() !== "" && Number.isFinite(n) && n >= min && n <= max
+        ? Effect.succeed(n)
+        : Effect.fail(invalid(`--${name} ${value}: expected a number from ${min} to ${max}`))
+    }),
+    Options.withDefault(fallback),
+    (o) => described(o, description, String(fallback))
+  )
+
+/** A file name, or `-` for a standard stream; absent when not given. */
+export const file = (name: string, description: string, fallback: string) =>
+  Options.text(name).pipe(Options.withPseudoName("FILE"), Options.optional, (o) => described(o, description, fallback))
+
+/** A switch, off unless given. */
+export const flag = (name: string, description: string) => Options.withDescription(Options.boolean(name), description)

@@ -1,0 +1,167 @@
+/**
+ * `scanbridge migrate`: stored records of any API to canonical scans or another API's shape.
+ * Outputs appear whole or not at all (written beside their destination, renamed into place at the
+ * end); an interrupted or failed run leaves every destination as it was. Records go to stdout when
+ * no `--out` is given, so the command composes in a pipe; progress and the summary go to stderr.
+ */
+import { Args, Command } from "@effect/cli"
+import { Clock, Effect, Fiber, Layer, Option } from "effect"
+import {
+  type MigrateProgress,
+  MigrateOutputError,
+  type OutputFile,
+  type TextWriter,
+  Normalizer,
+  listInputs,
+  makeCounter,
+  makeMigratePool,
+  migrate,
+  outputFile,
+  refuseOverlaps,
+  renderReport
+} from "@scanbridge/migrate"
+import { ExitCode, exitWith } from "../exit.js"
+import { makeMeter, progressText } from "../progress.js"
+import { BrokenPipe, Stdio } from "../stdio.js"
+import { WORKERS_FROM_BYTES, defaultWorkers } from "../workers.js"
+import { CliError } from "./errors.js"
+import { choice, count, file, flag } from "./flags.js"
+
+const TARGETS = ["canonical", "platform", "session", "estimation", "fit"] as const
+
+export const normalizerLayer = Normalizer.layer.pipe(Layer.provide(Normalizer.adapters))
+
+/** How often the progress line is redrawn on a terminal, and written as a new line elsewhere. */
+const REDRAW_MS = { terminal: 250, lines: 1000 } as const
+
+const isStdout = (name: Option.Option<string>) => Option.isSome(name) && name.value === "-"
+
+/** What `scanbridge migrate --help` shows after the flags (see help.ts). */
+export const migrateHelp = {
+  usage: "scanbridge migrate <inputs>... [--to TARGET] [--out FILE] [--rejects FILE] [--report FILE] [--strict] [--workers N] [--progress WHEN] [--quiet]",
+  exitCodes: [
+    [ExitCode.ok, "every record was migrated or rejected, and the outputs are in place"],
+    [ExitCode.failure, "the run failed (an unreadable input, an output that cannot be written); every destination is as it was"],
+    [ExitCode.usage, "a bad command line (an unknown flag, a bad value)"],
+    [ExitCode.rejected, "--strict, and some records were rejected (the outputs are in place)"],
+    [ExitCode.sigint, "interrupted by SIGINT (Ctrl-C); every destination is as it was"],
+    [ExitCode.sigterm, "stopped by SIGTERM; every destination is as it was"],
+    [ExitCode.brokenPipe, "standard output was closed by its reader (| head); nothing more is written"]
+  ],
+  examples: [
+    "scanbridge migrate export/ --out scans.ndjson --rejects rejects.ndjson --report report.json",
+    "gunzip -c results.ndjson.gz | scanbridge migrate - --to platform --strict --quiet > entries.ndjson"
+  ]
+} as const
+
+export const migrateCommand = Command.make(
+  "migrate",
+  {
+    inputs: Args.text({ name: "inputs" }).pipe(
+      Args.withDescription("NDJSON files, JSON files (an object or an array), .gz of either, or folders of them; - reads standard input"),
+      Args.atLeast(1)
+    ),
+    to: choice("to", TARGETS, "canonical", "the shape to write"),
+    out: file("out", "where to write the records; - for standard output", "standard output"),
+    rejects: file("rejects", "where to write {file, line, error, raw} per rejected record", "counted, not kept"),
+    report: file("report", "where to write the report as JSON", "none; the summary goes to standard error"),
+    strict: flag("strict", `exit with code ${ExitCode.rejected} when any record was rejected (default: off)`),
+    workers: count(
+      "workers",
+      0,
+      "worker threads to migrate on besides the main thread, 0 for none; the output is the same either way",
+      `one per core but one when the inputs hold ${WORKERS_FROM_BYTES / 1024 / 1024} MiB or more, else 0`
+    ),
+    progress: choice("progress", ["auto", "always", "never"] as const, "auto", "a progress line on standard error; auto shows it on a terminal"),
+    quiet: flag("quiet", "nothing on standard error but errors: no progress line, no summary (default: off)")
+  },
+  (args) =>
+    Effect.scoped(
+      Effect.gen(function* () {
+        const stdio = yield* Stdio
+        const named = [
+          ["--out", args.out],
+          ["--rejects", args.rejects],
+          ["--report", args.report]
+        ] as const
+        const onStdout = named.filter(([flag, value]) => (flag === "--out" ? Option.isNone(value) || isStdout(value) : isStdout(value)))
+        if (onStdout.length > 1) {
+          return yield* new CliError({ message: `${onStdout.map(([f]) => f).join(" and ")} both write to standard output; give one of them a file` })
+        }
+        yield* refuseOverlaps(
+          args.inputs,
+          named.flatMap(([name, value]) => (Option.isSome(value) && value.value !== "-" ? [{ name, file: value.value }] : []))
+        )
+
+        // The pipe's reader going away ends the run as a signal would: nothing is committed.
+        let closed = false
+        const toStdout: TextWriter = (text) =>
+          Effect.catchTag(stdio.out(text), "BrokenPipe", () => {
+            closed = true
+            return new MigrateOutputError({ file: "-", message: "standard output was closed" })
+          })
+        const open = (value: Option.Option<string>) => (Option.isSome(value) && value.value !== "-" ? outputFile(value.value) : Effect.succeed(undefined))
+        const out = yield* open(args.out)
+        const rejects = yield* open(args.rejects)
+        const reportFile = yield* open(args.report)
+        const discard: TextWriter = () => Effect.void
+        const writerOf = (output: OutputFile | undefined, value: Option.Option<string>, otherwise: TextWriter) =>
+          output !== undefined ? output.write : isStdout(value) ? toStdout : otherwise
+
+        const inputs = yield* listInputs(args.inputs)
+        const total = inputs.bytesTotal
+        const workers = Option.isSome(args.workers) ? args.workers.value : defaultWorkers(total ?? 0)
+        const pool = workers > 0 ? yield* makeMigratePool({ size: workers }) : undefined
+
+        const started = yield* Clock.currentTimeMillis
+        let latest: MigrateProgress = { report: makeCounter(args.to).report(), bytesRead: 0, bytesTotal: total }
+        const showProgress = !args.quiet && (args.progress === "always" || (args.progress === "auto" && stdio.errIsTerminal))
+        const redraw = stdio.errIsTerminal ? REDRAW_MS.terminal : REDRAW_MS.lines
+        const ticker = showProgress
+          ? yield* Effect.forkScoped(
+              Effect.gen(function* () {
+                const meter = makeMeter(started)
+                for (;;) {
+                  yield* Effect.sleep(redraw)
+                  const now = yield* Clock.currentTimeMillis
+                  const rates = meter.sample(now, latest)
+                  const text = progressText({ progress: latest, elapsedMs: now - started, ...rates })
+                  yield* stdio.err(stdio.errIsTerminal ? `\r${text}\u001b[K` : `${text}\n`)
+                }
+              })
+            )
+          : undefined
+
+        const report = yield* migrate({
+          inputs,
+          stdin: stdio.stdin,
+          to: args.to,
+          output: writerOf(out, args.out, toStdout),
+          rejects: writerOf(rejects, args.rejects, discard),
+          ...(pool === undefined ? {} : { pool }),
+          onProgress: (progress) => Effect.sync(() => void (latest = progress))
+        }).pipe(Effect.catchIf(() => closed, () => new BrokenPipe()))
+        if (ticker !== undefined) {
+          yield* Fiber.interrupt(ticker)
+          if (stdio.errIsTerminal) yield* stdio.err("\r\u001b[K")
+        }
+
+        const json = `${JSON.stringify(report, null, 2)}\n`
+        if (reportFile !== undefined) yield* reportFile.write(json)
+        else if (isStdout(args.report)) yield* Effect.catchIf(toStdout(json), () => closed, () => new BrokenPipe())
+        // The run is complete: now, and only now, the outputs take their destinations' place.
+        for (const output of [out, rejects, reportFile]) if (output !== undefined) yield* output.commit
+
+        if (!args.quiet) {
+          const seconds = ((yield* Clock.currentTimeMillis) - started) / 1000
+          yield* stdio.err(`${renderReport(report, seconds)}\n`)
+          if (report.rejected > 0 && Option.isNone(args.rejects)) yield* stdio.err(`${report.rejected} rejected record(s) not kept: pass --rejects FILE to keep them\n`)
+        }
+        if (args.strict && report.rejected > 0) yield* exitWith(ExitCode.rejected)
+      })
+    ).pipe(Effect.provide(normalizerLayer))
+).pipe(
+  Command.withDescription(
+    "Migrate stored records of any API to canonical scans or another API's shape. Outputs are written beside their destination and renamed into place when the run succeeds; a failed or interrupted run leaves them as they were."
+  )
+)

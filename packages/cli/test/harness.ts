@@ -1,0 +1,63 @@
+/**
+ * Runs `scanbridge` in-process, as the executable does (runCli over Stdio), with standard streams
+ * held in memory. One process for the whole suite instead of one per command: the command line,
+ * what is printed and the exit code are the same contract.
+ */
+import * as NodeContext from "@effect/platform-node/NodeContext"
+import { Effect, Layer, Stream } from "effect"
+import { fileURLToPath } from "node:url"
+import { runCli } from "../src/commands.js"
+import { Stdio, type StdioShape } from "../src/stdio.js"
+import * as NodeWorker from "@effect/platform-node/NodeWorker"
+import { Worker } from "node:worker_threads"
+
+export const repoRoot = fileURLToPath(new URL("../../..", import.meta.url))
+const WORKER = new URL("./worker-entry.mjs", import.meta.url)
+
+/** Migration workers that serve chunks as the executable's own do (serve-worker.ts), loaded through tsx. */
+const workers = NodeWorker.layerPlatform(() => new Worker(WORKER))
+
+export interface Printed {
+  out: string
+  err: string
+}
+
+export interface RunOptions {
+  /** Standard input's bytes (default: none; reading it then fails). */
+  readonly stdin?: Stream.Stream<Uint8Array, Error>
+  /** Whether stdout and stderr are terminals. */
+  readonly terminal?: boolean
+  /** Where what is printed goes, to be read while the command runs. */
+  readonly printed?: Printed
+  /** What writing to stdout does instead of collecting (a closed pipe, say). */
+  readonly out?: StdioShape["out"]
+}
+
+export interface Result {
+  readonly code: number
+  readonly stdout: string
+  readonly stderr: string
+}
+
+/** The streams of an in-process run. */
+export const stdioLayer = (options: RunOptions, printed: Printed) =>
+  Layer.succeed(Stdio, {
+    out: options.out ?? ((text) => Effect.sync(() => void (printed.out += text))),
+    err: (text) => Effect.sync(() => void (printed.err += text)),
+    stdin: options.stdin ?? Stream.fail(new Error("no standard input in this test")),
+    outIsTerminal: options.terminal ?? false,
+    errIsTerminal: options.terminal ?? false,
+    colour: true
+  })
+
+/** `scanbridge ...args` as an Effect, from the repository's root (as the files in the tests are named). */
+export const command = (args: ReadonlyArray<string>, options: RunOptions = {}): Effect.Effect<Result> => {
+  const printed = options.printed ?? { out: "", err: "" }
+  return runCli(["node", "scanbridge", ...args]).pipe(
+    Effect.map((code) => ({ code, stdout: printed.out, stderr: printed.err })),
+    Effect.provide(Layer.mergeAll(NodeContext.layer, workers, stdioLayer(options, printed)))
+  )
+}
+
+/** `scanbridge ...args` run to its end. */
+export const run = (...args: ReadonlyArray<string>): Promise<Result> => Effect.runPromise(command(args))

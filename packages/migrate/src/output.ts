@@ -1,0 +1,124 @@
+/**
+ * Where a migration writes, so that a run never loses what was there before it: a regular file is
+ * written under a temporary name beside it and renamed over it only when the run has succeeded;
+ * a run that fails or is interrupted removes the temporary file and leaves the destination as it
+ * was. An output that is an input, or lies in an input folder, is refused before anything is
+ * opened.
+ */
+import { FileSystem, Path } from "@effect/platform"
+import type { PlatformError } from "@effect/platform/Error"
+import { Effect, Option, Schema, type Scope } from "effect"
+
+/** Writes text somewhere: a file, stdout, memory. */
+export type TextWriter = (text: string) => Effect.Effect<void, MigrateOutputError>
+
+/** An output could not be written, or would overwrite an input. */
+export class MigrateOutputError extends Schema.TaggedError<MigrateOutputError>("@scanbridge/migrate/MigrateOutputError")("MigrateOutputError", {
+  file: Schema.String,
+  message: Schema.String
+}) {}
+
+/** An output being written: its text reaches the destination only through `commit`. */
+export interface OutputFile {
+  readonly write: TextWriter
+  /**
+   * Puts what was written in place: renames the temporary file over the destination. Until then
+   * (and for ever, if the scope closes first) the destination is as it was.
+   */
+  readonly commit: Effect.Effect<void, MigrateOutputError>
+  /** The temporary file, while there is one (none for a pipe or a terminal, written as the run goes). */
+  readonly temporary: string | undefined
+}
+
+const failure = (file: string) => (e: PlatformError) => new MigrateOutputError({ file, message: `${file}: ${e.message}` })
+
+/**
+ * An output file written under a temporary name beside `file` (`.NAME.<random>.partial`, in the
+ * same folder so the rename cannot cross file systems) and renamed over it by `commit`; removed
+ * when the scope closes uncommitted. An existing destination that is not a regular file (a FIFO,
+ * `/dev/stdout`, a terminal) cannot be replaced: it is written as the run goes, appended to,
+ * since a pipe cannot seek.
+ */
+export const outputFile = (file: string): Effect.Effect<OutputFile, MigrateOutputError, FileSystem.FileSystem | Path.Path | Scope.Scope> =>
+  Effect.gen(function* () {
+    const fs = yield* FileSystem.FileSystem
+    const path = yield* Path.Path
+    const fail = failure(file)
+    const encoder = new TextEncoder()
+    const existing = yield* Effect.option(fs.stat(file))
+    if (Option.isSome(existing) && existing.value.type === "Directory") {
+      return yield* new MigrateOutputError({ file, message: `${file}: is a folder` })
+    }
+    if (Option.isSome(existing) && existing.value.type !== "File") {
+      const handle = yield* Effect.mapError(fs.open(file, { flag: "a" }), fail)
+      const write: TextWriter = (text) => (text === "" ? Effect.void : Effect.mapError(handle.writeAll(encoder.encode(text)), fail))
+      return { write, commit: Effect.void, temporary: undefined }
+    }
+    const temporary = path.join(path.dirname(file), `.${path.basename(file)}.${Math.random().toString(36).slice(2, 10)}.partial`)
+    let committed = false
+    // Added before the file is opened, so it runs after the file is closed.
+    yield* Effect.addFinalizer(() => (committed ? Effect.void : Effect.ignore(fs.remove(temporary))))
+    const handle = yield* Effect.mapError(fs.open(temporary, { flag: "wx" }), fail)
+    const write: TextWriter = (text) => (text === "" ? Effect.void : Effect.mapError(handle.writeAll(encoder.encode(text)), fail))
+    const commit = Effect.suspend(() => {
+      if (committed) return Effect.void
+      return Effect.zipRight(handle.sync, fs.rename(temporary, file)).pipe(
+        Effect.tap(() => void (committed = true)),
+        Effect.mapError(fail)
+      )
+    })
+    return {
+      write,
+      commit,
+      get temporary() {
+        return committed ? undefined : temporary
+      }
+    }
+  })
+
+/** An output of a run, by the name the user knows it by (a flag such as `--out`, or an option's name). */
+export interface NamedOutput {
+  readonly name: string
+  readonly file: string
+}
+
+/** The real path of a file that may not exist yet: its folder's real path, and its name. */
+const realPathOf = (fs: FileSystem.FileSystem, path: Path.Path, file: string): Effect.Effect<string> =>
+  Effect.orElse(fs.realPath(file), () => Effect.map(Effect.orElseSucceed(fs.realPath(path.dirname(file)), () => path.resolve(path.dirname(file))), (dir) => path.join(dir, path.basename(file))))
+
+/**
+ * Refuses outputs that would destroy or feed the run's inputs, before anything is opened: an output
+ * that is an input file (by real path, so through links too), one inside an input folder (the run
+ * would read its own output), and two outputs that are one file. `-` (standard input or output)
+ * and devices such as `/dev/stdout` are not files and are let through.
+ */
+export const refuseOverlaps = (inputs: ReadonlyArray<string>, outputs: ReadonlyArray<NamedOutput>) =>
+  Effect.gen(function* () {
+    const fs = yield* FileSystem.FileSystem
+    const path = yield* Path.Path
+    const sources: Array<{ readonly input: string; readonly real: string; readonly folder: boolean }> = []
+    for (const input of inputs) {
+      if (input === "-") continue
+      const info = yield* Effect.option(fs.stat(input))
+      if (Option.isNone(info)) continue // reported as unreadable when the run reads it
+      sources.push({ input, real: yield* realPathOf(fs, path, input), folder: info.value.type === "Directory" })
+    }
+    const seen: Array<{ readonly name: string; readonly real: string }> = []
+    for (const { name, file } of outputs) {
+      if (file === "-") continue
+      const info = yield* Effect.option(fs.stat(file))
+      if (Option.isSome(info) && info.value.type !== "File" && info.value.type !== "Directory") continue
+      const real = yield* realPathOf(fs, path, file)
+      for (const source of sources) {
+        if (real === source.real) {
+          return yield* new MigrateOutputError({ file, message: `${name} ${file} is the input ${source.input}: it would be overwritten; choose another file` })
+        }
+        if (source.folder && real.startsWith(source.real.endsWith(path.sep) ? source.real : source.real + path.sep)) {
+          return yield* new MigrateOutputError({ file, message: `${name} ${file} is inside the input folder ${source.input}: the run would read its own output; choose a file outside it` })
+        }
+      }
+      const twin = seen.find((s) => s.real === real)
+      if (twin !== undefined) return yield* new MigrateOutputError({ file, message: `${name} ${file} is also ${twin.name}: give each output its own file` })
+      seen.push({ name, real })
+    }
+  })
