@@ -188,7 +188,7 @@ describe("a run that does not end as it should leaves every destination as it wa
 })
 
 describe("progress", () => {
-  const PROGRESS = /\r(\d+\.\d) %  ([\d.]+ [KM]?B) of ([\d.]+ [KM]?B)  (\d+:\d\d) elapsed  ETA (\d+:\d\d)  ([\d,]+) records\/s  ([\d,]+) records  ([\d,]+) rejected\u001b\[K/
+  const PROGRESS = /\r(\d+\.\d) %  ([\d.]+ [KM]?B) of ([\d.]+ [KM]?B)  (\d+:\d\d) elapsed  ETA (\d+:\d\d|--:--)  ([\d,]+) records\/s  ([\d,]+) records  ([\d,]+) rejected\u001b\[K/
 
   it.effect("on a terminal: within a second, percent of input bytes, elapsed, ETA, the current rate and rejects so far", () =>
     Effect.gen(function* () {

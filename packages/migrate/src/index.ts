@@ -6,5 +6,6 @@
 export * from "./normalizer.js"
 export * from "./output.js"
 export * from "./pipeline.js"
+export * from "./read.js"
 export * from "./report.js"
 export * from "./workers.js"

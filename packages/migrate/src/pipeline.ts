@@ -5,29 +5,34 @@
  * or a few per worker thread) and the report's counters, so memory stays flat whatever the
  * input size; the output keeps the input's order, so two runs write the same bytes.
  */
-import { FileSystem, Path } from "@effect/platform"
-import type { PlatformError } from "@effect/platform/Error"
 import { Effect, Either, Schema, Stream } from "effect"
 import type { Scan } from "@scanbridge/model"
 import { Normalizer, type NormalizerService } from "./normalizer.js"
 import type { TextWriter } from "./output.js"
+import {
+  CHUNK_BYTES,
+  type InputChunk,
+  type InputRecord,
+  type ListedInputs,
+  MigrateInputError,
+  type StdinBytes,
+  type Unreadable,
+  inputChunks,
+  listInputs,
+  recordsOf
+} from "./read.js"
 import type { MigratePool, MigrateWorkerError } from "./workers.js"
-
-/** One record of the input, with where it came from. */
-export interface InputRecord {
-  readonly file: string
-  /** 1-based: the line of an NDJSON file, the element of a JSON array, 1 for a lone object. */
-  readonly line: number
-  /** The record's JSON text, exactly as read. */
-  readonly raw: string
-}
 
 /** A record that could not be migrated, and why: one line of the rejects output. */
 export interface Reject {
   readonly file: string
   readonly line: number
-  readonly error: { readonly tag: string; readonly message: string; readonly path: ReadonlyArray<string | number> | null }
+  /** `offset`: only for InvalidUtf8, the byte offset in the file of the first byte that is not UTF-8. */
+  readonly error: { readonly tag: string; readonly message: string; readonly path: ReadonlyArray<string | number> | null; readonly offset?: number }
+  /** The record's text; a byte that is not UTF-8 as U+FFFD. */
   readonly raw: string
+  /** Only when `raw` cannot hold the record's bytes (InvalidUtf8): the exact bytes, base64. */
+  readonly rawBase64?: string
 }
 
 export type Outcome =
@@ -39,12 +44,6 @@ export interface Report extends Tally {
   readonly rejected: number
   readonly target: string
 }
-
-/** The input could not be read at all (a missing file, a JSON file that does not parse). */
-export class MigrateInputError extends Schema.TaggedError<MigrateInputError>("@scanbridge/migrate/MigrateInputError")("MigrateInputError", {
-  file: Schema.String,
-  message: Schema.String
-}) {}
 
 /** The target names no encoder. */
 export class UnknownTargetError extends Schema.TaggedError<UnknownTargetError>("@scanbridge/migrate/UnknownTargetError")("UnknownTargetError", {
@@ -168,51 +167,6 @@ export const makeCounter = (target: string) => {
 
 // --- One chunk ----------------------------------------------------------------------------
 
-/**
- * A chunk of the input, as plain data a worker thread can take: up to 256 lines (fewer past
- * 2 MiB, one line at least) of an NDJSON file as their bytes (so the reading thread neither
- * decodes nor splits them, and a worker gets them without a copy), or up to 256 records of a
- * JSON document.
- */
-export type InputChunk =
-  | {
-      readonly _tag: "Lines"
-      readonly file: string
-      /** The 1-based line number of the first line. */
-      readonly firstLine: number
-      /** Whether these are the file's first bytes (where a byte order mark is skipped). */
-      readonly first: boolean
-      /** Whole lines, each ended by \n (the file's last one maybe not); UTF-8. */
-      readonly bytes: Uint8Array
-    }
-  | { readonly _tag: "Records"; readonly records: ReadonlyArray<InputRecord> }
-
-/**
- * The records of some text, numbered from `firstLine`. A line ends at \n or \r\n (a lone \r is
- * part of the line); a blank line is counted, not kept.
- */
-const recordsOfText = (file: string, text: string, firstLine: number): Array<InputRecord> => {
-  const records: Array<InputRecord> = []
-  let line = firstLine
-  for (let from = 0; from < text.length; line++) {
-    const lf = text.indexOf("\n", from)
-    const end = lf < 0 ? text.length : lf
-    const raw = text.charCodeAt(end - 1) === 13 && end > from ? text.slice(from, end - 1) : text.slice(from, end)
-    if (raw.trim() !== "") records.push({ file, line, raw })
-    from = end + 1
-  }
-  return records
-}
-
-/** The records of a chunk, in order. */
-export const recordsOf = (chunk: InputChunk): ReadonlyArray<InputRecord> => {
-  if (chunk._tag === "Records") return chunk.records
-  // As a streaming decoder of the whole file would: a byte order mark skipped at the start only,
-  // and an incomplete character at the very end dropped, not replaced.
-  const text = new TextDecoder("utf-8", { ignoreBOM: !chunk.first }).decode(chunk.bytes, { stream: true })
-  return recordsOfText(chunk.file, text, chunk.firstLine)
-}
-
 /** A chunk of records migrated: the text for each output, and its counts. Plain data, so it can cross threads. */
 export interface MigratedChunk {
   /** One JSON per line, for the output. */
@@ -221,6 +175,18 @@ export interface MigratedChunk {
   readonly rejected: string
   readonly tally: Tally
 }
+
+/** A record the reader could not read faithfully, rejected as it was read. */
+const unread = (record: InputRecord, why: Unreadable): Outcome => ({
+  _tag: "Rejected",
+  reject: {
+    file: record.file,
+    line: record.line,
+    error: { tag: why.tag, message: why.message, path: null, ...(why.offset === undefined ? {} : { offset: why.offset }) },
+    raw: record.raw,
+    ...(why.rawBase64 === undefined ? {} : { rawBase64: why.rawBase64 })
+  }
+})
 
 /**
  * Migrates a chunk of the input, in order. The one code path for a chunk, whether the reading
@@ -233,7 +199,7 @@ export const migrateChunk = (normalizer: NormalizerService, target: string) => {
     let out = ""
     let rejected = ""
     for (const record of recordsOf(chunk)) {
-      const o = run(record)
+      const o = record.unreadable === undefined ? run(record) : unread(record, record.unreadable)
       count(tally, o)
       if (o._tag === "Migrated") for (const line of o.lines) out += `${line}\n`
       else rejected += `${JSON.stringify(o.reject)}\n`
@@ -242,151 +208,22 @@ export const migrateChunk = (normalizer: NormalizerService, target: string) => {
   }
 }
 
-// --- Reading ------------------------------------------------------------------------------
-
-const EXTENSIONS = [".ndjson", ".jsonl", ".json"]
-
-/** The files of the inputs: files as given, folders walked in name order for the same order on every run. */
-export const listInputs = (inputs: ReadonlyArray<string>) => Effect.map(walkInputs(inputs), (files) => files.map((f) => f.file))
-
-/** The files of the inputs with their sizes, each file stat-ed once. */
-const walkInputs = (inputs: ReadonlyArray<string>) =>
-  Effect.gen(function* () {
-    const fs = yield* FileSystem.FileSystem
-    const path = yield* Path.Path
-    const files: Array<{ readonly file: string; readonly size: number }> = []
-    const visit = (entry: string, info: FileSystem.File.Info): Effect.Effect<void, MigrateInputError> =>
-      Effect.gen(function* () {
-        if (info.type !== "Directory") return void files.push({ file: entry, size: Number(info.size) })
-        const names = yield* Effect.mapError(fs.readDirectory(entry), (e) => new MigrateInputError({ file: entry, message: `${entry}: ${e.message}` }))
-        for (const name of [...names].sort()) {
-          const child = path.join(entry, name)
-          const childInfo = yield* Effect.option(fs.stat(child))
-          if (childInfo._tag === "Some" && (childInfo.value.type === "Directory" || EXTENSIONS.includes(path.extname(name)))) yield* visit(child, childInfo.value)
-        }
-      })
-    for (const input of inputs) {
-      const info = yield* Effect.mapError(fs.stat(input), () => new MigrateInputError({ file: input, message: `${input}: no such file or folder, or not readable` }))
-      yield* visit(input, info)
-    }
-    return files
-  })
-
-/** The inputs' total size in bytes: what decides whether worker threads pay for their start-up. */
-export const inputBytes = (inputs: ReadonlyArray<string>) => Effect.map(walkInputs(inputs), (files) => files.reduce((total, f) => total + f.size, 0))
-
-// Lines or records per chunk: large enough to amortise the stream's (and a worker's message's)
-// overhead, small enough that the live objects of one chunk stay in the young generation.
-const CHUNK_LINES = 256
-const CHUNK_BYTES = 2 * 1024 * 1024
-
-const concat = (parts: ReadonlyArray<Uint8Array>): Uint8Array => {
-  const bytes = new Uint8Array(parts.reduce((n, p) => n + p.length, 0))
-  let at = 0
-  for (const part of parts) {
-    bytes.set(part, at)
-    at += part.length
-  }
-  return bytes
-}
-
-/**
- * An NDJSON file's bytes cut into chunks of CHUNK_LINES lines (fewer past CHUNK_BYTES), at \n
- * bytes (never inside a UTF-8 character). Each chunk owns its bytes, so it can be transferred to
- * a worker.
- */
-const linesOf = <E, R>(file: string, bytes: Stream.Stream<Uint8Array, E, R>): Stream.Stream<InputChunk, E, R> =>
-  Stream.suspend(() => {
-    let held: Array<Uint8Array> = []
-    let heldLines = 0
-    let heldBytes = 0
-    let firstLine = 1
-    let first = true
-    const chunk = (): InputChunk => {
-      const c: InputChunk = { _tag: "Lines", file, firstLine, first, bytes: concat(held) }
-      first = false
-      firstLine += heldLines
-      held = []
-      heldLines = 0
-      heldBytes = 0
-      return c
-    }
-    const take = (buffer: Uint8Array): Array<InputChunk> => {
-      const chunks: Array<InputChunk> = []
-      let start = 0
-      for (let lf = buffer.indexOf(10); lf >= 0; lf = buffer.indexOf(10, lf + 1)) {
-        // A chunk ends at CHUNK_LINES lines, or sooner at CHUNK_BYTES: large records (avatars)
-        // then come a few at a time, and a worker's heap stays small.
-        if (++heldLines === CHUNK_LINES || heldBytes + (lf + 1 - start) >= CHUNK_BYTES) {
-          held.push(buffer.subarray(start, lf + 1))
-          chunks.push(chunk())
-          start = lf + 1
-        }
-      }
-      // A copy: the stream may fill its buffer again.
-      if (start < buffer.length) {
-        held.push(buffer.slice(start))
-        heldBytes += buffer.length - start
-      }
-      return chunks
-    }
-    return bytes.pipe(
-      Stream.mapConcat(take),
-      Stream.concat(Stream.suspend(() => (held.length === 0 ? Stream.empty : Stream.make(chunk()))))
-    )
-  })
-
-/** Records in chunks of CHUNK_LINES, made as they are taken. */
-const recordChunks = (count: number, record: (i: number) => InputRecord): Stream.Stream<InputChunk> =>
-  Stream.range(0, Math.ceil(count / CHUNK_LINES) - 1).pipe(
-    Stream.map((c): InputChunk => {
-      const records: Array<InputRecord> = []
-      for (let i = c * CHUNK_LINES; i < Math.min(count, (c + 1) * CHUNK_LINES); i++) records.push(record(i))
-      return { _tag: "Records", records }
-    })
-  )
-
-/** One file's chunks: NDJSON lines as bytes, or the elements of a JSON array (or a lone object) as records. */
-export const readChunks = (file: string): Stream.Stream<InputChunk, MigrateInputError, FileSystem.FileSystem> =>
-  Stream.unwrap(
-    Effect.gen(function* () {
-      const fs = yield* FileSystem.FileSystem
-      const unreadable = (e: PlatformError) => new MigrateInputError({ file, message: `${file}: ${e.message}` })
-      if (file.endsWith(".json")) {
-        // A JSON document is read whole: its records only exist once it parses.
-        const text = yield* Effect.mapError(fs.readFileString(file), unreadable)
-        let json: unknown
-        try {
-          json = JSON.parse(text)
-        } catch (e) {
-          // Not one document: maybe one record per line after all.
-          const records = recordsOfText(file, text, 1)
-          return recordChunks(records.length, (i) => records[i]!)
-        }
-        const items: ReadonlyArray<unknown> = Array.isArray(json) ? json : [json]
-        return recordChunks(items.length, (i) => ({ file, line: i + 1, raw: JSON.stringify(items[i]) }))
-      }
-      return linesOf(file, Stream.mapError(fs.stream(file), unreadable))
-    })
-  )
-
-/** One file's records: every non-empty line of NDJSON, or the elements of a JSON array. */
-export const readRecords = (file: string): Stream.Stream<InputRecord, MigrateInputError, FileSystem.FileSystem> =>
-  Stream.mapConcat(readChunks(file), recordsOf)
-
 // --- Running ------------------------------------------------------------------------------
 
 /** How far a migration has got. */
 export interface MigrateProgress {
   readonly report: Report
-  /** Input bytes whose records have been written. */
+  /** Input bytes (compressed, for a `.gz`) of the chunks whose results have been written. */
   readonly bytesRead: number
   /** The inputs' size, or null when it is not known (standard input, a pipe). */
   readonly bytesTotal: number | null
 }
 
 export interface MigrateOptions {
-  readonly inputs: ReadonlyArray<string>
+  /** Files, folders and `-` (standard input), or the inputs `listInputs` listed (so they are walked once). */
+  readonly inputs: ReadonlyArray<string> | ListedInputs
+  /** Standard input's bytes, read for an input `-` (on Node: `NodeStream.fromReadable(() => process.stdin)`). */
+  readonly stdin?: StdinBytes
   /** `canonical` (default), `platform`, `session`, `estimation`, `fit`, or an added adapter's target. */
   readonly to?: string
   /** Where the migrated records go, one JSON per line. */
@@ -412,7 +249,9 @@ export const migrate = (options: MigrateOptions) =>
     const normalizer = yield* Normalizer
     const target = options.to ?? "canonical"
     if (!normalizer.encoders.has(target)) return yield* Effect.fail(UnknownTargetError.of(target, normalizer))
-    const files = yield* listInputs(options.inputs)
+    const listed = "files" in options.inputs ? options.inputs : yield* listInputs(options.inputs)
+    // Before anything is read: a run that cannot read all its inputs does not begin.
+    if (options.stdin === undefined && listed.files.some((f) => f.kind === "stdin")) return yield* MigrateInputError.noStdin()
     const pool = options.pool
     const here = migrateChunk(normalizer, target)
     // With a pool, this thread migrates too, but only a chunk the workers have no room for: it
@@ -430,13 +269,18 @@ export const migrate = (options: MigrateOptions) =>
     // Chunks are migrated side by side (as many as the pool takes at once, plus one here, so
     // memory stays bounded), but taken back in input order: the output is the same bytes with or
     // without a pool.
-    yield* Stream.fromIterable(files).pipe(
-      Stream.flatMap(readChunks),
-      Stream.mapEffect(run, { concurrency: pool === undefined ? 1 : pool.concurrency + 1 }),
+    let bytesRead = 0
+    yield* Stream.fromIterable(listed.files).pipe(
+      Stream.flatMap((input) => inputChunks(input, options.stdin)),
+      Stream.mapEffect((chunk) => Effect.map(run(chunk), (migrated) => ({ ...migrated, inputBytes: chunk.inputBytes })), {
+        concurrency: pool === undefined ? 1 : pool.concurrency + 1
+      }),
       Stream.runForEach((chunk) => {
         counter.merge(chunk.tally)
+        bytesRead += chunk.inputBytes
         const written = Effect.zipRight(options.output(chunk.out), options.rejects(chunk.rejected))
-        return options.onProgress ? Effect.zipRight(written, Effect.suspend(() => options.onProgress!({ report: counter.report(), bytesRead: 0, bytesTotal: null }))) : written
+        const progress = Effect.suspend(() => options.onProgress!({ report: counter.report(), bytesRead, bytesTotal: listed.bytesTotal }))
+        return options.onProgress ? Effect.zipRight(written, progress) : written
       })
     )
     return counter.report()

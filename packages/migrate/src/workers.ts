@@ -15,7 +15,8 @@ import { type WorkerError, isWorkerError } from "@effect/platform/WorkerError"
 import * as WorkerRunner from "@effect/platform/WorkerRunner"
 import { Deferred, Effect, FiberRef, LogLevel, Schema, type Scope } from "effect"
 import { Normalizer } from "./normalizer.js"
-import { type InputChunk, type MigratedChunk, UnknownTargetError, migrateChunk } from "./pipeline.js"
+import { type MigratedChunk, UnknownTargetError, migrateChunk } from "./pipeline.js"
+import type { InputChunk } from "./read.js"
 
 /** A worker could not be started, or stopped while it held a chunk. */
 export class MigrateWorkerError extends Schema.TaggedError<MigrateWorkerError>("@scanbridge/migrate/MigrateWorkerError")("MigrateWorkerError", {

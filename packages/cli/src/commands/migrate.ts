@@ -12,7 +12,7 @@ import {
   type OutputFile,
   type TextWriter,
   Normalizer,
-  inputBytes,
+  listInputs,
   makeCounter,
   makeMigratePool,
   migrate,
@@ -112,8 +112,9 @@ export const migrateCommand = Command.make(
         const writerOf = (output: OutputFile | undefined, value: Option.Option<string>, otherwise: TextWriter) =>
           output !== undefined ? output.write : isStdout(value) ? toStdout : otherwise
 
-        const total = yield* inputBytes(args.inputs)
-        const workers = Option.isSome(args.workers) ? args.workers.value : defaultWorkers(total)
+        const inputs = yield* listInputs(args.inputs)
+        const total = inputs.bytesTotal
+        const workers = Option.isSome(args.workers) ? args.workers.value : defaultWorkers(total ?? 0)
         const pool = workers > 0 ? yield* makeMigratePool({ size: workers }) : undefined
 
         const started = yield* Clock.currentTimeMillis
@@ -136,7 +137,8 @@ export const migrateCommand = Command.make(
           : undefined
 
         const report = yield* migrate({
-          inputs: args.inputs,
+          inputs,
+          stdin: stdio.stdin,
           to: args.to,
           output: writerOf(out, args.out, toStdout),
           rejects: writerOf(rejects, args.rejects, discard),

@@ -1,0 +1,546 @@
+/**
+ * Reading the migration's inputs: files, folders of them, `.gz` files, named pipes and devices,
+ * and standard input. Each input is read once (a folder walk follows each real path at most
+ * once), as the bytes it holds (a record that is not UTF-8 is marked, not silently mended), and
+ * a regular file that changes size while it is read fails the run. The reader cuts the input
+ * into chunks, the unit a worker thread takes.
+ */
+import { FileSystem, Path } from "@effect/platform"
+import type { PlatformError } from "@effect/platform/Error"
+import { Chunk, Effect, Encoding, Option, Schema, Stream } from "effect"
+
+/** One record of the input, with where it came from. */
+export interface InputRecord {
+  readonly file: string
+  /** 1-based: the line of an NDJSON file, the element of a JSON array, 1 for a lone object. */
+  readonly line: number
+  /** The record's JSON text, exactly as read (a byte that is not UTF-8 as U+FFFD). */
+  readonly raw: string
+  /** Set when the record could not be read faithfully as text: it is rejected with this reason, not migrated. */
+  readonly unreadable?: Unreadable
+}
+
+/** Why a record could not be read as text. */
+export interface Unreadable {
+  /** `InvalidUtf8`: bytes that are not UTF-8. `TooDeep`: a JSON document's element nested too deeply to be written back as text. */
+  readonly tag: "InvalidUtf8" | "TooDeep"
+  readonly message: string
+  /** InvalidUtf8: the byte offset in the file (the decompressed bytes of a `.gz`) of the first byte that is not UTF-8. */
+  readonly offset?: number
+  /** InvalidUtf8: the record's exact bytes in base64, since `raw` cannot hold them. */
+  readonly rawBase64?: string
+}
+
+/** The name standard input (`-`) has in rejects and errors. */
+export const STDIN = "<stdin>"
+
+/** The input could not be read at all (a missing file, a corrupt `.gz`, a file that changed while it was read). */
+export class MigrateInputError extends Schema.TaggedError<MigrateInputError>("@scanbridge/migrate/MigrateInputError")("MigrateInputError", {
+  file: Schema.String,
+  message: Schema.String
+}) {
+  /** An input `-`, and no standard input given to read. */
+  static noStdin(): MigrateInputError {
+    return new MigrateInputError({ file: STDIN, message: "- reads standard input, and this migration was given none (MigrateOptions.stdin)" })
+  }
+}
+
+/**
+ * A chunk of the input, as plain data a worker thread can take: up to 256 lines (fewer past
+ * 2 MiB, one line at least) of an NDJSON file as their bytes (so the reading thread neither
+ * decodes nor splits them, and a worker gets them without a copy), or up to 256 records of a
+ * JSON document. `inputBytes` is the share of the input's bytes (compressed, for a `.gz`) the
+ * chunk stands for: the chunks of an input add up to its size, for progress.
+ */
+export type InputChunk =
+  | {
+      readonly _tag: "Lines"
+      readonly file: string
+      /** The 1-based line number of the first line. */
+      readonly firstLine: number
+      /** Whether these are the file's first bytes (where a byte order mark is skipped). */
+      readonly first: boolean
+      /** Where `bytes` start in the file (in its decompressed bytes for a `.gz`). */
+      readonly offset: number
+      /** Whole lines, each ended by \n (the file's last one maybe not); UTF-8, or meant to be. */
+      readonly bytes: Uint8Array
+      readonly inputBytes: number
+    }
+  | { readonly _tag: "Records"; readonly records: ReadonlyArray<InputRecord>; readonly inputBytes: number }
+
+// --- Records of bytes ---------------------------------------------------------------------
+
+/** The offset of the first byte in `bytes` that does not begin a well-formed UTF-8 character, or -1. */
+export const firstInvalidUtf8 = (bytes: Uint8Array): number => {
+  for (let i = 0; i < bytes.length; ) {
+    const lead = bytes[i]!
+    if (lead < 0x80) {
+      i++
+      continue
+    }
+    const tail = lead >= 0xc2 && lead <= 0xdf ? 1 : lead >= 0xe0 && lead <= 0xef ? 2 : lead >= 0xf0 && lead <= 0xf4 ? 3 : 0
+    if (tail === 0 || i + tail >= bytes.length) return i
+    // The second byte's range excludes overlong forms, surrogates and code points past U+10FFFF.
+    const low = lead === 0xe0 ? 0xa0 : lead === 0xf0 ? 0x90 : 0x80
+    const high = lead === 0xed ? 0x9f : lead === 0xf4 ? 0x8f : 0xbf
+    if (bytes[i + 1]! < low || bytes[i + 1]! > high) return i
+    for (let k = 2; k <= tail; k++) if ((bytes[i + k]! & 0xc0) !== 0x80) return i
+    i += tail + 1
+  }
+  return -1
+}
+
+const lossy = new TextDecoder("utf-8", { ignoreBOM: true })
+const hasBom = (bytes: Uint8Array, at = 0) => bytes[at] === 0xef && bytes[at + 1] === 0xbb && bytes[at + 2] === 0xbf
+
+/** A record whose bytes are not UTF-8: its text as U+FFFD-mended, and the exact bytes beside. */
+const invalidUtf8 = (file: string, line: number, bytes: Uint8Array, offset: number, bad: number): InputRecord => ({
+  file,
+  line,
+  raw: lossy.decode(bytes),
+  unreadable: {
+    tag: "InvalidUtf8",
+    message: `not UTF-8: byte ${offset + bad} of the file (byte ${bad} of the record) begins no valid character`,
+    offset: offset + bad,
+    rawBase64: Encoding.encodeBase64(bytes)
+  }
+})
+
+/**
+ * The records of some text, numbered from `firstLine`. A line ends at \n or \r\n (a lone \r is
+ * part of the line); a blank line is counted, not kept.
+ */
+const recordsOfText = (file: string, text: string, firstLine: number): Array<InputRecord> => {
+  const records: Array<InputRecord> = []
+  let line = firstLine
+  for (let from = 0; from < text.length; line++) {
+    const lf = text.indexOf("\n", from)
+    const end = lf < 0 ? text.length : lf
+    const raw = text.charCodeAt(end - 1) === 13 && end > from ? text.slice(from, end - 1) : text.slice(from, end)
+    if (raw.trim() !== "") records.push({ file, line, raw })
+    from = end + 1
+  }
+  return records
+}
+
+/** The same, line by line over bytes, for a chunk that is not all UTF-8: only its bad lines are marked. */
+const recordsOfBytes = (chunk: Extract<InputChunk, { _tag: "Lines" }>): Array<InputRecord> => {
+  const { file, bytes, offset } = chunk
+  const records: Array<InputRecord> = []
+  let line = chunk.firstLine
+  for (let from = chunk.first && hasBom(bytes) ? 3 : 0; from < bytes.length; line++) {
+    const lf = bytes.indexOf(10, from)
+    const end = lf < 0 ? bytes.length : lf
+    const own = bytes.subarray(from, bytes[end - 1] === 13 && end > from ? end - 1 : end)
+    const bad = firstInvalidUtf8(own)
+    if (bad >= 0) records.push(invalidUtf8(file, line, own, offset + from, bad))
+    else {
+      const raw = lossy.decode(own)
+      if (raw.trim() !== "") records.push({ file, line, raw })
+    }
+    from = end + 1
+  }
+  return records
+}
+
+/** The records of a chunk, in order. */
+export const recordsOf = (chunk: InputChunk): ReadonlyArray<InputRecord> => {
+  if (chunk._tag === "Records") return chunk.records
+  let text: string
+  try {
+    // Strict, so a byte that is not UTF-8 is found rather than mended; valid input takes this one
+    // pass. A byte order mark is skipped at the file's start only.
+    text = new TextDecoder("utf-8", { fatal: true, ignoreBOM: !chunk.first }).decode(chunk.bytes)
+  } catch {
+    return recordsOfBytes(chunk)
+  }
+  return recordsOfText(chunk.file, text, chunk.firstLine)
+}
+
+// --- Chunks -------------------------------------------------------------------------------
+
+// Lines or records per chunk: large enough to amortise the stream's (and a worker's message's)
+// overhead, small enough that the live objects of one chunk stay in the young generation.
+const CHUNK_LINES = 256
+/** Past this many bytes a chunk ends early; `migrate` keeps a chunk larger than this (one very large record) off the workers. */
+export const CHUNK_BYTES = 2 * 1024 * 1024
+
+const concat = (parts: ReadonlyArray<Uint8Array>): Uint8Array => {
+  const bytes = new Uint8Array(parts.reduce((n, p) => n + p.length, 0))
+  let at = 0
+  for (const part of parts) {
+    bytes.set(part, at)
+    at += part.length
+  }
+  return bytes
+}
+
+/** A chunk of no records that stands for input bytes read (an empty file's, a `.gz` trailer's). */
+const bytesOnly = (inputBytes: number): Stream.Stream<InputChunk> =>
+  inputBytes > 0 ? Stream.make({ _tag: "Records" as const, records: [], inputBytes }) : Stream.empty
+
+/**
+ * An NDJSON file's bytes cut into chunks of CHUNK_LINES lines (fewer past CHUNK_BYTES), at \n
+ * bytes (never inside a UTF-8 character). Each chunk owns its bytes, so it can be transferred to
+ * a worker. `consumed(end)` says how many input bytes have been read once the content up to
+ * `end` has (the content is the input unless it is decompressed).
+ */
+const linesOf = <E, R>(file: string, bytes: Stream.Stream<Uint8Array, E, R>, consumed: (end: number) => number = (end) => end): Stream.Stream<InputChunk, E, R> =>
+  Stream.suspend(() => {
+    let held: Array<Uint8Array> = []
+    let heldLines = 0
+    let heldBytes = 0
+    let firstLine = 1
+    let first = true
+    let offset = 0
+    let counted = 0
+    const inputBytesTo = (end: number) => {
+      const n = consumed(end) - counted
+      counted += n
+      return n
+    }
+    const chunk = (): InputChunk => {
+      const bytes = concat(held)
+      const c: InputChunk = { _tag: "Lines", file, firstLine, first, offset, bytes, inputBytes: inputBytesTo(offset + bytes.length) }
+      first = false
+      firstLine += heldLines
+      offset += bytes.length
+      held = []
+      heldLines = 0
+      heldBytes = 0
+      return c
+    }
+    const take = (buffer: Uint8Array): Array<InputChunk> => {
+      const chunks: Array<InputChunk> = []
+      let start = 0
+      for (let lf = buffer.indexOf(10); lf >= 0; lf = buffer.indexOf(10, lf + 1)) {
+        // A chunk ends at CHUNK_LINES lines, or sooner at CHUNK_BYTES: large records (avatars)
+        // then come a few at a time, and a worker's heap stays small.
+        if (++heldLines === CHUNK_LINES || heldBytes + (lf + 1 - start) >= CHUNK_BYTES) {
+          held.push(buffer.subarray(start, lf + 1))
+          chunks.push(chunk())
+          start = lf + 1
+        }
+      }
+      // A copy: the stream may fill its buffer again.
+      if (start < buffer.length) {
+        held.push(buffer.slice(start))
+        heldBytes += buffer.length - start
+      }
+      return chunks
+    }
+    return bytes.pipe(
+      Stream.mapConcat(take),
+      Stream.concat(Stream.suspend(() => (held.length === 0 ? bytesOnly(inputBytesTo(offset)) : Stream.make(chunk()))))
+    )
+  })
+
+/** Records in chunks of CHUNK_LINES, made as they are taken; the input's bytes shared among them by their count. */
+const recordChunks = (count: number, record: (i: number) => InputRecord, inputBytes: number): Stream.Stream<InputChunk> => {
+  if (count === 0) return bytesOnly(inputBytes)
+  const share = (i: number) => Math.round((inputBytes * i) / count)
+  return Stream.range(0, Math.ceil(count / CHUNK_LINES) - 1).pipe(
+    Stream.map((c): InputChunk => {
+      const records: Array<InputRecord> = []
+      const end = Math.min(count, (c + 1) * CHUNK_LINES)
+      for (let i = c * CHUNK_LINES; i < end; i++) records.push(record(i))
+      return { _tag: "Records", records, inputBytes: share(end) - share(c * CHUNK_LINES) }
+    })
+  )
+}
+
+const isSpace = (b: number | undefined) => b === 0x20 || b === 0x09 || b === 0x0a || b === 0x0d
+
+/**
+ * Where a valid JSON document's records lie in its bytes: each top-level array element, or the
+ * whole document when it is not an array. Only needed when a record's text cannot come from
+ * JSON.stringify (bytes that are not UTF-8, an element too deep to write back).
+ */
+const recordRanges = (bytes: Uint8Array): Array<readonly [number, number]> => {
+  let at = hasBom(bytes) ? 3 : 0
+  let end = bytes.length
+  while (isSpace(bytes[at])) at++
+  while (end > at && isSpace(bytes[end - 1])) end--
+  if (bytes[at] !== 0x5b) return [[at, end]]
+  const ranges: Array<readonly [number, number]> = []
+  const close = (start: number, stop: number) => {
+    while (stop > start && isSpace(bytes[stop - 1])) stop--
+    if (stop > start) ranges.push([start, stop])
+  }
+  let start = -1
+  let depth = 0
+  for (let i = at + 1; i < end - 1; i++) {
+    const b = bytes[i]!
+    if (start < 0 && !isSpace(b)) start = i
+    if (b === 0x22) {
+      // A string: its brackets and commas are text. Valid JSON, so it ends.
+      for (i++; bytes[i] !== 0x22; i++) if (bytes[i] === 0x5c) i++
+    } else if (b === 0x5b || b === 0x7b) depth++
+    else if (b === 0x5d || b === 0x7d) depth--
+    else if (b === 0x2c && depth === 0) {
+      close(start, i)
+      start = -1
+    }
+  }
+  if (start >= 0) close(start, end - 1)
+  return ranges
+}
+
+/**
+ * A JSON document's chunks: an array's elements (or a lone object) as records, each as
+ * JSON.stringify writes it. A document that does not parse is read line by line, as NDJSON.
+ */
+const documentChunks = (file: string, bytes: Uint8Array, inputBytes: number): Stream.Stream<InputChunk> => {
+  let text: string
+  let utf8 = true
+  try {
+    text = new TextDecoder("utf-8", { fatal: true }).decode(bytes)
+  } catch {
+    utf8 = false
+    text = new TextDecoder().decode(bytes)
+  }
+  let json: unknown
+  try {
+    json = JSON.parse(text)
+  } catch {
+    return linesOf(file, Stream.make(bytes), (end) => Math.round((inputBytes * end) / Math.max(bytes.length, 1)))
+  }
+  const items: ReadonlyArray<unknown> = Array.isArray(json) ? json : [json]
+  let ranges: Array<readonly [number, number]> | undefined
+  const source = (i: number) => {
+    ranges ??= recordRanges(bytes)
+    const [start, end] = ranges[i]!
+    return { start, bytes: bytes.subarray(start, end) }
+  }
+  return recordChunks(
+    items.length,
+    (i) => {
+      const line = i + 1
+      if (!utf8) {
+        const own = source(i)
+        const bad = firstInvalidUtf8(own.bytes)
+        if (bad >= 0) return invalidUtf8(file, line, own.bytes, own.start, bad)
+      }
+      try {
+        return { file, line, raw: JSON.stringify(items[i]) }
+      } catch (e) {
+        // JSON.stringify recurses, JSON.parse does not: a deep enough element parses but cannot be
+        // written back. Its text is taken from the document instead.
+        const message = `nested too deeply to be read (${e instanceof Error ? e.message : String(e)})`
+        return { file, line, raw: lossy.decode(source(i).bytes), unreadable: { tag: "TooDeep", message } }
+      }
+    },
+    inputBytes
+  )
+}
+
+// --- Inputs -------------------------------------------------------------------------------
+
+/** One input as listed: a file to read, and how. */
+export interface InputFile {
+  /** The path as given or as found in a folder; `<stdin>` for standard input. */
+  readonly file: string
+  /** `file`: a regular file, of `size` bytes (compressed, for a `.gz`). `stream`: a named pipe or a device, read in order, size unknown. `stdin`: `MigrateOptions.stdin`. */
+  readonly kind: "file" | "stream" | "stdin"
+  readonly size: number | null
+}
+
+/** The inputs of a migration, walked once: `migrate` takes them as they are. */
+export interface ListedInputs {
+  readonly files: ReadonlyArray<InputFile>
+  /** The files' total size in bytes; null when one has no size known (stdin, a pipe). */
+  readonly bytesTotal: number | null
+}
+
+const INPUT_NAME = /\.(?:ndjson|jsonl|json)(?:\.gz)?$/
+
+/**
+ * The inputs' files: files as given, folders walked in name order (the same order on every run)
+ * for their `.ndjson`, `.jsonl` and `.json` files, `.gz` or not. `-` is standard input. Each real
+ * path is taken once: a file given twice or reached through a link is read once, and a link back
+ * into a folder being walked (`ln -s . self`) is not followed.
+ */
+export const listInputs = (inputs: ReadonlyArray<string>): Effect.Effect<ListedInputs, MigrateInputError, FileSystem.FileSystem | Path.Path> =>
+  Effect.gen(function* () {
+    const fs = yield* FileSystem.FileSystem
+    const path = yield* Path.Path
+    const files: Array<InputFile> = []
+    const seen = new Set<string>()
+    // A pipe's path may have no real path (/dev/stdin on a pipe): its name then stands for it.
+    const firstTime = (entry: string) =>
+      Effect.map(Effect.orElseSucceed(fs.realPath(entry), () => entry), (real) => {
+        const first = !seen.has(real)
+        seen.add(real)
+        return first
+      })
+    const visit = (entry: string, info: FileSystem.File.Info): Effect.Effect<void, MigrateInputError> =>
+      Effect.gen(function* () {
+        if (!(yield* firstTime(entry))) return
+        if (info.type === "File") return void files.push({ file: entry, kind: "file", size: Number(info.size) })
+        if (info.type !== "Directory") return void files.push({ file: entry, kind: "stream", size: null })
+        const names = yield* Effect.mapError(fs.readDirectory(entry), (e) => new MigrateInputError({ file: entry, message: `${entry}: ${e.message}` }))
+        for (const name of [...names].sort()) {
+          const child = path.join(entry, name)
+          const childInfo = yield* Effect.option(fs.stat(child))
+          if (Option.isSome(childInfo) && (childInfo.value.type === "Directory" || INPUT_NAME.test(name))) yield* visit(child, childInfo.value)
+        }
+      })
+    for (const input of inputs) {
+      if (input === "-") {
+        if (!seen.has(STDIN)) files.push({ file: STDIN, kind: "stdin", size: null })
+        seen.add(STDIN)
+        continue
+      }
+      const info = yield* Effect.mapError(fs.stat(input), () => new MigrateInputError({ file: input, message: `${input}: no such file or folder, or not readable` }))
+      yield* visit(input, info)
+    }
+    const bytesTotal = files.every((f) => f.size !== null) ? files.reduce((total, f) => total + f.size!, 0) : null
+    return { files, bytesTotal }
+  })
+
+// --- Reading one input --------------------------------------------------------------------
+
+/** Standard input's bytes, for `-`; the Node side is `NodeStream.fromReadable(() => process.stdin)`. */
+export type StdinBytes = Stream.Stream<Uint8Array, unknown>
+
+const describe = (e: unknown) => (e instanceof Error ? e.message : String(e))
+
+/**
+ * A regular file's bytes, failing if it changes size while it is read: a truncated or growing
+ * file would otherwise give a partial or torn migration with nothing said.
+ */
+const fileBytes = (fs: FileSystem.FileSystem, file: string, size: number, unreadable: (e: PlatformError) => MigrateInputError) =>
+  Stream.suspend(() => {
+    let read = 0
+    const changed = Effect.flatMap(Effect.option(fs.stat(file)), (now) =>
+      Effect.fail(
+        new MigrateInputError({
+          file,
+          message: `${file}: changed size while it was read: ${size} bytes when the migration began, ${Option.isSome(now) ? `${now.value.size} bytes now` : `${read} bytes read`}`
+        })
+      )
+    )
+    // One byte past the size is enough to tell the file grew.
+    return Stream.mapError(fs.stream(file, { bytesToRead: size + 1 }), unreadable).pipe(
+      Stream.mapEffect((bytes) => ((read += bytes.length) > size ? changed : Effect.succeed(bytes))),
+      Stream.concat(Stream.suspend(() => (read === size ? Stream.empty : Stream.fromEffect(changed))))
+    )
+  })
+
+/**
+ * A pipe's or a device's bytes, in order. The platform's file reads are positional (pread), which
+ * a pipe refuses (ESPIPE); position -1 asks for a plain read from where the last one ended.
+ */
+const streamBytes = (fs: FileSystem.FileSystem, file: string, unreadable: (e: PlatformError) => MigrateInputError) =>
+  Stream.unwrapScoped(
+    Effect.map(Effect.mapError(fs.open(file), unreadable), (handle) =>
+      Stream.repeatEffectOption(
+        handle.seek(-1, "start").pipe(
+          Effect.zipRight(handle.readAlloc(64 * 1024)),
+          Effect.mapError((e) => Option.some(unreadable(e))),
+          Effect.flatMap(Option.match({ onNone: () => Effect.fail(Option.none()), onSome: Effect.succeed }))
+        )
+      )
+    )
+  )
+
+/** Decompressed gzip; a corrupt or truncated one is a MigrateInputError. */
+const gunzip = <R>(file: string, bytes: Stream.Stream<Uint8Array, MigrateInputError, R>): Stream.Stream<Uint8Array, MigrateInputError, R> =>
+  Stream.unwrap(
+    // The web stream types take views of ArrayBuffers only; bytes read are (never shared memory).
+    Effect.map(Stream.toReadableStreamEffect(Stream.map(bytes, (b): BufferSource => b as Uint8Array<ArrayBuffer>)), (compressed) =>
+      Stream.fromReadableStream({
+        evaluate: () => compressed.pipeThrough(new DecompressionStream("gzip")),
+        onError: (e) => (e instanceof MigrateInputError ? e : new MigrateInputError({ file, message: `${file}: not readable as gzip: ${describe(e)}` }))
+      })
+    )
+  )
+
+const collect = <E, R>(bytes: Stream.Stream<Uint8Array, E, R>) => Effect.map(Stream.runCollect(bytes), (parts) => concat(Chunk.toReadonlyArray(parts)))
+
+/** Whether a line says its input is NDJSON: a JSON value but an array. Undefined for a blank line. */
+const isNdjsonLine = (bytes: Uint8Array): boolean | undefined => {
+  const text = lossy.decode(hasBom(bytes) ? bytes.subarray(3) : bytes).trim()
+  if (text === "") return undefined
+  try {
+    return !Array.isArray(JSON.parse(text))
+  } catch {
+    return false
+  }
+}
+
+/**
+ * Standard input's chunks. When its first non-blank line is a JSON value other than an array,
+ * it is NDJSON, streamed as it comes. Otherwise (a pretty-printed document, or an array on one
+ * line) it is one JSON document, read whole, like a `.json` file (line by line if it does not
+ * parse). Only the first line is held before the choice.
+ */
+const stdinChunks = (bytes: Stream.Stream<Uint8Array, MigrateInputError>, consumed: () => number): Stream.Stream<InputChunk, MigrateInputError> =>
+  Stream.unwrapScoped(
+    Effect.gen(function* () {
+      const pull = yield* Stream.toPull(bytes)
+      const head: Array<Uint8Array> = []
+      let line: Array<Uint8Array> = []
+      let ndjson: boolean | undefined
+      let ended = false
+      while (ndjson === undefined && !ended) {
+        const parts = yield* Effect.catchAll(pull, Option.match({ onNone: () => Effect.succeed(null), onSome: Effect.fail }))
+        if (parts === null) {
+          ended = true
+          ndjson = isNdjsonLine(concat(line)) ?? true
+          break
+        }
+        for (const part of parts) {
+          head.push(part)
+          let from = 0
+          for (let lf = part.indexOf(10); ndjson === undefined && lf >= 0; lf = part.indexOf(10, from)) {
+            ndjson = isNdjsonLine(concat([...line, part.subarray(from, lf)]))
+            line = []
+            from = lf + 1
+          }
+          if (ndjson === undefined) line.push(part.subarray(from))
+        }
+      }
+      const all = Stream.concat(Stream.fromIterable(head), ended ? Stream.empty : Stream.repeatEffectChunkOption(pull))
+      return ndjson ? linesOf(STDIN, all) : Stream.unwrap(Effect.map(collect(all), (document) => documentChunks(STDIN, document, consumed())))
+    })
+  )
+
+/**
+ * One input's chunks: NDJSON lines as bytes, or the elements of a JSON document (a `.json` file,
+ * or standard input holding one) as records. A `.gz` is decompressed as it is read.
+ */
+export const inputChunks = (input: InputFile, stdin?: StdinBytes): Stream.Stream<InputChunk, MigrateInputError, FileSystem.FileSystem> =>
+  Stream.unwrap(
+    Effect.gen(function* () {
+      const fs = yield* FileSystem.FileSystem
+      const file = input.file
+      const unreadable = (e: PlatformError) => new MigrateInputError({ file, message: `${file}: ${e.message}` })
+      const source =
+        input.kind === "stdin"
+          ? stdin === undefined
+            ? Stream.fail(MigrateInputError.noStdin())
+            : Stream.mapError(stdin, (e) => new MigrateInputError({ file, message: `${file}: ${describe(e)}` }))
+          : input.kind === "stream" || input.size === null
+            ? streamBytes(fs, file, unreadable)
+            : fileBytes(fs, file, input.size, unreadable)
+      let read = 0
+      const counted = Stream.map(source, (bytes) => ((read += bytes.length), bytes))
+      if (input.kind === "stdin") return stdinChunks(counted, () => read)
+      const gz = file.endsWith(".gz")
+      const content = gz ? gunzip(file, counted) : counted
+      if (/\.json(?:\.gz)?$/.test(file)) {
+        // A JSON document is read whole: its records only exist once it parses.
+        return Stream.unwrap(Effect.map(collect(content), (bytes) => documentChunks(file, bytes, read)))
+      }
+      return gz ? linesOf(file, content, () => read) : linesOf(file, content)
+    })
+  )
+
+/** The chunks of some inputs (files, folders), each file read once. */
+export const readChunks = (...inputs: ReadonlyArray<string>): Stream.Stream<InputChunk, MigrateInputError, FileSystem.FileSystem | Path.Path> =>
+  Stream.unwrap(Effect.map(listInputs(inputs), (listed) => Stream.flatMap(Stream.fromIterable(listed.files), (input) => inputChunks(input))))
+
+/** The records of some inputs: every non-empty line of NDJSON, or the elements of a JSON array. */
+export const readRecords = (...inputs: ReadonlyArray<string>): Stream.Stream<InputRecord, MigrateInputError, FileSystem.FileSystem | Path.Path> =>
+  Stream.mapConcat(readChunks(...inputs), recordsOf)
