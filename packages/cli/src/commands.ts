@@ -9,7 +9,7 @@ import { Cause, Effect, HashMap, Option, Ref } from "effect"
 import { diffCommand } from "./commands/diff.js"
 import { inspectCommand } from "./commands/inspect.js"
 import { type HelpEpilogue, renderEpilogue } from "./commands/help.js"
-import { migrateCommand, migrateHelp } from "./commands/migrate.js"
+import { STDIN_ARGUMENT, migrateCommand, migrateHelp } from "./commands/migrate.js"
 import { simulateCommand } from "./commands/simulate.js"
 import { ExitCode, ExitStatus } from "./exit.js"
 import { Stdio, withStdioConsole } from "./stdio.js"
@@ -78,6 +78,31 @@ export const unknownFlag = (args: ReadonlyArray<string>): string | undefined => 
   return undefined
 }
 
+/**
+ * The command line with each `-` argument (standard input) spelled as STDIN_ARGUMENT: @effect/cli
+ * takes a lone `-` for the end of the options, so `migrate - --quiet` would read `--quiet` as an
+ * input. A `-` that is an option's value (`--out -`) stays as it is.
+ */
+export const protectDashes = (args: ReadonlyArray<string>): Array<string> => {
+  const out = [...args]
+  let known = builtIns
+  let command: string | undefined
+  let options = true
+  for (let i = 0; i < out.length; i++) {
+    const arg = out[i]!
+    if (arg === "-") out[i] = STDIN_ARGUMENT
+    else if (!options) continue
+    else if (arg === "--") options = false
+    else if (arg.startsWith("-")) {
+      if (known.get(arg.toLowerCase()) === true) i++
+    } else if (command === undefined) {
+      command = arg
+      known = commandFlags.get(arg.toLowerCase()) ?? builtIns
+    }
+  }
+  return out
+}
+
 /** The part of each command's help that @effect/cli has no place for. */
 const epilogues: Readonly<Record<string, HelpEpilogue>> = { migrate: migrateHelp }
 
@@ -111,7 +136,7 @@ export const runCli = (argv: ReadonlyArray<string>) =>
     }
     const status = yield* Ref.make<ExitCode>(ExitCode.ok)
     const epilogue = epilogues[helpAskedOf(argv.slice(2)) ?? ""]
-    return yield* run(argv).pipe(
+    return yield* run([...argv.slice(0, 2), ...protectDashes(argv.slice(2))]).pipe(
       Effect.zipRight(epilogue === undefined ? Effect.void : Effect.ignore(stdio.out(renderEpilogue(epilogue)))),
       Effect.zipRight(Ref.get(status)),
       Effect.provideService(ExitStatus, status),

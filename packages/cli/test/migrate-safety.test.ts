@@ -5,12 +5,14 @@
  * over the Stdio service; the same with real signals and pipes is in tools/test/executable.test.ts.
  */
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
-import { Deferred, Effect, Fiber, TestClock } from "effect"
+import { Deferred, Effect, Fiber, Stream, TestClock } from "effect"
 import { execFileSync } from "node:child_process"
 import { createReadStream, readFileSync } from "node:fs"
 import { mkdir, mkdtemp, readFile, readdir, rm, symlink, writeFile } from "node:fs/promises"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
+import { protectDashes } from "../src/commands.js"
+import { STDIN_ARGUMENT } from "../src/commands/migrate.js"
 import { BrokenPipe } from "../src/stdio.js"
 import { type Printed, command, repoRoot, run } from "./harness.js"
 
@@ -265,6 +267,22 @@ describe("the command line", () => {
 })
 
 describe("pipes", () => {
+  it.effect("- reads standard input, wherever it stands among the flags and inputs", () =>
+    Effect.gen(function* () {
+      const file = "examples/export/platform/entries.ndjson"
+      const bytes = readFileSync(join(repoRoot, file))
+      const fromFile = yield* command(["migrate", file, "--quiet", "--to", "platform"])
+      const fromStdin = yield* command(["migrate", "-", "--quiet", "--to", "platform"], { stdin: Stream.make(new Uint8Array(bytes)) })
+      expect(fromStdin.code).toBe(0)
+      expect(fromStdin.stderr).toBe("")
+      expect(fromStdin.stdout).toBe(fromFile.stdout)
+      const both = yield* command(["migrate", "--quiet", file, "-", "--to", "platform"], { stdin: Stream.make(new Uint8Array(bytes)) })
+      expect(both.stdout).toBe(fromFile.stdout + fromFile.stdout)
+      // An option's value stays one: `--out -` is standard output.
+      expect(protectDashes(["migrate", "-", "--out", "-", "a.ndjson", "--", "-"])).toEqual(["migrate", STDIN_ARGUMENT, "--out", "-", "a.ndjson", "--", STDIN_ARGUMENT])
+    })
+  )
+
   it(
     "--out - writes standard output, as no --out does; --out to a FIFO streams into it",
     async () => {

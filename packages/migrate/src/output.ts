@@ -37,7 +37,8 @@ const failure = (file: string) => (e: PlatformError) => new MigrateOutputError({
  * same folder so the rename cannot cross file systems) and renamed over it by `commit`; removed
  * when the scope closes uncommitted. An existing destination that is not a regular file (a FIFO,
  * `/dev/stdout`, a terminal) cannot be replaced: it is written as the run goes, appended to,
- * since a pipe cannot seek.
+ * since a pipe cannot seek. A link to a file is followed, so the link stays a link; a link to
+ * nothing, or a destination that cannot be looked at, is an error rather than a guess.
  */
 export const outputFile = (file: string): Effect.Effect<OutputFile, MigrateOutputError, FileSystem.FileSystem | Path.Path | Scope.Scope> =>
   Effect.gen(function* () {
@@ -45,30 +46,43 @@ export const outputFile = (file: string): Effect.Effect<OutputFile, MigrateOutpu
     const path = yield* Path.Path
     const fail = failure(file)
     const encoder = new TextEncoder()
-    const existing = yield* Effect.option(fs.stat(file))
+    const writerOf = (handle: FileSystem.File): TextWriter => (text) => (text === "" ? Effect.void : Effect.mapError(handle.writeAll(encoder.encode(text)), fail))
+    // What is there now, links followed. Only a missing file may be created; anything else that
+    // cannot be looked at is an error, never a guess (a guess could rename over a device).
+    const existing = yield* fs.stat(file).pipe(
+      Effect.map(Option.some),
+      Effect.catchIf(
+        (e) => e._tag === "SystemError" && e.reason === "NotFound",
+        () => Effect.succeed(Option.none<FileSystem.File.Info>())
+      ),
+      Effect.mapError(fail)
+    )
     if (Option.isSome(existing) && existing.value.type === "Directory") {
       return yield* new MigrateOutputError({ file, message: `${file}: is a folder` })
     }
     if (Option.isSome(existing) && existing.value.type !== "File") {
       const handle = yield* Effect.mapError(fs.open(file, { flag: "a" }), fail)
-      const write: TextWriter = (text) => (text === "" ? Effect.void : Effect.mapError(handle.writeAll(encoder.encode(text)), fail))
-      return { write, commit: Effect.void, temporary: undefined }
+      return { write: writerOf(handle), commit: Effect.void, temporary: undefined }
     }
-    const temporary = path.join(path.dirname(file), `.${path.basename(file)}.${Math.random().toString(36).slice(2, 10)}.partial`)
+    if (Option.isNone(existing) && Option.isSome(yield* Effect.option(fs.readLink(file)))) {
+      return yield* new MigrateOutputError({ file, message: `${file}: is a link to nothing` })
+    }
+    // A link to a file is followed: the file it names is replaced, and the link stays a link.
+    const target = Option.isSome(existing) ? yield* Effect.mapError(fs.realPath(file), fail) : file
+    const temporary = path.join(path.dirname(target), `.${path.basename(target)}.${Math.random().toString(36).slice(2, 10)}.partial`)
     let committed = false
     // Added before the file is opened, so it runs after the file is closed.
     yield* Effect.addFinalizer(() => (committed ? Effect.void : Effect.ignore(fs.remove(temporary))))
     const handle = yield* Effect.mapError(fs.open(temporary, { flag: "wx" }), fail)
-    const write: TextWriter = (text) => (text === "" ? Effect.void : Effect.mapError(handle.writeAll(encoder.encode(text)), fail))
     const commit = Effect.suspend(() => {
       if (committed) return Effect.void
-      return Effect.zipRight(handle.sync, fs.rename(temporary, file)).pipe(
+      return Effect.zipRight(handle.sync, fs.rename(temporary, target)).pipe(
         Effect.tap(() => void (committed = true)),
         Effect.mapError(fail)
       )
     })
     return {
-      write,
+      write: writerOf(handle),
       commit,
       get temporary() {
         return committed ? undefined : temporary

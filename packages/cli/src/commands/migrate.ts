@@ -35,7 +35,18 @@ export const normalizerLayer = Normalizer.layer.pipe(Layer.provide(Normalizer.ad
 /** How often the progress line is redrawn on a terminal, and written as a new line elsewhere. */
 const REDRAW_MS = { terminal: 250, lines: 1000 } as const
 
-const isStdout = (name: Option.Option<string>) => Option.isSome(name) && name.value === "-"
+/**
+ * The process's own standard streams by their device names. They may be sockets (a parent
+ * process's pipes often are), which cannot be opened again by name, so they are used as the
+ * streams they are.
+ */
+const STDOUT_NAMES = new Set(["-", "/dev/stdout", "/dev/fd/1", "/proc/self/fd/1"])
+const STDIN_NAMES = new Set(["/dev/stdin", "/dev/fd/0", "/proc/self/fd/0"])
+
+const isStdout = (name: Option.Option<string>) => Option.isSome(name) && STDOUT_NAMES.has(name.value)
+
+/** `-` as an argument, as runCli hands it on (see protectDashes): no argument can hold a NUL. */
+export const STDIN_ARGUMENT = "\u0000-"
 
 /** What `scanbridge migrate --help` shows after the flags (see help.ts). */
 export const migrateHelp = {
@@ -80,6 +91,7 @@ export const migrateCommand = Command.make(
     Effect.scoped(
       Effect.gen(function* () {
         const stdio = yield* Stdio
+        const given = args.inputs.map((input) => (input === STDIN_ARGUMENT || STDIN_NAMES.has(input) ? "-" : input))
         const named = [
           ["--out", args.out],
           ["--rejects", args.rejects],
@@ -90,8 +102,8 @@ export const migrateCommand = Command.make(
           return yield* new CliError({ message: `${onStdout.map(([f]) => f).join(" and ")} both write to standard output; give one of them a file` })
         }
         yield* refuseOverlaps(
-          args.inputs,
-          named.flatMap(([name, value]) => (Option.isSome(value) && value.value !== "-" ? [{ name, file: value.value }] : []))
+          given,
+          named.flatMap(([name, value]) => (Option.isSome(value) && !isStdout(value) ? [{ name, file: value.value }] : []))
         )
 
         // The pipe's reader going away ends the run as a signal would: nothing is committed.
@@ -102,7 +114,7 @@ export const migrateCommand = Command.make(
             return new MigrateOutputError({ file: "-", message: "standard output was closed" })
           })
         const open = (value: Option.Option<string>) =>
-          Option.isSome(value) && value.value !== "-"
+          Option.isSome(value) && !isStdout(value)
             ? Effect.acquireRelease(Effect.map(outputFile(value.value), track), (output) => Effect.sync(() => untrack(output)))
             : Effect.succeed(undefined)
         const out = yield* open(args.out)
@@ -112,7 +124,7 @@ export const migrateCommand = Command.make(
         const writerOf = (output: OutputFile | undefined, value: Option.Option<string>, otherwise: TextWriter) =>
           output !== undefined ? output.write : isStdout(value) ? toStdout : otherwise
 
-        const inputs = yield* listInputs(args.inputs)
+        const inputs = yield* listInputs(given)
         const total = inputs.bytesTotal
         const workers = Option.isSome(args.workers) ? args.workers.value : defaultWorkers(total ?? 0)
         const pool = workers > 0 ? yield* makeMigratePool({ size: workers }) : undefined
