@@ -4,8 +4,8 @@
  */
 import * as NodeContext from "@effect/platform-node/NodeContext"
 import { Effect, Either, Layer } from "effect"
-import type { Encoded, Scan, ScanJson } from "@scanbridge/model"
-import { ScanbridgeError } from "@scanbridge/model/plain"
+import { DecodeError, type Encoded, type Scan, type ScanJson } from "@scanbridge/model"
+import { ScanbridgeError, throwsOnlyScanbridgeError } from "@scanbridge/model/plain"
 import { type Report, Normalizer, defaultNormalizer, migrate, outputFile, refuseOverlaps } from "@scanbridge/migrate"
 
 export { ScanbridgeError }
@@ -18,13 +18,14 @@ const orThrow = <A>(result: Either.Either<A, ConstructorParameters<typeof Scanbr
 const scansOf = (json: unknown): ReadonlyArray<Scan> => orThrow(defaultNormalizer.normalize(json))
 
 /** Every canonical scan a stored JSON value holds (a list page holds several). */
-export const normalizePlain = (json: unknown): ReadonlyArray<ScanJson> => scansOf(json)
+export const normalizePlain = (json: unknown): ReadonlyArray<ScanJson> => throwsOnlyScanbridgeError(json, () => scansOf(json))
 
 /** Which format a JSON value is: its name and API (null for the canonical form). */
-export const detectFormatPlain = (json: unknown): { readonly format: string; readonly api: string | null } => {
-  const d = orThrow(defaultNormalizer.detect(json))
-  return { format: d.format.name, api: d.format.api }
-}
+export const detectFormatPlain = (json: unknown): { readonly format: string; readonly api: string | null } =>
+  throwsOnlyScanbridgeError(json, () => {
+    const d = orThrow(defaultNormalizer.detect(json))
+    return { format: d.format.name, api: d.format.api }
+  })
 
 export interface MigrateFileOptions {
   /** `canonical` (default), `platform`, `session`, `estimation` or `fit`. */
@@ -69,10 +70,13 @@ export const migrateFile = async (inputs: string | ReadonlyArray<string>, option
   return result.right
 }
 
-const encoderOf = (target: string) => (scan: unknown): Encoded<unknown> => {
-  const [canonical] = scansOf(scan)
-  return orThrow(defaultNormalizer.encoders.get(target)!.encode(canonical!))
-}
+const encoderOf = (target: string) => (scan: unknown): Encoded<unknown> =>
+  throwsOnlyScanbridgeError(scan, () => {
+    const [canonical] = scansOf(scan)
+    // A record that holds no scan (an empty list page) has nothing to encode.
+    if (canonical === undefined) throw new ScanbridgeError(DecodeError.at("record", [], scan, "holds no scan to encode"))
+    return orThrow(defaultNormalizer.encoders.get(target)!.encode(canonical))
+  })
 
 /**
  * The compatibility encoders: a canonical scan (or any record Scanbridge reads) written in an

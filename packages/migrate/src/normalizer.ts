@@ -7,7 +7,7 @@
 import { Context, Effect, Either, Layer } from "effect"
 import {
   type Adapter,
-  type DecodeError,
+  DecodeError,
   SCAN_FORMAT,
   type Scan,
   type ScanEncoder,
@@ -83,7 +83,7 @@ export const makeNormalizer = (adapters: ReadonlyArray<Adapter>): NormalizerServ
     )
   }
 
-  const detect = (json: unknown): Either.Either<Detected, UnknownFormatError> => {
+  const detectOrThrow = (json: unknown): Either.Either<Detected, UnknownFormatError> => {
     if (!isEnvelope(json)) return among(formats, json, false)
     const named = formats.filter((f) => f.name === json.source || f.api === json.source)
     if (named.length === 0) {
@@ -99,9 +99,26 @@ export const makeNormalizer = (adapters: ReadonlyArray<Adapter>): NormalizerServ
     return among(named, json.payload, true)
   }
 
+  // Shape tests and decoders answer with typed errors, but whatever one throws (a stack
+  // overflow on a record nested too deeply, an integrator's adapter's bug) is a typed error
+  // here too: no record stops a migration.
+  const detect = (json: unknown): Either.Either<Detected, UnknownFormatError> => {
+    try {
+      return detectOrThrow(json)
+    } catch (e) {
+      return Either.left(UnknownFormatError.unreadable(names, json, e))
+    }
+  }
+
   const normalize = (json: unknown): Either.Either<ReadonlyArray<Scan>, NormalizeError> => {
     const detected = detect(json)
-    return Either.isLeft(detected) ? Either.left(detected.left) : detected.right.format.decode(detected.right.payload)
+    if (Either.isLeft(detected)) return Either.left(detected.left)
+    const { format, payload } = detected.right
+    try {
+      return format.decode(payload)
+    } catch (e) {
+      return Either.left(DecodeError.unreadable(format.name, payload, e))
+    }
   }
 
   return { formats, encoders, detect, normalize }

@@ -6,7 +6,7 @@
  * input size; the output keeps the input's order, so two runs write the same bytes.
  */
 import { Effect, Either, Schema, Stream } from "effect"
-import type { Scan } from "@scanbridge/model"
+import { DecodeError, EncodeError, type Scan, unreadableReason } from "@scanbridge/model"
 import { Normalizer, type NormalizerService } from "./normalizer.js"
 import type { TextWriter } from "./output.js"
 import {
@@ -76,16 +76,27 @@ export const migrateRecord = (normalizer: NormalizerService, target: string) => 
     }
     const detected = normalizer.detect(json)
     if (Either.isLeft(detected)) return reject(record, detected.left._tag, detected.left.message, null)
-    const scans = detected.right.format.decode(detected.right.payload)
-    if (Either.isLeft(scans)) return reject(record, scans.left._tag, scans.left.message, scans.left.path)
-    const lines: Array<string> = []
-    for (const scan of scans.right) {
-      const encoded = encoder.encode(scan)
-      if (Either.isLeft(encoded)) return reject(record, encoded.left._tag, encoded.left.message, encoded.left.path)
-      // Notes of the encoding travel with a canonical scan; other shapes have no place for them.
-      lines.push(JSON.stringify(encoded.right.value))
+    const { format, payload } = detected.right
+    let decoded = false
+    // Decoders and encoders answer with typed errors; one that throws instead (a stack
+    // overflow on a record nested too deeply, an integrator's adapter's bug) rejects this
+    // record alone, and the run goes on.
+    try {
+      const scans = format.decode(payload)
+      if (Either.isLeft(scans)) return reject(record, scans.left._tag, scans.left.message, scans.left.path)
+      decoded = true
+      const lines: Array<string> = []
+      for (const scan of scans.right) {
+        const encoded = encoder.encode(scan)
+        if (Either.isLeft(encoded)) return reject(record, encoded.left._tag, encoded.left.message, encoded.left.path)
+        // Notes of the encoding travel with a canonical scan; other shapes have no place for them.
+        lines.push(JSON.stringify(encoded.right.value))
+      }
+      return { _tag: "Migrated", format: format.name, scans: scans.right, lines }
+    } catch (e) {
+      const error = decoded ? EncodeError.at(target, [], undefined, unreadableReason(e)) : DecodeError.unreadable(format.name, payload, e)
+      return reject(record, error._tag, error.message, error.path)
     }
-    return { _tag: "Migrated", format: detected.right.format.name, scans: scans.right, lines }
   }
 }
 

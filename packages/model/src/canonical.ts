@@ -3,13 +3,13 @@
  * (or an integrator) wrote in the canonical format, so anything off-contract is an error that
  * names the path and the value.
  */
-import { fastDecodeEither } from "./fast.js"
+import { boundedDecodeEither } from "./bounded.js"
 import { Effect, Either } from "effect"
 import { Catalogue } from "./catalogue.js"
-import { DecodeError, type Issue, collectIssues } from "./errors.js"
+import { DecodeError, type Issue } from "./errors.js"
 import { SCAN_FORMAT, Scan, type ScanJson } from "./scan.js"
 
-const decode = fastDecodeEither(Scan, { errors: "all", onExcessProperty: "error" })
+const decode = boundedDecodeEither(Scan, { onExcessProperty: "error" })
 
 // An unknown key in measurementsMm is most often another dialect's spelling: say which.
 const explain = (issue: Issue): Issue => {
@@ -24,7 +24,7 @@ const explain = (issue: Issue): Issue => {
 
 /** Validates a parsed JSON value as a canonical scan. */
 export const decodeScanEither = (json: unknown): Either.Either<Scan, DecodeError> =>
-  Either.mapLeft(decode(json), (e) => DecodeError.fromIssues(SCAN_FORMAT, collectIssues(e.issue).map(explain)))
+  Either.mapLeft(decode(json), (list) => DecodeError.fromIssues(SCAN_FORMAT, list.issues.map(explain), list.omitted))
 
 export const decodeScan = (json: unknown): Effect.Effect<Scan, DecodeError> => decodeScanEither(json)
 

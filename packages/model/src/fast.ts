@@ -33,13 +33,15 @@ const testOf = (ast: SchemaAST.Refinement): Guard | undefined => {
   return typeof test === "function" ? (test as Guard) : undefined
 }
 
-type Excess = "ignore" | "error" | "preserve"
+/** A schema's onExcessProperty option. */
+export type Excess = "ignore" | "error" | "preserve"
 
 class Uncompilable extends Error {}
 
 const PARSE_OPTIONS: SchemaAST.ParseOptions = { errors: "first" }
 
-const excessOf = (ast: SchemaAST.AST, inherited: Excess): Excess => {
+/** A node's onExcessProperty: its own parse options annotation, or the one it inherits. */
+export const excessOf = (ast: SchemaAST.AST, inherited: Excess): Excess => {
   const options = Option.getOrUndefined(SchemaAST.getParseOptionsAnnotation(ast))
   return options?.onExcessProperty ?? inherited
 }

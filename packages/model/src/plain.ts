@@ -65,6 +65,32 @@ export interface OtherFailure {
 const MODEL_TAGS: ReadonlySet<string> = new Set(["DecodeError", "UnknownFormatError", "InvariantViolation", "EncodeError"])
 const isModelFailure = (f: ScanbridgeFailure | OtherFailure): f is ScanbridgeFailure => MODEL_TAGS.has(f._tag)
 
+// The last resort of `throwsOnlyScanbridgeError`, made while the stack is whole: when too
+// little is left even to build an error, this one is thrown.
+const STACK_EXHAUSTED = new ScanbridgeError(
+  new DecodeError({ format: "record", path: [], value: undefined, issues: [], omitted: 0, message: "record: the stack ran out; call again with more stack left" })
+)
+
+/**
+ * Runs `f`, and turns whatever it throws other than a ScanbridgeError (a RangeError when the
+ * stack runs out, say) into one, a DecodeError at the root naming the value: the plain API
+ * throws nothing else, whatever the input and the stack left to it.
+ */
+export const throwsOnlyScanbridgeError = <A>(value: unknown, f: () => A): A => {
+  try {
+    return f()
+  } catch (e) {
+    if (e instanceof ScanbridgeError) throw e
+    let error: ScanbridgeError
+    try {
+      error = new ScanbridgeError(DecodeError.unreadable("record", value, e))
+    } catch {
+      error = STACK_EXHAUSTED
+    }
+    throw error
+  }
+}
+
 const orThrow = <A>(result: Either.Either<A, ScanbridgeFailure>): A => {
   if (Either.isLeft(result)) throw new ScanbridgeError(result.left)
   return result.right

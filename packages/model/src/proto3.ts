@@ -13,10 +13,11 @@
  * notes and the renamed and ignored lists use the printed spelling, so that every spelling of
  * one message reads to the same result.
  */
-import { compileGuard, fastDecodeEither, fastTest } from "./fast.js"
+import { boundedDecodeEither } from "./bounded.js"
+import { compileGuard, fastTest } from "./fast.js"
 import { Either, Option, Schema, SchemaAST } from "effect"
 import { isRecord } from "./adapter.js"
-import { DecodeError, type Path, type PathSegment, collectIssues } from "./errors.js"
+import { DecodeError, type Path, type PathSegment } from "./errors.js"
 import { isUtcTimestamp } from "./scan.js"
 
 /** toISOString's form for years 1-9999 (the range of a proto3 Timestamp): parseTimestamp keeps it as it is. */
@@ -334,7 +335,7 @@ const identityPath = (path: Path): Path => path
  */
 export const reader = <A, I>(schema: Schema.Schema<A, I>, format: string, base: Path = []) => {
   const read = compile(schema.ast)
-  const validate = fastDecodeEither(schema, { errors: "all" })
+  const validate = boundedDecodeEither(schema)
   // Most stored messages are already in printed spelling with no unknown field: the reader would
   // copy them unchanged, so they are returned as they are once the schema's predicate agrees.
   // An enum field then holds a name: a number is the reader's to map.
@@ -351,8 +352,8 @@ export const reader = <A, I>(schema: Schema.Schema<A, I>, format: string, base: 
     }
     const result = validate(printed)
     if (Either.isLeft(result)) {
-      const issues = collectIssues(result.left.issue).map((issue) => ({ ...issue, path: [...base, ...inputPath(printed, issue.path, ctx.spelled)] }))
-      return Either.left(DecodeError.fromIssues(format, issues))
+      const issues = result.left.issues.map((issue) => ({ ...issue, path: [...base, ...inputPath(printed, issue.path, ctx.spelled)] }))
+      return Either.left(DecodeError.fromIssues(format, issues, result.left.omitted))
     }
     return Either.right({
       value: result.right,

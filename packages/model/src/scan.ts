@@ -4,12 +4,13 @@
  * Every key is always present (null where unknown) except measurementsMm, which holds only
  * what the source gave. Unknown keys are rejected at any depth.
  */
-import { fastDecodeEither, fastTest } from "./fast.js"
+import { boundedDecodeEither } from "./bounded.js"
+import { fastTest } from "./fast.js"
 import { Arbitrary, Either, Schema } from "effect"
 import type { FastCheck } from "effect"
 import { Catalogue, MEASUREMENT_NAMES, type MeasurementName, POSTURE_FRONT, POSTURE_RIGHT } from "./catalogue.js"
 import type { FrontPostureName, RightPostureName } from "./catalogue.js"
-import { InvariantViolation, type Path, collectIssues, formatPath } from "./errors.js"
+import { InvariantViolation, type Path, formatPath } from "./errors.js"
 
 export const SCAN_FORMAT = "scanbridge.scan/v1"
 
@@ -318,7 +319,7 @@ export interface ScanInit {
   readonly notes?: ReadonlyArray<Note>
 }
 
-const validate = fastDecodeEither(Scan, { errors: "all", onExcessProperty: "error" })
+const validate = boundedDecodeEither(Scan, { onExcessProperty: "error" })
 
 // The plain JSON object of a ScanInit with every default filled in, before validation.
 const scanJsonOf = (init: ScanInit, notes: ReadonlyArray<Note> = init.notes ?? []): ScanJson => ({
@@ -354,4 +355,4 @@ export const scanOf = (init: ScanInit, notes: ReadonlyArray<Note>): Scan => scan
  * Effect, so `yield* makeScan(...)` works inside Effect.gen.
  */
 export const makeScan = (init: ScanInit): Either.Either<Scan, InvariantViolation> =>
-  Either.mapLeft(validate(scanJsonOf(init)), (e) => InvariantViolation.fromIssues(collectIssues(e.issue)))
+  Either.mapLeft(validate(scanJsonOf(init)), InvariantViolation.fromIssueList)

@@ -5,7 +5,8 @@
  * key is always present (null where unknown) and unknown keys are rejected.
  */
 import { Either, Schema } from "effect"
-import { InvariantViolation, collectIssues } from "./errors.js"
+import { boundedDecodeEither } from "./bounded.js"
+import { InvariantViolation } from "./errors.js"
 import { Note } from "./scan.js"
 
 export const SIZE_FORMAT = "scanbridge.size/v1"
@@ -66,7 +67,7 @@ export interface SizeDocumentInit {
   readonly notes?: ReadonlyArray<Note>
 }
 
-const validate = Schema.decodeUnknownEither(SizeDocument, { errors: "all", onExcessProperty: "error" })
+const validate = boundedDecodeEither(SizeDocument, { onExcessProperty: "error" })
 
 /** Builds a size document, or says which rule the input breaks and where. */
 export const makeSizeDocument = (init: SizeDocumentInit): Either.Either<SizeDocument, InvariantViolation> =>
@@ -79,5 +80,5 @@ export const makeSizeDocument = (init: SizeDocumentInit): Either.Either<SizeDocu
       sizes: init.sizes ?? [],
       notes: init.notes ?? []
     }),
-    (e) => InvariantViolation.fromIssues(collectIssues(e.issue))
+    InvariantViolation.fromIssueList
   )

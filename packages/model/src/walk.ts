@@ -3,9 +3,10 @@
  * first value it cannot read (a DecodeError naming the input path and value), and an encode
  * walk that does the same for what a target format cannot hold (an EncodeError).
  */
-import { type Narrow, compileGuard, fastDecodeEither } from "./fast.js"
+import { boundedDecodeEither } from "./bounded.js"
+import { type Narrow, compileGuard } from "./fast.js"
 import { Either, Schema } from "effect"
-import { DecodeError, EncodeError, type Path, collectIssues, previewValue } from "./errors.js"
+import { DecodeError, EncodeError, type Path, previewValue } from "./errors.js"
 import { type Note, type NoteKind, type Scan, type ScanInit, makeNote, scanOf } from "./scan.js"
 import { round } from "./units.js"
 
@@ -102,9 +103,8 @@ export const walkScan = (
 
 /** A Schema decoder whose failure is a DecodeError of `format`, with paths under `base`. */
 export const schemaDecoder = <A, I>(schema: Schema.Schema<A, I>, format: string, base: Path = []) => {
-  const decode = fastDecodeEither(schema, { errors: "all" })
-  return (json: unknown): Either.Either<A, DecodeError> =>
-    Either.mapLeft(decode(json), (e) => DecodeError.fromIssues(format, collectIssues(e.issue, base)))
+  const decode = boundedDecodeEither(schema)
+  return (json: unknown): Either.Either<A, DecodeError> => Either.mapLeft(decode(json, base), (list) => DecodeError.fromIssueList(format, list))
 }
 
 /**

@@ -160,6 +160,16 @@ const readClientComposition = (r: DecodeWalk, c: Wire.ClientLibraryBodyCompositi
   return { bodyFatPercent: c.bodyFatPercentage, bodyFatMassG: null, leanMassG: null, skeletalMuscleMassG: muscleG }
 }
 
+const POINT_KEYS: ReadonlySet<string> = new Set(Object.keys(Wire.Point.fields))
+
+// Each point rebuilt from its two coordinates: a key beside them is dropped with a note, never
+// copied into the canonical scan (whose strict decoder would refuse it).
+const readPoints = (r: DecodeWalk, path: Path, points: ReadonlyArray<typeof Wire.Point.Type>) =>
+  points.map((point, j) => {
+    r.noteUnknownKeys([...path, j], point, POINT_KEYS)
+    return { x: point.x, y: point.y }
+  })
+
 const readPosture = (r: DecodeWalk, p: Wire.Posture | null | undefined): ScanInitJson["posture"] => {
   if (p === null || p === undefined) return null
   let singular = 0
@@ -182,7 +192,7 @@ const readPosture = (r: DecodeWalk, p: Wire.Posture | null | undefined): ScanIni
     front.lines.forEach((l, i) => {
       if (!Object.hasOwn(lines, l.name)) return r.note("dropped", ["posture", "front", "lines", i], `unknown front line ${previewValue(l.name)}`)
       if (l.points.length !== 2) r.fail(["posture", "front", "lines", i, "points"], l.points, "exactly 2 points")
-      lines[l.name] = l.points
+      lines[l.name] = readPoints(r, ["posture", "front", "lines", i, "points"], l.points)
     })
     frontOut = { angles, lines } as FrontJson
   }
@@ -202,7 +212,7 @@ const readPosture = (r: DecodeWalk, p: Wire.Posture | null | undefined): ScanIni
       const points = Catalogue.rightPosturePoints(l.name)
       if (points === undefined) return r.note("dropped", ["posture", "right", "lines", i], `unknown right line ${previewValue(l.name)}`)
       if (l.points.length !== points) r.fail(["posture", "right", "lines", i, "points"], l.points, `${points} points for ${l.name}`)
-      lines[l.name] = l.points
+      lines[l.name] = readPoints(r, ["posture", "right", "lines", i, "points"], l.points)
     })
     rightOut = { angles, lines } as RightJson
   }

@@ -127,7 +127,7 @@ const readBody = <A, I>(schema: Schema.Schema<A, I>, what: string) => {
     const body = yield* Effect.orElse(request.json, () => fail(400, `${what}: the body is not JSON`))
     const parsed = decode(body)
     if (Either.isLeft(parsed)) {
-      return yield* fail(400, DecodeError.fromIssues(what, collectIssues(parsed.left.issue)).message)
+      return yield* fail(400, DecodeError.fromIssueList(what, collectIssues(parsed.left.issue)).message)
     }
     return parsed.right
   })
@@ -295,7 +295,7 @@ const listScans = (state: PlatformState) =>
     const principal = yield* authenticate(state, orgId)
     yield* requireKey(principal, "list scans")
     const query = yield* HttpRouter.schemaParams(ListParams).pipe(
-      Effect.catchTag("ParseError", (e) => fail(400, DecodeError.fromIssues("list query", collectIssues(e.issue)).message))
+      Effect.catchTag("ParseError", (e) => fail(400, DecodeError.fromIssueList("list query", collectIssues(e.issue)).message))
     )
     const limit = query.limit ?? Wire.DEFAULT_LIST_LIMIT
     const descending = (query.direction ?? "descending") === "descending"
