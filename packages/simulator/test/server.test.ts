@@ -1,11 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
-import { spawn } from "node:child_process"
-import { fileURLToPath } from "node:url"
-import { DEMO_ESTIMATION_CLIENT_ID, DEMO_ORG, DEMO_SESSION_CLIENT_ID, Simulator } from "../src/index.js"
+import { DEMO_ORG, DEMO_SESSION_CLIENT_ID, Simulator } from "../src/index.js"
 import { sign, verify } from "../src/jwt.js"
-
-const repoRoot = fileURLToPath(new URL("../../..", import.meta.url))
 
 describe("scan tokens", () => {
   it("verifies what it signed and rejects tampering", () => {
@@ -38,36 +34,6 @@ describe("the server", () => {
       expect(after._tag).toBe("Left")
     })
   )
-
-  it("runs as a program: `pnpm simulate --port N` prints its address and serves", async () => {
-    const child = spawn(process.execPath, ["--import", "tsx", "packages/simulator/src/main.ts", "--port", "0"], {
-      cwd: repoRoot,
-      stdio: ["ignore", "pipe", "pipe"]
-    })
-    try {
-      const url = await new Promise<string>((resolve, reject) => {
-        let out = ""
-        child.stdout.on("data", (chunk: Buffer) => {
-          out += chunk.toString()
-          const m = /listening on (http:\/\/\S+)/.exec(out)
-          if (m) resolve(m[1]!)
-        })
-        child.on("exit", (code) => reject(new Error(`simulate exited with ${code}: ${out}`)))
-      })
-      const response = await fetch(`${url}/api/orgs/${DEMO_ORG.id}/scans`, { headers: { authorization: DEMO_ORG.apiKeys[0]! } })
-      expect(response.status).toBe(200)
-      expect(await response.json()).toEqual({ results: [], nextOffsetId: "" })
-      const created = await fetch(`${url}/scanning/v0/create-session`, { method: "POST", body: JSON.stringify({ clientId: DEMO_SESSION_CLIENT_ID }) })
-      const ssid = ((await created.json()) as { scanningSession: { scanningSessionId: string } }).scanningSession.scanningSessionId
-      // Sessions complete by themselves 3 s after creation: pending until then.
-      const results = await fetch(`${url}/scanning/v0/results/${ssid}`)
-      expect(Object.keys((await results.json()) as object)).toEqual(["scanningSessionId", "pending"])
-      const token = await fetch(`${url}/tokens/anonymous?client_id=${DEMO_ESTIMATION_CLIENT_ID}`)
-      expect(Object.keys((await token.json()) as object)).toEqual(["uid", "access_token"])
-    } finally {
-      child.kill("SIGINT")
-    }
-  }, 20_000)
 })
 
 describe("the session control endpoint", () => {
