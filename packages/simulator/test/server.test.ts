@@ -1,6 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Effect } from "effect"
-import { DEMO_ORG, DEMO_SESSION_CLIENT_ID, Simulator } from "../src/index.js"
+import { Clock, Effect } from "effect"
+import { DEMO_ORG, DEMO_SESSION_CLIENT_ID, Simulator, TEST_EPOCH_MS, onTestClock } from "../src/index.js"
 import { sign, verify } from "../src/jwt.js"
 
 describe("scan tokens", () => {
@@ -54,5 +54,27 @@ describe("the session control endpoint", () => {
         error: { errorType: "ABORTED", message: "The scan was aborted." }
       })
     }).pipe(Effect.provide(Simulator.layer()))
+  )
+})
+
+describe("onTestClock", () => {
+  it.effect("moves the clock only to the sleeps due, and not while a request is in flight", () =>
+    Effect.gen(function* () {
+      const sim = yield* Simulator
+      const post = (path: string, body: unknown) =>
+        Effect.promise(() => fetch(`${sim.url}${path}`, { method: "POST", body: JSON.stringify(body) }).then((r) => r.json() as Promise<Record<string, unknown>>))
+      const keysOf = (ssid: string) => Effect.promise(() => fetch(`${sim.url}/scanning/v0/results/${ssid}`).then(async (r) => Object.keys((await r.json()) as object)))
+      expect(yield* Clock.currentTimeMillis).toBe(TEST_EPOCH_MS)
+      const created = yield* post("/scanning/v0/create-session", { clientId: DEMO_SESSION_CLIENT_ID })
+      const ssid = (created["scanningSession"] as { scanningSessionId: string }).scanningSessionId
+      expect(yield* keysOf(ssid)).toEqual(["scanningSessionId", "pending"])
+      // Requests over loopback took no time on the clock, however long they took on this machine.
+      expect(yield* Clock.currentTimeMillis).toBe(TEST_EPOCH_MS)
+      yield* Effect.sleep("999 millis")
+      expect(yield* keysOf(ssid)).toEqual(["scanningSessionId", "pending"])
+      yield* Effect.sleep("1 millis")
+      expect(yield* keysOf(ssid)).toEqual(["scanningSessionId", "results"])
+      expect(yield* Clock.currentTimeMillis).toBe(TEST_EPOCH_MS + 1000)
+    }).pipe(Effect.provide(Simulator.layer({ session: { completeAfterMs: 1000 } })), onTestClock())
   )
 })
