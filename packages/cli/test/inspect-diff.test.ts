@@ -180,4 +180,10 @@ describe("--help", () => {
       expect(diff.stdout).toContain(text)
     }
   })
+
+  it("scanbridge --help still lists inspect and diff with their descriptions", async () => {
+    const r = await run("--help")
+    expect(r.stdout).toMatch(/^ {2}- inspect \[--record N\] \[--json\] <file> +Show a scan as a table/m)
+    expect(r.stdout).toMatch(/^ {2}- diff \[--record-a N\] \[--record-b N\] \[--tolerance-mm N\] \[--json\] <a> <b> +Compare two scans of one person/m)
+  })
 })

@@ -122,6 +122,10 @@ describe("simulate", () => {
     }
   })
 
+  it("scanbridge --help lists it with its description", async () => {
+    expect((await run("--help")).stdout).toMatch(/^ {2}- simulate \[--port N\] \[--host HOST\] .* +Run the simulator of all four APIs/m)
+  })
+
   it("is what `pnpm simulate` runs", () => {
     const scripts = (JSON.parse(readFileSync(join(repoRoot, "package.json"), "utf8")) as { scripts: Record<string, string> }).scripts
     expect(scripts.simulate).toBe("tsx packages/cli/src/main.ts simulate")

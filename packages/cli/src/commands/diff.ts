@@ -1,5 +1,5 @@
 /** `scanbridge diff`: two scans of one person, measurement by measurement. */
-import { Args, Command, HelpDoc } from "@effect/cli"
+import { Args, Command } from "@effect/cli"
 import { Console, Effect, type Option } from "effect"
 import type { Scan } from "@scanbridge/model"
 import { ExitCode, exitWith } from "../exit.js"
@@ -8,15 +8,8 @@ import { flag, number } from "./flags.js"
 import { normalizerLayer } from "./migrate.js"
 import { recordOption, recordsOf } from "./scans.js"
 
-const description = HelpDoc.blocks([
-  HelpDoc.p("Compare two scans of one person, measurement by measurement, largest difference first."),
-  HelpDoc.p(
-    `Each side is the first scan of its file, or of the record --record-a/--record-b picks. Exit codes: ${ExitCode.ok} no shared measurement differs by more than --tolerance-mm, ${ExitCode.differs} some do, ${ExitCode.failure} a file cannot be read as a scan, ${ExitCode.usage} bad command line.`
-  ),
-  HelpDoc.p("Examples:"),
-  HelpDoc.p("  scanbridge diff before.json after.json --tolerance-mm 5"),
-  HelpDoc.p("  scanbridge diff scans.ndjson scans.ndjson --record-a 1 --record-b 2 --json")
-])
+// One paragraph: @effect/cli lists a command with its description only when it is one.
+const description = `Compare two scans of one person, measurement by measurement, largest difference first. Each side is the first scan of its file, or of the record --record-a/--record-b picks. Exit codes: ${ExitCode.ok} no shared measurement differs by more than --tolerance-mm, ${ExitCode.differs} some do, ${ExitCode.failure} a file cannot be read as a scan, ${ExitCode.usage} bad command line.`
 
 /** The first scan of a file, or of its picked record, and the record it is in. */
 const sideOf = (file: string, flagName: string, record: Option.Option<number>) =>

@@ -1,18 +1,14 @@
 /** `scanbridge inspect`: a scan as a table, or as canonical JSON. */
-import { Args, Command, HelpDoc } from "@effect/cli"
+import { Args, Command } from "@effect/cli"
 import { Console, Effect } from "effect"
 import { renderScan } from "../render.js"
 import { flag } from "./flags.js"
 import { normalizerLayer } from "./migrate.js"
 import { recordOption, scansOf } from "./scans.js"
 
-const description = HelpDoc.blocks([
-  HelpDoc.p("Show a scan as a table: measurements in cm and inches, with its notes."),
-  HelpDoc.p("With --json, the canonical scans instead, one JSON object per line (NDJSON, as migrate writes them)."),
-  HelpDoc.p("Examples:"),
-  HelpDoc.p("  scanbridge inspect export/scans.ndjson --record 3"),
-  HelpDoc.p("  scanbridge inspect results.json --json | jq .measurementsMm")
-])
+// One paragraph: @effect/cli lists a command with its description only when it is one.
+const description =
+  "Show a scan as a table: measurements in cm and inches, with its notes. With --json, the canonical scans instead, one JSON object per line (NDJSON, as migrate writes them)."
 
 export const inspectCommand = Command.make(
   "inspect",

@@ -5,7 +5,7 @@
  * Sessions complete by themselves (3 s after creation by default), since no widget plays the
  * user here; `--session-complete-after -1` leaves that to the control endpoint.
  */
-import { Command, HelpDoc } from "@effect/cli"
+import { Command } from "@effect/cli"
 import { Console, Effect } from "effect"
 import { DEMO_ESTIMATION_CLIENT_ID, DEMO_FIT_CLIENT_KEY, DEMO_ORG, DEMO_PRODUCTS, DEMO_SESSION_CLIENT_ID, PROCESSING_MS, Simulator } from "@scanbridge/simulator"
 import { CliError } from "./errors.js"
@@ -43,10 +43,9 @@ export const announcement = (url: string, options: SimulateOptions): string => {
 const codeOf = (cause: unknown): string | undefined =>
   typeof cause === "object" && cause !== null && "code" in cause && typeof cause.code === "string" ? cause.code : undefined
 
-const description = HelpDoc.blocks([
-  HelpDoc.p("Run the simulator of all four APIs (platform, session, estimation, fit) and print where each is and its demo credentials. It runs until interrupted (Ctrl-C)."),
-  HelpDoc.p("Example: scanbridge simulate --port 0 --fault-rate 0.1 --seed 7")
-])
+// One paragraph: @effect/cli lists a command with its description only when it is one.
+const description =
+  "Run the simulator of all four APIs (platform, session, estimation, fit) on 127.0.0.1, and print where each is and its demo credentials; it runs until interrupted (Ctrl-C)."
 
 export const simulateCommand = Command.make(
   "simulate",
