@@ -49,9 +49,11 @@ export const differences = (a: Scan, b: Scan): ReadonlyArray<Difference> =>
     })
     .sort((p, q) => Math.abs(q.delta) - Math.abs(p.delta) || p.name.localeCompare(q.name))
 
+/** The measurements of `x` that `y` does not have. */
+export const onlyIn = (x: Scan, y: Scan): ReadonlyArray<string> => Object.keys(x.measurementsMm).filter((k) => !(k in y.measurementsMm))
+
 export const renderDiff = (a: Scan, b: Scan, labels: readonly [string, string]): string => {
   const diffs = differences(a, b)
-  const only = (x: Scan, y: Scan) => Object.keys(x.measurementsMm).filter((k) => !(k in y.measurementsMm))
   const lines = [
     `a: ${labels[0]} (${a.source.api} ${a.source.id ?? "-"})`,
     `b: ${labels[1]} (${b.source.api} ${b.source.id ?? "-"})`,
@@ -63,8 +65,8 @@ export const renderDiff = (a: Scan, b: Scan, labels: readonly [string, string]):
           diffs.map((d) => [d.name, d.a, d.b, d.delta, d.percent === null ? "-" : d.percent.toFixed(2)])
         )
   ]
-  const onlyA = only(a, b)
-  const onlyB = only(b, a)
+  const onlyA = onlyIn(a, b)
+  const onlyB = onlyIn(b, a)
   if (onlyA.length > 0) lines.push("", `only in a: ${onlyA.join(", ")}`)
   if (onlyB.length > 0) lines.push("", `only in b: ${onlyB.join(", ")}`)
   return lines.join("\n")

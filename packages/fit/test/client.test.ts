@@ -1,7 +1,7 @@
 import { FetchHttpClient, type HttpClient } from "@effect/platform"
 import { describe, expect, it } from "@effect/vitest"
 import { ConfigProvider, Effect, Either, Layer, Logger, LogLevel } from "effect"
-import { DEMO_FIT_CLIENT_KEY, DEMO_PRODUCTS, Simulator, type SimulatorOptions, type SimulatorService, fitSizes, measurementsFor } from "@scanbridge/simulator"
+import { DEMO_FIT_CLIENT_KEY, DEMO_PRODUCTS, Simulator, type SimulatorOptions, type SimulatorService, fitSizes, measurementsFor, onTestClock } from "@scanbridge/simulator"
 import { ALL } from "@scanbridge/simulator"
 import { FitClient, type FitClientOptions, type FitClientService, type PurchaseOrder, decodeEstimationResultEither } from "../src/index.js"
 
@@ -20,7 +20,7 @@ const ORDER: PurchaseOrder = {
   languageCode: "de"
 }
 
-/** A fresh simulator on a free loopback port and a client of it; both stop with the test. */
+/** A fresh simulator on a free loopback port and a client of it; both stop with the test. Retries back off on the TestClock. */
 const withFit = <A, E>(
   f: (client: FitClientService, sim: SimulatorService) => Effect.Effect<A, E, HttpClient.HttpClient>,
   options: SimulatorOptions = {},
@@ -30,7 +30,7 @@ const withFit = <A, E>(
     const sim = yield* Simulator
     const fit = yield* FitClient.make({ baseUrl: `${sim.url}/fit/v2`, clientKey: DEMO_FIT_CLIENT_KEY, retry: { base: "5 millis", times: 3 }, ...client })
     return yield* f(fit, sim)
-  }).pipe(Effect.provide(Layer.merge(Simulator.layer(options), FetchHttpClient.layer)))
+  }).pipe(Effect.provide(Layer.merge(Simulator.layer(options), FetchHttpClient.layer)), onTestClock())
 
 /** Runs an effect with its log lines captured. */
 const capturingLogs = <A, E, R>(effect: Effect.Effect<A, E, R>) => {
@@ -42,7 +42,7 @@ const capturingLogs = <A, E, R>(effect: Effect.Effect<A, E, R>) => {
 const tokenOf = (sim: SimulatorService) => Effect.map(sim.fit.estimate(STATS), (r) => r.estimations.estimationToken!.token!)
 
 describe("FitClient against the simulator", () => {
-  it.live("checks support, recommends the size the chart gives for the body, records the order", () =>
+  it.effect("checks support, recommends the size the chart gives for the body, records the order", () =>
     withFit((client, sim) =>
       Effect.gen(function* () {
         const token = yield* tokenOf(sim)
@@ -81,7 +81,7 @@ describe("FitClient against the simulator", () => {
     )
   )
 
-  it.live("says unsupported for a product without sizing data or unknown, and PRODUCT_NOT_FOUND for its size", () =>
+  it.effect("says unsupported for a product without sizing data or unknown, and PRODUCT_NOT_FOUND for its size", () =>
     withFit((client, sim) =>
       Effect.gen(function* () {
         expect(yield* client.isProductSupported(SCARF, "cs-1")).toMatchObject({ supported: false, status: "UNSUPPORTED" })
@@ -94,7 +94,7 @@ describe("FitClient against the simulator", () => {
     )
   )
 
-  it.live("raises one tagged error per errorType, whatever the HTTP status", () =>
+  it.effect("raises one tagged error per errorType, whatever the HTTP status", () =>
     Effect.gen(function* () {
       for (const errorStatus of ["mapped", "ok"] as const) {
         const key = yield* withFit((client) => Effect.flip(client.isProductSupported(TEE, "cs-1")), { fit: { errorStatus } }, { clientKey: "ck_wrong" })
@@ -106,7 +106,7 @@ describe("FitClient against the simulator", () => {
     })
   )
 
-  it.live("reads the snake_case keys of the spec's examples, with an aliased note", () =>
+  it.effect("reads the snake_case keys of the spec's examples, with an aliased note", () =>
     withFit(
       (client, sim) =>
         Effect.gen(function* () {
@@ -119,7 +119,7 @@ describe("FitClient against the simulator", () => {
     )
   )
 
-  it.live("retries GetRecommendedSize on 503", () =>
+  it.effect("retries GetRecommendedSize on 503", () =>
     withFit((client, sim) =>
       Effect.gen(function* () {
         const token = yield* tokenOf(sim)
@@ -130,7 +130,7 @@ describe("FitClient against the simulator", () => {
   )
 
   describe("recordPurchase never breaks the caller's flow", () => {
-    it.live("a server error: false, and a warning in the log", () =>
+    it.effect("a server error: false, and a warning in the log", () =>
       withFit((client, sim) =>
         Effect.gen(function* () {
           yield* sim.injectFaults([500])
@@ -142,7 +142,7 @@ describe("FitClient against the simulator", () => {
       )
     )
 
-    it.live("a refusal with the spec's error body: false, and the server's message in the log", () =>
+    it.effect("a refusal with the spec's error body: false, and the server's message in the log", () =>
       withFit(
         (client) =>
           Effect.gen(function* () {
@@ -156,7 +156,7 @@ describe("FitClient against the simulator", () => {
       )
     )
 
-    it.live("an invalid order is refused before sending: false, and why in the log", () =>
+    it.effect("an invalid order is refused before sending: false, and why in the log", () =>
       withFit((client, sim) =>
         Effect.gen(function* () {
           const { result, lines } = yield* capturingLogs(client.recordPurchase({ ...ORDER, createdAt: 1_763_805_600 }))
@@ -167,17 +167,17 @@ describe("FitClient against the simulator", () => {
       )
     )
 
-    it.live("no server at all: false", () =>
+    it.effect("no server at all: false", () =>
       Effect.gen(function* () {
         const client = yield* FitClient.make({ baseUrl: "http://127.0.0.1:9/fit/v2", clientKey: DEMO_FIT_CLIENT_KEY })
         const { result, lines } = yield* capturingLogs(client.recordPurchase(ORDER))
         expect(result).toBe(false)
         expect(lines[0]!.message).toContain("no response")
-      }).pipe(Effect.provide(FetchHttpClient.layer))
+      }).pipe(Effect.provide(FetchHttpClient.layer), onTestClock())
     )
   })
 
-  it.live("reads the simulator's client-library estimation as a canonical scan", () =>
+  it.effect("reads the simulator's client-library estimation as a canonical scan", () =>
     withFit((_, sim) =>
       Effect.gen(function* () {
         const result = yield* sim.fit.estimate(STATS, "INPUT_TYPE_UNSPECIFIED")

@@ -1,7 +1,7 @@
 import { FetchHttpClient, type HttpClient } from "@effect/platform"
 import { describe, expect, it } from "@effect/vitest"
-import { ConfigProvider, Effect, Either, Layer, Redacted, Stream } from "effect"
-import { Simulator, type SimulatorOptions, type SimulatorService } from "@scanbridge/simulator"
+import { Clock, ConfigProvider, Effect, Either, Layer, Redacted, Stream } from "effect"
+import { Simulator, type SimulatorOptions, type SimulatorService, onTestClock } from "@scanbridge/simulator"
 import type { RetryOptions } from "@scanbridge/model"
 import { PlatformClient, type PlatformClientService } from "../src/index.js"
 
@@ -21,7 +21,11 @@ const jpeg = (comment = ""): string => {
 }
 const PHOTOS = { front: jpeg(), right: jpeg() }
 
-/** A fresh simulator on a free loopback port and a client of it; both stop with the test. */
+/**
+ * A fresh simulator on a free loopback port and a client of it; both stop with the test. Time
+ * runs on the TestClock: backoffs and token lifetimes take no time and do not depend on the
+ * machine's speed.
+ */
 const withPlatform = <A, E>(
   f: (client: PlatformClientService, sim: SimulatorService) => Effect.Effect<A, E, HttpClient.HttpClient>,
   options: SimulatorOptions = {},
@@ -45,18 +49,19 @@ const withPlatform = <A, E>(
         }),
         FetchHttpClient.layer
       )
-    )
+    ),
+    onTestClock()
   )
 
 const requestsTo = (sim: SimulatorService, method: string, pathPrefix: string) =>
   Effect.map(sim.requests, (log) => log.filter((r) => r.method === method && r.path.startsWith(pathPrefix)))
 
 describe("PlatformClient against the simulator", () => {
-  it.live("runs the whole flow: token, create, read, adjust, list 75 scans by 10, delete, 404", () =>
+  it.effect("runs the whole flow: token, create, read, adjust, list 75 scans by 10, delete, 404", () =>
     withPlatform((server, sim) =>
       Effect.gen(function* () {
         const issued = yield* server.issueScanToken({ customScanId: "order-42" })
-        expect(issued.expiresAt.getTime()).toBeGreaterThan(Date.now())
+        expect(issued.expiresAt.getTime()).toBeGreaterThan(yield* Clock.currentTimeMillis)
         const device = server.withToken(issued.token)
 
         const scan = yield* device.createScan({ ...STATS, photos: PHOTOS })
@@ -105,7 +110,7 @@ describe("PlatformClient against the simulator", () => {
     )
   )
 
-  it.live("counts quota: create and adjust spend one, nothing else does; exhausted is 429", () =>
+  it.effect("counts quota: create and adjust spend one, nothing else does; exhausted is 429", () =>
     withPlatform(
       (client, sim) =>
         Effect.gen(function* () {
@@ -130,7 +135,7 @@ describe("PlatformClient against the simulator", () => {
     )
   )
 
-  it.live("maps each error status to its own tagged error with the body's message", () =>
+  it.effect("maps each error status to its own tagged error with the body's message", () =>
     withPlatform((client, sim) =>
       Effect.gen(function* () {
         const bad = yield* Effect.flip(client.listScans({ limit: 1000 }))
@@ -160,7 +165,7 @@ describe("PlatformClient against the simulator", () => {
     )
   )
 
-  it.live("never shows the API key: not in errors, their JSON or their inspection", () =>
+  it.effect("never shows the API key: not in errors, their JSON or their inspection", () =>
     withPlatform((_, sim) =>
       Effect.gen(function* () {
         const secret = "sk_do_not_print_me"
@@ -179,7 +184,7 @@ describe("PlatformClient against the simulator", () => {
     )
   )
 
-  it.live("sends a 401 without CORS headers and every other response with them", () =>
+  it.effect("sends a 401 without CORS headers and every other response with them", () =>
     withPlatform((_, sim) =>
       Effect.promise(async () => {
         const url = `${sim.url}/api/orgs/${ORG}/scans`
@@ -196,7 +201,7 @@ describe("PlatformClient against the simulator", () => {
     )
   )
 
-  it.live("retries GET and list on 5xx and 429, with a bound", () =>
+  it.effect("retries GET and list on 5xx and 429, with a bound", () =>
     withPlatform((client, sim) =>
       Effect.gen(function* () {
         const scan = yield* client.createScan(STATS)
@@ -218,7 +223,7 @@ describe("PlatformClient against the simulator", () => {
     )
   )
 
-  it.live("never retries a create or an adjust, which spend quota", () =>
+  it.effect("never retries a create or an adjust, which spend quota", () =>
     withPlatform((client, sim) =>
       Effect.gen(function* () {
         const base = yield* client.createScan(STATS)
@@ -234,7 +239,7 @@ describe("PlatformClient against the simulator", () => {
     )
   )
 
-  it.live("injects seeded faults: the same seed fails the same requests", () =>
+  it.effect("injects seeded faults: the same seed fails the same requests", () =>
     Effect.gen(function* () {
       const statuses = (seed: number) =>
         withPlatform(
@@ -254,7 +259,7 @@ describe("PlatformClient against the simulator", () => {
     })
   )
 
-  it.live("strips a data-URL prefix before sending, and refuses what is not base64 JPEG locally", () =>
+  it.effect("strips a data-URL prefix before sending, and refuses what is not base64 JPEG locally", () =>
     withPlatform((client, sim) =>
       Effect.gen(function* () {
         const prefixed = { front: `data:image/jpeg;base64,${jpeg()}`, right: `data:image/jpeg;base64,${jpeg()}` }
@@ -277,7 +282,7 @@ describe("PlatformClient against the simulator", () => {
     )
   )
 
-  it.live("returns a scan that failed as data, with its code and category", () =>
+  it.effect("returns a scan that failed as data, with its code and category", () =>
     withPlatform((client, sim) =>
       Effect.gen(function* () {
         const wrongWay = jpeg("scanbridge-fail:rightPhotoFacingWrongDirection")
@@ -305,7 +310,7 @@ describe("PlatformClient against the simulator", () => {
     )
   )
 
-  it.live("refuses stats outside human ranges before spending quota, naming the unit mistake", () =>
+  it.effect("refuses stats outside human ranges before spending quota, naming the unit mistake", () =>
     withPlatform((client, sim) =>
       Effect.gen(function* () {
         const height = yield* Effect.flip(client.createScan({ ...STATS, heightMm: 175 }))
@@ -324,7 +329,7 @@ describe("PlatformClient against the simulator", () => {
     )
   )
 
-  it.live("scopes scan tokens: one scan each, create-only cannot read, none can delete or list", () =>
+  it.effect("scopes scan tokens: one scan each, create-only cannot read, none can delete or list", () =>
     withPlatform((server) =>
       Effect.gen(function* () {
         const createOnly = server.withToken((yield* server.issueScanToken({ scope: ["create"] })).token)
@@ -348,24 +353,27 @@ describe("PlatformClient against the simulator", () => {
     )
   )
 
-  it.live("expires tokens after their lifetime and caps it at one year", () =>
+  it.effect("expires tokens after their lifetime and caps it at one year", () =>
     withPlatform((server) =>
       Effect.gen(function* () {
         const short = yield* server.issueScanToken({ lifetimeSeconds: 1 })
-        expect(short.expiresAt.getTime() - Date.now()).toBeLessThanOrEqual(1000)
-        yield* Effect.sleep("1100 millis")
+        expect(short.expiresAt.getTime() - (yield* Clock.currentTimeMillis)).toBe(1000)
+        yield* Effect.sleep("900 millis")
+        expect((yield* server.withToken(short.token).createScan(STATS)).status).toBe("success")
+        yield* Effect.sleep("200 millis")
         const expired = yield* Effect.flip(server.withToken(short.token).createScan(STATS))
         expect(expired._tag).toBe("PlatformUnauthorizedError")
         expect(expired.message).toContain("expired")
         const tooLong = yield* Effect.flip(server.issueScanToken({ lifetimeSeconds: 31_536_001 }))
         expect(tooLong._tag).toBe("PlatformInputError")
         const year = yield* server.issueScanToken()
-        expect(Math.round((year.expiresAt.getTime() - Date.now()) / 1000)).toBeGreaterThan(31_536_000 - 5)
+        // A year from now, to the second (a JWT's exp is in whole seconds).
+        expect(Math.round((year.expiresAt.getTime() - (yield* Clock.currentTimeMillis)) / 1000)).toBe(31_536_000)
       })
     )
   )
 
-  it.live("follows pages to the end however the last page says so", () =>
+  it.effect("follows pages to the end however the last page says so", () =>
     Effect.forEach(["missing", "null", "empty"] as const, (listEnd) =>
       withPlatform(
         (client) =>
@@ -384,7 +392,7 @@ describe("PlatformClient against the simulator", () => {
     )
   )
 
-  it.live("computes the same scan from the same stats: a subset without photos, all 35 with", () =>
+  it.effect("computes the same scan from the same stats: a subset without photos, all 35 with", () =>
     withPlatform((client) =>
       Effect.gen(function* () {
         const a = yield* client.createScan(STATS)

@@ -1,13 +1,17 @@
 import { FetchHttpClient, HttpClient, HttpClientRequest, HttpClientResponse } from "@effect/platform"
 import { describe, expect, it } from "@effect/vitest"
-import { ConfigProvider, Effect, Either, Layer, Redacted } from "effect"
-import { DEMO_SESSION_CLIENT_ID, Simulator, type SimulatorOptions, type SimulatorService } from "@scanbridge/simulator"
+import { Clock, ConfigProvider, Effect, Either, Layer, Redacted } from "effect"
+import { DEMO_SESSION_CLIENT_ID, Simulator, type SimulatorOptions, type SimulatorService, onTestClock } from "@scanbridge/simulator"
 import { Catalogue } from "@scanbridge/model"
 import { SessionClient, type SessionClientOptions, type SessionClientService } from "../src/index.js"
 
 const STATS = { age: 41, gender: "male", heightMm: 1790, weightG: 82_000 } as const
 
-/** A fresh simulator on a free loopback port and a client of it; both stop with the test. */
+/**
+ * A fresh simulator on a free loopback port and a client of it; both stop with the test. Time
+ * runs on the TestClock: polls, processing and expiries take no time and do not depend on the
+ * machine's speed.
+ */
 const withSession = <A, E>(
   f: (client: SessionClientService, sim: SimulatorService) => Effect.Effect<A, E, HttpClient.HttpClient>,
   options: SimulatorOptions = {},
@@ -23,18 +27,18 @@ const withSession = <A, E>(
       ...client
     })
     return yield* f(session, sim)
-  }).pipe(Effect.provide(Layer.merge(Simulator.layer(options), FetchHttpClient.layer)))
+  }).pipe(Effect.provide(Layer.merge(Simulator.layer(options), FetchHttpClient.layer)), onTestClock())
 
 const resultsRequests = (sim: SimulatorService) => Effect.map(sim.requests, (log) => log.filter((r) => r.path.startsWith("/scanning/v0/results/")))
 
 describe("SessionClient against the simulator", () => {
-  it.live("runs the flow: create, not submitted yet, submit, pending, results with avatar", () =>
+  it.effect("runs the flow: create, not submitted yet, submit, pending, results with avatar", () =>
     withSession((client, sim) =>
       Effect.gen(function* () {
         const created = yield* client.createSession({ clientScanningId: "order-7", languageCode: "ja", include3dAvatarInResults: true })
         expect(created.scanningSessionId).toMatch(/^ss_/)
         expect(created.clientScanningId).toBe("order-7")
-        expect(created.expiresAt!.getTime()).toBeGreaterThan(Date.now() + 59 * 60 * 1000)
+        expect(created.expiresAt!.getTime()).toBeGreaterThan((yield* Clock.currentTimeMillis) + 59 * 60 * 1000)
         const ssid = created.scanningSessionId
 
         const early = yield* client.getResults(ssid)
@@ -59,15 +63,15 @@ describe("SessionClient against the simulator", () => {
         expect(scan.avatar?.format).toBe("vertices")
         expect(scan.avatar?.vertices).toHaveLength(18)
         expect(scan.notes).toEqual([])
-        // 1 early read, 1 pending read, then polls every 50 ms for about 300 ms.
+        // 1 early read, 1 pending read, then polls every 50 ms until the results, 300 ms after
+        // the submission: at 0, 50, ..., 300 ms on the TestClock.
         const polls = (yield* resultsRequests(sim)).length
-        expect(polls).toBeGreaterThanOrEqual(4)
-        expect(polls).toBeLessThan(20)
+        expect(polls).toBe(2 + 7)
       })
     )
   )
 
-  it.live("leaves the avatar out unless the session asked for it", () =>
+  it.effect("leaves the avatar out unless the session asked for it", () =>
     withSession((client, sim) =>
       Effect.gen(function* () {
         const { scanningSessionId: ssid } = yield* client.createSession()
@@ -80,7 +84,7 @@ describe("SessionClient against the simulator", () => {
     )
   )
 
-  it.live("completes sessions by itself with completeAfterMs, pending meanwhile", () =>
+  it.effect("completes sessions by itself with completeAfterMs, pending meanwhile", () =>
     withSession(
       (client, sim) =>
         Effect.gen(function* () {
@@ -89,13 +93,14 @@ describe("SessionClient against the simulator", () => {
           const scan = yield* client.awaitResults(ssid)
           expect(scan.status).toBe("success")
           expect(scan.subject.heightMm).toBeGreaterThan(1500)
-          expect((yield* resultsRequests(sim)).length).toBeGreaterThanOrEqual(3)
+          // 1 pending read, then polls every 50 ms until the session completes at 200 ms: 0, 50, ..., 200.
+          expect((yield* resultsRequests(sim)).length).toBe(1 + 5)
         }),
       { session: { completeAfterMs: 200 } }
     )
   )
 
-  it.live("returns a failed scan when the flow ends in an error", () =>
+  it.effect("returns a failed scan when the flow ends in an error", () =>
     withSession((client, sim) =>
       Effect.gen(function* () {
         const { scanningSessionId: ssid } = yield* client.createSession()
@@ -107,7 +112,7 @@ describe("SessionClient against the simulator", () => {
     )
   )
 
-  it.live("reads radians as degrees, the same angles a degrees server sends", () =>
+  it.effect("reads radians as degrees, the same angles a degrees server sends", () =>
     Effect.gen(function* () {
       const run = (angleUnit: "degrees" | "radians") =>
         withSession(
@@ -129,20 +134,22 @@ describe("SessionClient against the simulator", () => {
     })
   )
 
-  it.live("stops at the session's expiry with SessionTimeoutError, and the server then says SESSION_EXPIRED", () =>
+  it.effect("stops at the session's expiry with SessionTimeoutError, and the server then says SESSION_EXPIRED", () =>
     withSession(
       (client, sim) =>
         Effect.gen(function* () {
           const { scanningSessionId: ssid, expiresAt } = yield* client.createSession()
           yield* sim.session.submit(ssid, { processingMs: 60_000 })
-          const started = Date.now()
+          const started = yield* Clock.currentTimeMillis
           const error = yield* Effect.flip(client.awaitResults(ssid, { interval: "100 millis" }))
           expect(error._tag).toBe("SessionTimeoutError")
           if (error._tag !== "SessionTimeoutError") return
           expect(error.expiresAt).toBe(expiresAt!.toISOString())
           // It gives up before the expiry instead of polling an expired session.
-          expect(Date.now()).toBeLessThan(expiresAt!.getTime())
-          expect(Date.now() - started).toBeGreaterThanOrEqual(250)
+          const stopped = yield* Clock.currentTimeMillis
+          expect(stopped).toBeLessThan(expiresAt!.getTime())
+          expect(stopped + 100).toBeGreaterThanOrEqual(expiresAt!.getTime())
+          expect(stopped - started).toBeGreaterThanOrEqual(300)
           yield* Effect.sleep("450 millis")
           const late = yield* client.getResults(ssid)
           expect(late.failure?.code).toBe("SESSION_EXPIRED")
@@ -151,7 +158,7 @@ describe("SessionClient against the simulator", () => {
     )
   )
 
-  it.live("gives up after maxWait when the server gives no expiry", () =>
+  it.effect("gives up after maxWait when the server gives no expiry", () =>
     Effect.gen(function* () {
       // A server whose pending answer leaves the expiry out (proto3 omits an unset field).
       const pendingForever = HttpClient.make((request) =>
@@ -160,15 +167,18 @@ describe("SessionClient against the simulator", () => {
       const client = yield* SessionClient.make({ baseUrl: "http://sessions.invalid", clientId: "x", pollInterval: "40 millis" }).pipe(
         Effect.provideService(HttpClient.HttpClient, pendingForever)
       )
-      const started = Date.now()
+      const started = yield* Clock.currentTimeMillis
       const error = yield* Effect.flip(client.awaitResults("ss_1", { maxWait: "200 millis" }))
       expect(error).toMatchObject({ _tag: "SessionTimeoutError", scanningSessionId: "ss_1", expiresAt: null })
       expect(error.message).toContain("still pending after 200ms")
-      expect(Date.now() - started).toBeGreaterThanOrEqual(150)
-    })
+      // It stops at the last poll before maxWait runs out, rather than waiting past it.
+      const waited = (yield* Clock.currentTimeMillis) - started
+      expect(waited + 40).toBeGreaterThanOrEqual(200)
+      expect(waited).toBeLessThanOrEqual(200)
+    }).pipe(onTestClock())
   )
 
-  it.live("answers an unknown SSID with a failed scan INVALID_SESSION_ID, whatever the HTTP status", () =>
+  it.effect("answers an unknown SSID with a failed scan INVALID_SESSION_ID, whatever the HTTP status", () =>
     Effect.gen(function* () {
       for (const errorStatus of ["mapped", "ok"] as const) {
         const scan = yield* withSession((client) => client.getResults("ss_nope"), { session: { errorStatus } })
@@ -179,7 +189,7 @@ describe("SessionClient against the simulator", () => {
     })
   )
 
-  it.live("raises SessionInvalidClientIdError for a wrong client id, whatever the HTTP status", () =>
+  it.effect("raises SessionInvalidClientIdError for a wrong client id, whatever the HTTP status", () =>
     Effect.gen(function* () {
       for (const [errorStatus, status] of [["mapped", 401], ["ok", 200]] as const) {
         const error = yield* withSession((client) => Effect.flip(client.createSession()), { session: { errorStatus } }, { clientId: "cl_wrong" })
@@ -192,7 +202,7 @@ describe("SessionClient against the simulator", () => {
     })
   )
 
-  it.live("reads the MALFORMED_REQUEST alias as SessionMalformedRequestError", () =>
+  it.effect("reads the MALFORMED_REQUEST alias as SessionMalformedRequestError", () =>
     withSession(
       (client) =>
         Effect.gen(function* () {
@@ -207,7 +217,7 @@ describe("SessionClient against the simulator", () => {
     )
   )
 
-  it.live("refuses a language code that is not ISO 639-1 before sending; an unsupported one falls back to English", () =>
+  it.effect("refuses a language code that is not ISO 639-1 before sending; an unsupported one falls back to English", () =>
     withSession((client, sim) =>
       Effect.gen(function* () {
         const error = yield* Effect.flip(client.createSession({ languageCode: "english" }))
@@ -220,7 +230,7 @@ describe("SessionClient against the simulator", () => {
     )
   )
 
-  it.live("retries GET results on 503, never create-session", () =>
+  it.effect("retries GET results on 503, never create-session", () =>
     withSession((client, sim) =>
       Effect.gen(function* () {
         const { scanningSessionId: ssid } = yield* client.createSession()

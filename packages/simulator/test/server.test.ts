@@ -1,11 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Effect } from "effect"
-import { spawn } from "node:child_process"
-import { fileURLToPath } from "node:url"
-import { DEMO_ESTIMATION_CLIENT_ID, DEMO_ORG, DEMO_SESSION_CLIENT_ID, Simulator } from "../src/index.js"
+import { Clock, Effect } from "effect"
+import { DEMO_ORG, DEMO_SESSION_CLIENT_ID, Simulator, TEST_EPOCH_MS, onTestClock } from "../src/index.js"
 import { sign, verify } from "../src/jwt.js"
-
-const repoRoot = fileURLToPath(new URL("../../..", import.meta.url))
 
 describe("scan tokens", () => {
   it("verifies what it signed and rejects tampering", () => {
@@ -38,36 +34,6 @@ describe("the server", () => {
       expect(after._tag).toBe("Left")
     })
   )
-
-  it("runs as a program: `pnpm simulate --port N` prints its address and serves", async () => {
-    const child = spawn(process.execPath, ["--import", "tsx", "packages/simulator/src/main.ts", "--port", "0"], {
-      cwd: repoRoot,
-      stdio: ["ignore", "pipe", "pipe"]
-    })
-    try {
-      const url = await new Promise<string>((resolve, reject) => {
-        let out = ""
-        child.stdout.on("data", (chunk: Buffer) => {
-          out += chunk.toString()
-          const m = /listening on (http:\/\/\S+)/.exec(out)
-          if (m) resolve(m[1]!)
-        })
-        child.on("exit", (code) => reject(new Error(`simulate exited with ${code}: ${out}`)))
-      })
-      const response = await fetch(`${url}/api/orgs/${DEMO_ORG.id}/scans`, { headers: { authorization: DEMO_ORG.apiKeys[0]! } })
-      expect(response.status).toBe(200)
-      expect(await response.json()).toEqual({ results: [], nextOffsetId: "" })
-      const created = await fetch(`${url}/scanning/v0/create-session`, { method: "POST", body: JSON.stringify({ clientId: DEMO_SESSION_CLIENT_ID }) })
-      const ssid = ((await created.json()) as { scanningSession: { scanningSessionId: string } }).scanningSession.scanningSessionId
-      // Sessions complete by themselves 3 s after creation: pending until then.
-      const results = await fetch(`${url}/scanning/v0/results/${ssid}`)
-      expect(Object.keys((await results.json()) as object)).toEqual(["scanningSessionId", "pending"])
-      const token = await fetch(`${url}/tokens/anonymous?client_id=${DEMO_ESTIMATION_CLIENT_ID}`)
-      expect(Object.keys((await token.json()) as object)).toEqual(["uid", "access_token"])
-    } finally {
-      child.kill("SIGINT")
-    }
-  }, 20_000)
 })
 
 describe("the session control endpoint", () => {
@@ -88,5 +54,27 @@ describe("the session control endpoint", () => {
         error: { errorType: "ABORTED", message: "The scan was aborted." }
       })
     }).pipe(Effect.provide(Simulator.layer()))
+  )
+})
+
+describe("onTestClock", () => {
+  it.effect("moves the clock only to the sleeps due, and not while a request is in flight", () =>
+    Effect.gen(function* () {
+      const sim = yield* Simulator
+      const post = (path: string, body: unknown) =>
+        Effect.promise(() => fetch(`${sim.url}${path}`, { method: "POST", body: JSON.stringify(body) }).then((r) => r.json() as Promise<Record<string, unknown>>))
+      const keysOf = (ssid: string) => Effect.promise(() => fetch(`${sim.url}/scanning/v0/results/${ssid}`).then(async (r) => Object.keys((await r.json()) as object)))
+      expect(yield* Clock.currentTimeMillis).toBe(TEST_EPOCH_MS)
+      const created = yield* post("/scanning/v0/create-session", { clientId: DEMO_SESSION_CLIENT_ID })
+      const ssid = (created["scanningSession"] as { scanningSessionId: string }).scanningSessionId
+      expect(yield* keysOf(ssid)).toEqual(["scanningSessionId", "pending"])
+      // Requests over loopback took no time on the clock, however long they took on this machine.
+      expect(yield* Clock.currentTimeMillis).toBe(TEST_EPOCH_MS)
+      yield* Effect.sleep("999 millis")
+      expect(yield* keysOf(ssid)).toEqual(["scanningSessionId", "pending"])
+      yield* Effect.sleep("1 millis")
+      expect(yield* keysOf(ssid)).toEqual(["scanningSessionId", "results"])
+      expect(yield* Clock.currentTimeMillis).toBe(TEST_EPOCH_MS + 1000)
+    }).pipe(Effect.provide(Simulator.layer({ session: { completeAfterMs: 1000 } })), onTestClock())
   )
 })

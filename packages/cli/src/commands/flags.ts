@@ -35,19 +35,28 @@ export const count = (name: string, min: number, description: string, fallback: 
     (o) => described(o, description, fallback)
   )
 
-/** A number from `min` up (a fraction allowed). */
-export const number = (name: string, min: number, max: number, fallback: number, description: string): Options.Options<number> =>
+const bounded = (name: string, min: number, max: number, whole: boolean) =>
   Options.text(name).pipe(
     Options.withPseudoName("N"),
     Options.mapEffect((value) => {
       const n = Number(value)
-      return value.trim() !== "" && Number.isFinite(n) && n >= min && n <= max
+      return value.trim() !== "" && Number.isFinite(n) && n >= min && n <= max && (!whole || Number.isInteger(n))
         ? Effect.succeed(n)
-        : Effect.fail(invalid(`--${name} ${value}: expected a number from ${min} to ${max}`))
-    }),
-    Options.withDefault(fallback),
-    (o) => described(o, description, String(fallback))
+        : Effect.fail(invalid(`--${name} ${value}: expected ${whole ? "a whole number" : "a number"} from ${min} to ${max}`))
+    })
   )
+
+/** A number from `min` to `max` (a fraction allowed). */
+export const number = (name: string, min: number, max: number, fallback: number, description: string): Options.Options<number> =>
+  bounded(name, min, max, false).pipe(Options.withDefault(fallback), (o) => described(o, description, String(fallback)))
+
+/** A whole number from `min` to `max`. */
+export const integer = (name: string, min: number, max: number, fallback: number, description: string): Options.Options<number> =>
+  bounded(name, min, max, true).pipe(Options.withDefault(fallback), (o) => described(o, description, String(fallback)))
+
+/** Any text, defaulting to `fallback`. */
+export const text = (name: string, pseudoName: string, fallback: string, description: string): Options.Options<string> =>
+  Options.text(name).pipe(Options.withPseudoName(pseudoName), Options.withDefault(fallback), (o) => described(o, description, fallback))
 
 /** A file name, or `-` for a standard stream; absent when not given. */
 export const file = (name: string, description: string, fallback: string) =>
