@@ -146,7 +146,7 @@ describe("unknown flags", () => {
   it("are found wherever they are, told from option values and from arguments after --", () => {
     expect(unknownFlag(["migrate", "in.ndjson", "--to", "session", "--bogus=1"])).toMatch(/^unknown option --bogus for migrate \(its options: --to, --out, --rejects, --report, --strict, --workers, --progress, --quiet\)/)
     expect(unknownFlag(["migrate", "-x", "in.ndjson"])).toMatch(/^unknown option -x for migrate/)
-    expect(unknownFlag(["inspect", "--to", "platform", "f.json"])).toMatch(/^unknown option --to for inspect; see scanbridge inspect --help$/)
+    expect(unknownFlag(["inspect", "--to", "platform", "f.json"])).toMatch(/^unknown option --to for inspect \(its options: --record, --json\); see scanbridge inspect --help$/)
     // Values of options that take one, even when they start with a dash.
     expect(unknownFlag(["migrate", "in.ndjson", "--out", "-", "--rejects", "--report", "--workers", "-1"])).toBeUndefined()
     expect(unknownFlag(["simulate", "--port", "-1"])).toBeUndefined()
@@ -474,7 +474,8 @@ describe("diff", () => {
     "compares the first scans of two files, largest absolute difference first",
     async () => {
       const r = await run("diff", A, B)
-      expect(r.code).toBe(0)
+      // They differ, and the default tolerance is 0 mm.
+      expect(r.code).toBe(4)
       expect(r.stdout).toContain("(estimation est_00000001)")
       expect(r.stdout).toContain("(fit et_00000001)")
       const rows = check(r.stdout, [A, B])
@@ -486,7 +487,7 @@ describe("diff", () => {
   it(
     "orders by absolute difference when b is smaller than a",
     async () => {
-      const r = await run("diff", B, A)
+      const r = await run("diff", B, A, "--tolerance-mm", "1000")
       expect(r.code).toBe(0)
       const rows = check(r.stdout, [B, A])
       expect(rows.every((d) => d.delta < 0)).toBe(true)
