@@ -25,7 +25,8 @@ export const run = (entry: URL): void => {
   let received: Signal | undefined
   const stop = (signal: Signal) => {
     removeTemporaries()
-    process.stderr.write(`scanbridge: stopped by ${signal}; files being written were removed, destinations left as they were\n`)
+    // A progress line may stand on the terminal: the message takes its place.
+    process.stderr.write(`${process.stderr.isTTY === true ? "\r\u001b[K" : ""}scanbridge: stopped by ${signal}; files being written were removed, destinations left as they were\n`)
     process.exit(SIGNALS[signal])
   }
   const onSignal = (signal: Signal) => () => {

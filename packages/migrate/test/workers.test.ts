@@ -20,11 +20,13 @@ const TIMEOUT = 60_000
 
 // worker-entry.mjs registers tsx, then loads worker-entry.ts (or what SCANBRIDGE_TEST_WORKER names).
 const ENTRY = new URL("./worker-entry.mjs", import.meta.url)
+// The heap the scanbridge executable gives its workers (packages/cli/src/workers.ts).
+const WORKER_HEAP = { maxYoungGenerationSizeMb: 8, maxOldGenerationSizeMb: 96 }
 const platformOf = (worker: string) =>
   Layer.mergeAll(
     NodeContext.layer,
     Normalizer.layer.pipe(Layer.provide(Normalizer.adapters)),
-    NodeWorker.layerPlatform(() => new Worker(ENTRY, { env: { ...process.env, SCANBRIDGE_TEST_WORKER: worker } }))
+    NodeWorker.layerPlatform(() => new Worker(ENTRY, { env: { ...process.env, SCANBRIDGE_TEST_WORKER: worker }, resourceLimits: WORKER_HEAP }))
   )
 
 /** Every record of the example export, as one NDJSON line each, the broken ones included. */
@@ -102,6 +104,31 @@ describe("migrate on worker threads", () => {
           expect(JSON.stringify(there.report)).toBe(JSON.stringify(here.report))
           expect(there.progress).toBe(here.progress)
         }
+      }).pipe(Effect.scoped, Effect.provide(platformOf("./worker-entry.ts"))),
+    TIMEOUT
+  )
+
+  it.effect(
+    "migrates hostile records (100,000 deep, a 2 MB list page, toString keys) as the calling thread does",
+    () =>
+      Effect.gen(function* () {
+        const valid = exampleLines()[0]!
+        const hostile = [
+          `${"[".repeat(100_000)}${"]".repeat(100_000)}`,
+          `{"entry":${`{"a":`.repeat(3_000)}1${"}".repeat(3_000)}}`,
+          `{"results":[${Array.from({ length: 1_000_000 }, () => "1").join(",")}]}`,
+          `{"toString":1,"valueOf":{},"__proto__":{"x":1},"constructor":"c"}`
+        ]
+        const file = join(dir, "hostile.ndjson")
+        yield* Effect.promise(() => writeFile(file, `${Array.from({ length: 600 }, (_, i) => (i % 50 === 7 ? hostile[Math.floor(i / 50) % hostile.length] : valid)).join("\n")}\n`))
+        const pool = yield* makeMigratePool({ size: 1 })
+        const here = yield* run([file], "canonical")
+        const there = yield* run([file], "canonical", pool)
+        expect(here.report.records).toBe(600)
+        expect(here.report.rejected).toBe(12)
+        expect(there.out).toBe(here.out)
+        expect(there.rejects).toBe(here.rejects)
+        expect(JSON.stringify(there.report)).toBe(JSON.stringify(here.report))
       }).pipe(Effect.scoped, Effect.provide(platformOf("./worker-entry.ts"))),
     TIMEOUT
   )
