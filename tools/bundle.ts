@@ -1,21 +1,30 @@
 /**
- * One file of JavaScript from a TypeScript entry, as a package ships it and node runs it: the
- * bench measures the command so, and the executable's tests run it so (one bundle, started in a
- * fraction of a second, where tsx would compile the sources in every process).
+ * One file of JavaScript per TypeScript entry, as a package ships it and node runs it: the bench
+ * measures the command so, and the tests run programs so (one bundle, started in a fraction of a
+ * second, where tsx would compile the sources again in every process).
  */
 import { build } from "esbuild"
 import { join } from "node:path"
 import { repoRoot } from "./docs/generated.js"
 
-export const bundle = (entry: string, outfile: string) =>
+const options = {
+  bundle: true,
+  platform: "node",
+  format: "esm",
+  target: "node20",
+  // Some dependencies still call require(); give the bundle one.
+  banner: { js: "import { createRequire as createRequireOfBundle } from 'node:module'; const require = createRequireOfBundle(import.meta.url);" },
+  logLevel: "error"
+} as const
+
+/** `entry` (from the repository's root) bundled into `outfile`. */
+export const bundle = (entry: string, outfile: string) => build({ ...options, entryPoints: [join(repoRoot, entry)], outfile })
+
+/** Several entries in one build (their common modules parsed once), each into `outdir/NAME.mjs`. */
+export const bundleAll = (entries: Readonly<Record<string, string>>, outdir: string) =>
   build({
-    entryPoints: [join(repoRoot, entry)],
-    bundle: true,
-    platform: "node",
-    format: "esm",
-    target: "node20",
-    outfile,
-    // Some dependencies still call require(); give the bundle one.
-    banner: { js: "import { createRequire as createRequireOfBundle } from 'node:module'; const require = createRequireOfBundle(import.meta.url);" },
-    logLevel: "error"
+    ...options,
+    entryPoints: Object.entries(entries).map(([name, entry]) => ({ in: join(repoRoot, entry), out: name })),
+    outdir,
+    outExtension: { ".js": ".mjs" }
   })

@@ -9,6 +9,7 @@ import { DecodeError, MAX_ISSUES } from "@scanbridge/model"
 import { ScanbridgeError, detectFormat, encoders, normalize } from "../../cli/src/index.js"
 import { type InputRecord, defaultNormalizer, migrateChunk, normalizeEither } from "../src/index.js"
 import { mutate, mutatedSampleOf, replacements, samples } from "./records.js"
+import { turn } from "./turns.js"
 
 const DEEP = 100_000
 const deepArray = (n: number) => `${"[".repeat(n)}${"]".repeat(n)}`
@@ -63,10 +64,11 @@ const nestedInto = (value: string): ReadonlyArray<string> =>
   })
 
 describe("a hostile record is rejected, and the rest of its chunk migrates", () => {
-  it("a record nested 100,000 deep, as arrays or as objects, alone or inside a valid record of any format", () => {
+  it("a record nested 100,000 deep, as arrays or as objects, alone or inside a valid record of any format", async () => {
     for (const deep of [deepArray(DEEP), deepObject(DEEP)]) {
       const raws = [deep, `{"results":${deep}}`, `{"source":"platform","payload":${deep}}`, ...nestedInto(deep)]
       for (const raw of raws) {
+        await turn()
         const { chunk, rejects } = migrateAll([raw, valid])
         expect(rejects.map((r) => r.line)).not.toContain(2)
         // Migrated only where the deep value was under a key the format has no place for:

@@ -9,6 +9,7 @@ import { type Adapter, DecodeError, Scan, UnknownFormatError, decodeScanEither, 
 import { Normalizer, type Report, detectFormat, makeNormalizer, migrate, normalizeEither, outputFile } from "../src/index.js"
 import { defaultNormalizer } from "../src/normalizer.js"
 import { EXPORT, lines, mutatedSample, repo } from "./records.js"
+import { assertInTurns } from "./turns.js"
 
 const layer = Layer.mergeAll(NodeContext.layer, Normalizer.layer.pipe(Layer.provide(Normalizer.adapters)))
 
@@ -129,17 +130,16 @@ describe("normalize", () => {
       }
   }
 
-  it("fed arbitrary JSON, gives valid scans or a typed error, never a throw (100,000 runs)", () => {
-    fc.assert(
+  it("fed arbitrary JSON, gives valid scans or a typed error, never a throw (100,000 runs)", () =>
+    assertInTurns(
       fc.property(fc.jsonValue(), (json) => checkResult(normalizeEither(json))),
-      { numRuns: 100_000 }
-    )
-  }, 120_000)
+      100_000
+    ), 120_000)
 
   it("fed JSON shaped like each format with a value replaced or a key added anywhere, gives valid scans or a typed error", () => {
-    fc.assert(
+    return assertInTurns(
       fc.property(mutatedSample, (json) => checkResult(normalizeEither(json))),
-      { numRuns: 20_000 }
+      20_000
     )
   }, 60_000)
 })
