@@ -4,7 +4,12 @@
  * The rate is the current one (over the last few seconds), not the run's average, so a slow start
  * (workers starting, a cold disk) does not skew the estimate for the rest of the run.
  */
+import { Clock, Effect } from "effect"
 import type { MigrateProgress } from "@scanbridge/migrate"
+import type { StdioShape } from "./stdio.js"
+
+/** How often the line is redrawn on a terminal, and written as a new line elsewhere (a log). */
+const REDRAW_MS = { terminal: 250, lines: 1000 } as const
 
 /** How far back the current rate looks. */
 const WINDOW_MS = 5_000
@@ -76,3 +81,19 @@ export const progressText = ({ progress, elapsedMs, bytesPerSecond, recordsPerSe
   parts.push(`${Math.round(recordsPerSecond).toLocaleString("en-US")} records/s`, `${report.records.toLocaleString("en-US")} records`, `${report.rejected.toLocaleString("en-US")} rejected`)
   return parts.join("  ")
 }
+
+/**
+ * Shows the progress of a run started at `started` on stderr until interrupted: redrawn in place on
+ * a terminal, a line at a time elsewhere. `current` gives the progress so far.
+ */
+export const progressLine = (stdio: StdioShape, started: number, current: () => MigrateProgress): Effect.Effect<never> =>
+  Effect.gen(function* () {
+    const meter = makeMeter(started)
+    for (;;) {
+      yield* Effect.sleep(stdio.errIsTerminal ? REDRAW_MS.terminal : REDRAW_MS.lines)
+      const now = yield* Clock.currentTimeMillis
+      const progress = current()
+      const text = progressText({ progress, elapsedMs: now - started, ...meter.sample(now, progress) })
+      yield* stdio.err(stdio.errIsTerminal ? `\r${text}\u001b[K` : `${text}\n`)
+    }
+  })

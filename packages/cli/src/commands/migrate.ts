@@ -21,7 +21,7 @@ import {
   renderReport
 } from "@scanbridge/migrate"
 import { ExitCode, exitWith } from "../exit.js"
-import { makeMeter, progressText } from "../progress.js"
+import { progressLine } from "../progress.js"
 import { BrokenPipe, Stdio } from "../stdio.js"
 import { track, untrack } from "../temporaries.js"
 import { WORKERS_FROM_BYTES, defaultWorkers } from "../workers.js"
@@ -31,9 +31,6 @@ import { choice, count, file, flag } from "./flags.js"
 const TARGETS = ["canonical", "platform", "session", "estimation", "fit"] as const
 
 export const normalizerLayer = Normalizer.layer.pipe(Layer.provide(Normalizer.adapters))
-
-/** How often the progress line is redrawn on a terminal, and written as a new line elsewhere. */
-const REDRAW_MS = { terminal: 250, lines: 1000 } as const
 
 /**
  * The process's own standard streams by their device names. They may be sockets (a parent
@@ -87,8 +84,10 @@ export const migrateCommand = Command.make(
     progress: choice("progress", ["auto", "always", "never"] as const, "auto", "a progress line on standard error; auto shows it on a terminal"),
     quiet: flag("quiet", "nothing on standard error but errors: no progress line, no summary (default: off)")
   },
-  (args) =>
-    Effect.scoped(
+  (args) => {
+    // The pipe's reader going away ends the run as a signal would: nothing is committed.
+    let closed = false
+    return Effect.scoped(
       Effect.gen(function* () {
         const stdio = yield* Stdio
         const given = args.inputs.map((input) => (input === STDIN_ARGUMENT || STDIN_NAMES.has(input) ? "-" : input))
@@ -106,8 +105,6 @@ export const migrateCommand = Command.make(
           named.flatMap(([name, value]) => (Option.isSome(value) && !isStdout(value) ? [{ name, file: value.value }] : []))
         )
 
-        // The pipe's reader going away ends the run as a signal would: nothing is committed.
-        let closed = false
         const toStdout: TextWriter = (text) =>
           Effect.catchTag(stdio.out(text), "BrokenPipe", () => {
             closed = true
@@ -132,21 +129,7 @@ export const migrateCommand = Command.make(
         const started = yield* Clock.currentTimeMillis
         let latest: MigrateProgress = { report: makeCounter(args.to).report(), bytesRead: 0, bytesTotal: total }
         const showProgress = !args.quiet && (args.progress === "always" || (args.progress === "auto" && stdio.errIsTerminal))
-        const redraw = stdio.errIsTerminal ? REDRAW_MS.terminal : REDRAW_MS.lines
-        const ticker = showProgress
-          ? yield* Effect.forkScoped(
-              Effect.gen(function* () {
-                const meter = makeMeter(started)
-                for (;;) {
-                  yield* Effect.sleep(redraw)
-                  const now = yield* Clock.currentTimeMillis
-                  const rates = meter.sample(now, latest)
-                  const text = progressText({ progress: latest, elapsedMs: now - started, ...rates })
-                  yield* stdio.err(stdio.errIsTerminal ? `\r${text}\u001b[K` : `${text}\n`)
-                }
-              })
-            )
-          : undefined
+        const ticker = showProgress ? yield* Effect.forkScoped(progressLine(stdio, started, () => latest)) : undefined
 
         const report = yield* migrate({
           inputs,
@@ -156,7 +139,7 @@ export const migrateCommand = Command.make(
           rejects: writerOf(rejects, args.rejects, discard),
           ...(pool === undefined ? {} : { pool }),
           onProgress: (progress) => Effect.sync(() => void (latest = progress))
-        }).pipe(Effect.catchIf(() => closed, () => new BrokenPipe()))
+        })
         if (ticker !== undefined) {
           yield* Fiber.interrupt(ticker)
           if (stdio.errIsTerminal) yield* stdio.err("\r\u001b[K")
@@ -164,7 +147,7 @@ export const migrateCommand = Command.make(
 
         const json = `${JSON.stringify(report, null, 2)}\n`
         if (reportFile !== undefined) yield* reportFile.write(json)
-        else if (isStdout(args.report)) yield* Effect.catchIf(toStdout(json), () => closed, () => new BrokenPipe())
+        else if (isStdout(args.report)) yield* toStdout(json)
         // The run is complete: now, and only now, the outputs take their destinations' place.
         for (const output of [out, rejects, reportFile]) if (output !== undefined) yield* output.commit
 
@@ -175,7 +158,14 @@ export const migrateCommand = Command.make(
         }
         if (args.strict && report.rejected > 0) yield* exitWith(ExitCode.rejected)
       })
-    ).pipe(Effect.provide(normalizerLayer))
+    ).pipe(
+      Effect.catchIf(
+        () => closed,
+        () => new BrokenPipe()
+      ),
+      Effect.provide(normalizerLayer)
+    )
+  }
 ).pipe(
   Command.withDescription(
     "Migrate stored records of any API to canonical scans or another API's shape. Outputs are written beside their destination and renamed into place when the run succeeds; a failed or interrupted run leaves them as they were."
