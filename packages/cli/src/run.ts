@@ -26,7 +26,7 @@ export const run = (entry: URL): void => {
   const stop = (signal: Signal) => {
     removeTemporaries()
     // A progress line may stand on the terminal: the message takes its place.
-    process.stderr.write(`${process.stderr.isTTY === true ? "\r\u001b[K" : ""}scanbridge: stopped by ${signal}; files being written were removed, destinations left as they were\n`)
+    process.stderr.write(`${process.stderr.isTTY === true ? "\r\u001b[K" : ""}scanbridge: stopped by ${signal}; no file was left half-written: every output is as it was before the run\n`)
     process.exit(SIGNALS[signal])
   }
   const onSignal = (signal: Signal) => () => {
