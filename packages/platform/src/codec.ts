@@ -255,9 +255,13 @@ const readClientError = (r: DecodeWalk, status: "success" | "failure", error: un
     return failureOf(o["code"], message)
   }
   r.note("assumed", ["error"], `error ${previewValue(error)} has no code: recorded with code unknown`)
+  if (message !== null) {
+    r.noteUnknownKeys(["error"], clientErrorKeys(error))
+    return failureOf("unknown", message)
+  }
   // Nothing is lost: an error without a message is kept whole as the message.
   const whole = error === undefined || error === null || error === "" ? null : previewValue(error, Number.MAX_SAFE_INTEGER)
-  return failureOf("unknown", message ?? whole)
+  return failureOf("unknown", whole)
 }
 
 /** The scan of an entry; `rest` reads what the two entry shapes spell differently, in this order. */
