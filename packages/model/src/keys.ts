@@ -62,34 +62,45 @@ const compile = (ast: SchemaAST.AST): Walk => {
 }
 
 const struct = (ast: SchemaAST.TypeLiteral): Walk => {
-  const fields = new Map<string, SchemaAST.AST>()
-  for (const p of ast.propertySignatures) if (typeof p.name === "string") fields.set(p.name, p.type)
-  const indexes = ast.indexSignatures.map((s) => ({ accepts: acceptsKey(s.parameter), type: s.type }))
+  // Built on the first walk, so that a recursive schema's struct can refer to itself.
+  let fields: Map<string, Walk> | undefined
+  let indexes: ReadonlyArray<{ readonly accepts: (key: string) => boolean; readonly walk: Walk }> | undefined
   return (value, at, out) => {
     if (!isRecord(value)) return
+    if (fields === undefined || indexes === undefined) {
+      fields = new Map()
+      for (const p of ast.propertySignatures) if (typeof p.name === "string") fields.set(p.name, walkOf(p.type))
+      indexes = ast.indexSignatures.map((s) => ({ accepts: acceptsKey(s.parameter), walk: walkOf(s.type) }))
+    }
     for (const key of Object.keys(value)) {
-      const v = value[key]
-      const type = fields.get(key) ?? indexes.find((s) => s.accepts(key))?.type
+      const walk = fields.get(key) ?? indexes.find((s) => s.accepts(key))?.walk
+      // A leaf holds no keys: nothing to descend into.
+      if (walk === nothing) continue
       at.push(key)
-      if (type === undefined) out.push({ path: [...at], value: v })
-      else walkOf(type)(v, at, out)
+      if (walk === undefined) out.push({ path: [...at], value: value[key] })
+      else walk(value[key], at, out)
       at.pop()
     }
   }
 }
 
 const tuple = (ast: SchemaAST.TupleType): Walk => {
-  const elements = ast.elements.map((e) => e.type)
-  const [rest, ...after] = ast.rest.map((r) => r.type)
+  let elements: ReadonlyArray<Walk> | undefined
+  let head: Walk | undefined
+  let after: ReadonlyArray<Walk> = []
   return (value, at, out) => {
     if (!Array.isArray(value)) return
+    if (elements === undefined) {
+      elements = ast.elements.map((e) => walkOf(e.type))
+      ;[head, ...after] = ast.rest.map((r) => walkOf(r.type))
+    }
     for (let i = 0; i < value.length; i++) {
       // Elements, then the rest, then the elements that follow the rest, counted from the end.
       const fromEnd = value.length - i
-      const type = i < elements.length ? elements[i] : fromEnd <= after.length ? after[after.length - fromEnd] : rest
-      if (type === undefined) continue
+      const walk = i < elements.length ? elements[i] : fromEnd <= after.length ? after[after.length - fromEnd] : head
+      if (walk === undefined || walk === nothing) continue
       at.push(i)
-      walkOf(type)(value[i], at, out)
+      walk(value[i], at, out)
       at.pop()
     }
   }
