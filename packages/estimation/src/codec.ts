@@ -29,6 +29,8 @@ import {
   previewValue,
   exactSchemaDecoder,
   formatPath,
+  type UnknownKey,
+  unknownKeysOfItem,
   walkScan
 } from "@scanbridge/model"
 import type { Percent, PercentE4 } from "@scanbridge/model"
@@ -217,13 +219,6 @@ const readComposition = (w: DecodeWalk, c: Wire.BodyComposition | null | undefin
   return { bodyFatPercent, bodyFatMassG: null, leanMassG: null, skeletalMuscleMassG }
 }
 
-const keySet = (fields: object): ReadonlySet<string> => new Set(Object.keys(fields))
-const ITEM_KEYS = keySet(Wire.ReadItem.fields)
-const ESTIMATION_KEYS = keySet(Wire.Estimation.fields)
-const RESULT_KEYS = keySet(Wire.Result.fields)
-const INPUT_KEYS = keySet(Wire.Input.fields)
-const COMPOSITION_KEYS = keySet(Wire.BodyComposition.fields)
-
 // "a, b": one list built in place, without a closure.
 const listed = (parts: string, name: string, value: unknown): string =>
   value === undefined ? parts : parts === "" ? `${name} ${previewValue(value)}` : `${parts}, ${name} ${previewValue(value)}`
@@ -262,13 +257,15 @@ const noteJob = (w: DecodeWalk, e: Wire.Estimation): void => {
  * `exact`: the item has no key its schema does not name, and its result.measurement no key the
  * catalogue does not name, so there is nothing to look for.
  */
-const readItem = (w: DecodeWalk, item: Wire.ReadItem, json: unknown, options: UnitOptions, message: string | null, exact: boolean): ScanInit => {
-  const raw = json as { estimation?: { result?: unknown } }
-  if (!exact) {
-    w.noteUnknownKeys([], json, ITEM_KEYS)
-    w.noteUnknownKeys(["estimation"], raw.estimation, ESTIMATION_KEYS)
-    w.noteUnknownKeys(["estimation", "input"], (raw.estimation as { input?: unknown } | undefined)?.input, INPUT_KEYS)
-  }
+const readItem = (
+  w: DecodeWalk,
+  item: Wire.ReadItem,
+  unknownKeys: ReadonlyArray<UnknownKey>,
+  options: UnitOptions,
+  message: string | null,
+  exact: boolean
+): ScanInit => {
+  w.noteUnknownKeys([], unknownKeys)
   const e = item.estimation
   const common = {
     source: { api: "estimation" as const, id: item.estimation_id },
@@ -293,11 +290,6 @@ const readItem = (w: DecodeWalk, item: Wire.ReadItem, json: unknown, options: Un
   if (result.status !== undefined && result.status !== "success") {
     w.fail([...RESULT, "status"], result.status, `success, as estimation.status says`)
   }
-  if (!exact) {
-    const rawResult = raw.estimation?.result as { body_composition?: unknown } | undefined
-    w.noteUnknownKeys(RESULT, rawResult, RESULT_KEYS)
-    w.noteUnknownKeys(COMPOSITION_PATH, rawResult?.body_composition, COMPOSITION_KEYS)
-  }
   return {
     source: common.source,
     createdAt: common.createdAt,
@@ -321,11 +313,9 @@ const readResponseWire = exactSchemaDecoder(Wire.ReadResponse, FORMATS.readRespo
 export const decodeReadItemEither = (json: unknown, options: UnitOptions = {}): Either.Either<Scan, DecodeError> => {
   const wire = readItemWire(json)
   if (Either.isLeft(wire)) return Either.left(wire.left)
-  const { exact, value: item } = wire.right
-  return walkScan(FORMATS.readItem, [], (w) => readItem(w, item, json, options, null, exact))
+  const { exact, unknownKeys, value: item } = wire.right
+  return walkScan(FORMATS.readItem, [], (w) => readItem(w, item, unknownKeys, options, null, exact))
 }
-
-const RESPONSE_KEYS = keySet(Wire.ReadResponse.fields)
 
 /**
  * A read response: one scan per `measurements[]` item. The first bad item fails the response,
@@ -335,19 +325,14 @@ export const decodeReadResponseEither = (json: unknown, options: UnitOptions = {
   // Not Either.flatMap: its dual dispatch reads `arguments`, once per record of a migration.
   const wire = readResponseWire(json)
   if (Either.isLeft(wire)) return Either.left(wire.left)
-  const { exact, value: response } = wire.right
-  const raw = json as { measurements: ReadonlyArray<unknown> }
+  const { exact, unknownKeys, value: response } = wire.right
   const scans: Array<Scan> = []
   for (let i = 0; i < response.measurements.length; i++) {
     const only = response.measurements.length === 1 && response.message !== undefined && response.message !== "" ? response.message : null
     const scan = walkScan(FORMATS.readResponse, ["measurements", i], (w) => {
-      if (!exact) {
-        for (const [key, value] of Object.entries(json as object)) {
-          if (!RESPONSE_KEYS.has(key)) w.note("dropped", [key], `unknown key ${key} = ${previewValue(value)} of the read response`)
-        }
-      }
       if (response.result === false) w.note("dropped", ["result"], "the read response says result false, and nothing more")
-      return readItem(w, response.measurements[i]!, raw.measurements[i], options, only, exact)
+      // Each item's scan notes the item's own unknown keys and the response's.
+      return readItem(w, response.measurements[i]!, unknownKeysOfItem(unknownKeys, "measurements", i), options, only, exact)
     })
     if (Either.isLeft(scan)) return Either.left(scan.left)
     scans.push(scan.right)

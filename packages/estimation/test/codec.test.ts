@@ -431,6 +431,14 @@ describe("decodeReadResponseEither", () => {
     expect(noteAt(scan!.notes, "dropped", "page").detail).toContain("page")
   })
 
+  it("each item's scan notes its own unknown keys, from the item, and the response's", () => {
+    const odd = success({ input: { ...INPUT, lang: "en" } })
+    const scans = ok(decodeReadResponseEither({ measurements: [success(), odd], message: "success", result: true, page: 2 }))
+    const unknown = (i: number) => scans[i]!.notes.filter((n) => n.detail.startsWith("unknown key")).map((n) => n.path)
+    expect(unknown(0)).toEqual(["page"])
+    expect(unknown(1)).toEqual(["estimation.input.lang", "page"])
+  })
+
   it("the first bad item fails the response, naming its index", () => {
     const e = err(decodeReadResponseEither({ measurements: [success(), success({ input: { ...INPUT, height: 168 } })] }))
     expect(e).toBeInstanceOf(DecodeError)

@@ -5,10 +5,10 @@ import { readFileSync } from "node:fs"
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { type Adapter, DecodeError, Scan, UnknownFormatError, decodeScanEither, isRecord, makeScan, stringifyScan } from "@scanbridge/model"
+import { type Adapter, DecodeError, type Path, Proto3, Scan, UnknownFormatError, decodeScanEither, formatPath, isRecord, makeScan, stringifyScan } from "@scanbridge/model"
 import { Normalizer, type Report, detectFormat, makeNormalizer, migrate, normalizeEither, outputFile } from "../src/index.js"
 import { defaultNormalizer } from "../src/normalizer.js"
-import { EXPORT, lines, mutatedSample, repo } from "./records.js"
+import { EXPORT, lines, mutateAt, mutatedSample, objectPaths, repo, sampleWithUnknownKey, samples } from "./records.js"
 import { assertInTurns } from "./turns.js"
 
 const layer = Layer.mergeAll(NodeContext.layer, Normalizer.layer.pipe(Layer.provide(Normalizer.adapters)))
@@ -119,15 +119,27 @@ describe("normalize", () => {
   // properties are what guarantees every scan they build keeps the canonical invariants.
   // Each scan also goes out as canonical JSON text and back through the strict canonical
   // decoder: whatever Scanbridge writes, it reads.
+  //
+  // With `unknownKey`, the path of a key added to the record that no wire schema names: the
+  // record is a reject, or one of its scans has a `dropped` note at that key. A note's path is
+  // from the scan's own record (an entry in its envelope, an item of a list): a tail of the key's,
+  // spelled as the input does or, for a proto3 message, as its printer does.
   const isScan = Schema.is(Scan, { onExcessProperty: "error" })
-  const checkResult = (result: ReturnType<typeof normalizeEither>) => {
+  const checkResult = (result: ReturnType<typeof normalizeEither>, unknownKey?: Path) => {
     if (Either.isLeft(result)) expect(["DecodeError", "UnknownFormatError"]).toContain(result.left._tag)
-    else
+    else {
       for (const scan of result.right) {
         expect(isScan(scan), JSON.stringify(scan)).toBe(true)
         const back = decodeScanEither(JSON.parse(stringifyScan(scan)))
         expect(Either.isRight(back), Either.isLeft(back) ? back.left.message : "").toBe(true)
       }
+      if (unknownKey !== undefined) {
+        const printed = [...unknownKey.slice(0, -1).map((k) => (typeof k === "string" ? Proto3.toJsonName(k) : k)), unknownKey[unknownKey.length - 1]!]
+        const tails = new Set([unknownKey, printed].flatMap((path) => path.map((_, i) => formatPath(path.slice(i)))))
+        const dropped = result.right.flatMap((scan) => scan.notes.filter((n) => n.kind === "dropped" && tails.has(n.path)))
+        expect(dropped, `no dropped note at ${formatPath(unknownKey)} in ${JSON.stringify(result.right.map((s) => s.notes))}`).not.toEqual([])
+      }
+    }
   }
 
   it("fed arbitrary JSON, gives valid scans or a typed error, never a throw (100,000 runs)", () =>
@@ -142,6 +154,31 @@ describe("normalize", () => {
       20_000
     )
   }, 60_000)
+
+  it("fed a record of any format with an unknown key added to any of its objects, rejects it or notes the key as dropped", () => {
+    return assertInTurns(
+      fc.property(sampleWithUnknownKey, ({ at, value }) => checkResult(normalizeEither(value), at)),
+      5_000
+    )
+  }, 60_000)
+
+  // Every object of every sample in turn. A reject is right only where a format refuses any
+  // unknown key: anywhere in a canonical scan (its decoder is strict), and at a record's root,
+  // where one key more changes what the record looks like (no format is detected).
+  it.each(samples.map((sample, i) => [i, sample] as const))("sample %i with an unknown key added to each of its objects in turn, notes the key as dropped", (_, sample) => {
+    const strict = isRecord(sample) && sample["format"] === "scanbridge.scan/v1"
+    for (const at of objectPaths(sample)) {
+      const steps = at.map((segment, i) => {
+        const node = at.slice(0, i).reduce<unknown>((o, k) => (o as Record<string, unknown>)[k], sample)
+        return Object.keys(node as object).indexOf(String(segment))
+      })
+      const added = mutateAt(sample, steps, 1, "x-unknown")
+      expect(added.at).toEqual([...at, "x-unknown"])
+      const result = normalizeEither(added.value)
+      if (!strict && at.length > 0) expect(Either.isRight(result), `${formatPath(added.at)}: ${Either.isLeft(result) ? result.left.message : ""}`).toBe(true)
+      checkResult(result, added.at)
+    }
+  })
 })
 
 describe("migrate", () => {

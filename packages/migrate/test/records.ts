@@ -6,6 +6,7 @@ import { readFileSync } from "node:fs"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { FastCheck as fc } from "effect"
+import type { Path } from "@scanbridge/model"
 
 export const repo = fileURLToPath(new URL("../../..", import.meta.url))
 export const EXPORT = join(repo, "examples", "export")
@@ -30,20 +31,57 @@ export const replacements = fc.oneof(fc.jsonValue(), fc.constantFrom(-1, -0.5, 0
  * and replaces what it reaches with `replacement`, or, with `addKey`, gives the object it
  * reaches one more key. The original is left as it was.
  */
-export const mutate = (value: unknown, path: ReadonlyArray<number>, replacement: unknown, addKey?: string): unknown => {
+export const mutate = (value: unknown, path: ReadonlyArray<number>, replacement: unknown, addKey?: string): unknown =>
+  mutateAt(value, path, replacement, addKey).value
+
+/**
+ * `mutate`, and where it went: `at` is the path of the keys it took, ending, where it added a
+ * key the object did not have, with that key (`added`).
+ */
+export const mutateAt = (
+  value: unknown,
+  path: ReadonlyArray<number>,
+  replacement: unknown,
+  addKey?: string
+): { readonly value: unknown; readonly at: Path; readonly added: boolean } => {
   const isObject = typeof value === "object" && value !== null
   const keys = isObject ? Object.keys(value) : []
   if (path.length === 0 || keys.length === 0) {
-    if (addKey === undefined) return replacement
-    if (!isObject || Array.isArray(value)) return value
+    if (addKey === undefined) return { value: replacement, at: [], added: false }
+    if (!isObject || Array.isArray(value)) return { value, at: [], added: false }
+    const added = !Object.hasOwn(value, addKey)
     // defineProperty, so that even `__proto__` becomes an own key, as JSON.parse makes it.
-    return Object.defineProperty({ ...(value as Record<string, unknown>) }, addKey, { value: replacement, enumerable: true, writable: true, configurable: true })
+    const copy = Object.defineProperty({ ...(value as Record<string, unknown>) }, addKey, { value: replacement, enumerable: true, writable: true, configurable: true })
+    return { value: copy, at: [addKey], added }
   }
   const key = keys[path[0]! % keys.length]!
   const copy: Record<string, unknown> = Array.isArray(value) ? ([...value] as unknown as Record<string, unknown>) : { ...(value as Record<string, unknown>) }
-  copy[key] = mutate((value as Record<string, unknown>)[key], path.slice(1), replacement, addKey)
-  return copy
+  const inner = mutateAt((value as Record<string, unknown>)[key], path.slice(1), replacement, addKey)
+  copy[key] = inner.value
+  return { value: copy, at: [Array.isArray(value) ? Number(key) : key, ...inner.at], added: inner.added }
 }
+
+/**
+ * Every path to an object (not an array) inside `value`, `value` itself included: where a key
+ * can be added.
+ */
+export const objectPaths = (value: unknown, at: Path = []): ReadonlyArray<Path> => {
+  if (typeof value !== "object" || value === null) return []
+  const inner = Object.entries(value).flatMap(([k, v]) => objectPaths(v, [...at, Array.isArray(value) ? Number(k) : k]))
+  return Array.isArray(value) ? inner : [at, ...inner]
+}
+
+/** Keys no wire schema names: spellings no field has, and the ones plain objects inherit. */
+export const unknownKey = fc.oneof(
+  fc.string({ maxLength: 8 }).map((s) => `x-${s}`),
+  fc.constantFrom("__proto__", "constructor", "toString", "valueOf", "hasOwnProperty")
+)
+
+/** A sample with a key no wire schema names added to one of its objects, and the path of that key. */
+export const sampleWithUnknownKey = fc
+  .tuple(fc.constantFrom(...samples), fc.array(fc.nat(), { maxLength: 8 }), replacements, unknownKey)
+  .map(([sample, path, value, key]) => mutateAt(sample, path, value, key))
+  .filter((m) => m.added)
 
 /** A sample with one value (one of `values`) put in place of another, or under one key more, somewhere along a random path. */
 export const mutatedSampleOf = (values: fc.Arbitrary<unknown> = replacements) =>

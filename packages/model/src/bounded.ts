@@ -27,8 +27,8 @@ const memo = <V>(cache: WeakMap<SchemaAST.AST, Map<Excess, V>>, ast: SchemaAST.A
 const decoderOf = (ast: SchemaAST.AST, excess: Excess) =>
   memo(decoders, ast, excess, () => Schema.decodeUnknownEither(Schema.make(ast), { errors: "all", onExcessProperty: excess }))
 
-/** Whether a value passes a node: its compiled guard, or Schema (first error only) where none compiles. */
-const checkOf = (ast: SchemaAST.AST, excess: Excess): Check =>
+/** Whether a value passes a node: its compiled guard, or Schema (first error only) where none compiles. Made once per node. */
+export const checkOf = (ast: SchemaAST.AST, excess: Excess): Check =>
   memo(checks, ast, excess, () => {
     const guard = compileGuard(Schema.make(ast), excess)
     if (guard !== null) return guard

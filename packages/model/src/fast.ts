@@ -339,8 +339,12 @@ class Generator {
         if (counted) {
           // Object.keys reads V8's enum cache: cheaper than counting with for-in and hasOwn.
           const own = this.fresh("own")
+          const k = this.fresh("k")
           code += `const ${own} = Object.keys(${v}).length;\n`
-          code += `if (${own} !== ${n}) return ${this.exact(ast, excess)}(${v});\n`
+          // An own key the struct does not name settles it at once (a record with an unknown key
+          // is refused in one look, not by a second pass over it); the exact guard settles the rest.
+          const known = names.length === 0 ? "" : `${names.map((name) => `case ${JSON.stringify(name)}:`).join("\n")}\ncontinue;\n`
+          code += `if (${own} !== ${n}) {\nfor (const ${k} of Object.keys(${v})) {\nswitch (${k}) {\n${known}default:\nreturn false;\n}\n}\nreturn ${this.exact(ast, excess)}(${v});\n}\n`
         } else if (indexes.length > 0 || excess === "error") {
           const k = this.fresh("k")
           const item = this.fresh("v")

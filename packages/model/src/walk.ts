@@ -5,6 +5,7 @@
  */
 import { boundedDecodeEither } from "./bounded.js"
 import { type Narrow, compileGuard } from "./fast.js"
+import { type UnknownKey, unknownKeysOf } from "./keys.js"
 import { Either, Schema } from "effect"
 import { DecodeError, EncodeError, type Path, previewValue } from "./errors.js"
 import { type Note, type NoteKind, type Scan, type ScanInit, makeNote, scanOf } from "./scan.js"
@@ -43,11 +44,10 @@ export class DecodeWalk {
   fail(path: Path, value: unknown, message: string): never {
     throw new Abort(DecodeError.at(this.format, [...this.base, ...this.locate(path)], value, message))
   }
-  /** A `dropped` note for every key of `json` outside `known`: nothing is lost silently. */
-  noteUnknownKeys(path: Path, json: unknown, known: ReadonlySet<string>): void {
-    if (typeof json !== "object" || json === null) return
-    for (const key in json) {
-      if (!known.has(key)) this.note("dropped", [...path, key], `unknown key ${key} = ${previewValue((json as Record<string, unknown>)[key])}: the canonical scan has no place for it`)
+  /** A `dropped` note for each key the wire schema does not name (`exactSchemaDecoder`'s), under `path`: nothing is lost silently. */
+  noteUnknownKeys(path: Path, keys: ReadonlyArray<UnknownKey>): void {
+    for (const { path: at, value } of keys) {
+      this.note("dropped", [...path, ...at], `unknown key ${String(at[at.length - 1])} = ${previewValue(value)}: the canonical scan has no place for it`)
     }
   }
 }
@@ -107,15 +107,32 @@ export const schemaDecoder = <A, I>(schema: Schema.Schema<A, I>, format: string,
   return (json: unknown): Either.Either<A, DecodeError> => Either.mapLeft(decode(json, base), (list) => DecodeError.fromIssueList(format, list))
 }
 
+/** What `exactSchemaDecoder` read: the value, and the keys of the input its schema does not name. */
+export interface ExactRead<A> {
+  readonly value: A
+  /** The input has no key the schema does not name, at any depth (and passes `narrow`). */
+  readonly exact: boolean
+  /** Each key of the input the schema does not name, at any depth: none when exact. */
+  readonly unknownKeys: ReadonlyArray<UnknownKey>
+}
+
+const NO_KEYS: ReadonlyArray<UnknownKey> = []
+
 /**
- * `schemaDecoder` that also says whether the input has no key the schema does not name, at any
- * depth: a decoder that notes unknown keys need not look for them in such an input (most of a
- * bulk migration). A schema that transforms is never exact: its value is not its input.
- * `narrow` (as in `compileGuard`) can make exact stricter, say a record's keys a known few.
+ * `schemaDecoder` that also finds the keys of the input the schema does not name, at any depth,
+ * for the codec to note as dropped. An input the schema's exact guard accepts has none and is
+ * not walked (most of a bulk migration); any other is walked along the schema (`unknownKeysOf`).
+ * A schema that transforms is never exact: its value is not its input. `narrow` (as in
+ * `compileGuard`) can make exact stricter, say a record's keys a known few; the walk does not
+ * narrow (those keys are the codec's to read).
  */
 export const exactSchemaDecoder = <A, I>(schema: Schema.Schema<A, I>, format: string, options: { readonly base?: Path; readonly narrow?: Narrow } = {}) => {
   const decode = schemaDecoder(schema, format, options.base)
   const exact = compileGuard(schema, "error", options.narrow === undefined ? {} : { narrow: options.narrow })
-  return (json: unknown): Either.Either<{ readonly value: A; readonly exact: boolean }, DecodeError> =>
-    exact?.(json) ? Either.right({ value: json, exact: true }) : Either.map(decode(json), (value) => ({ value, exact: false }))
+  const unknownKeys = unknownKeysOf(schema)
+  return (json: unknown): Either.Either<ExactRead<A>, DecodeError> => {
+    if (exact?.(json)) return Either.right({ value: json, exact: true, unknownKeys: NO_KEYS })
+    const decoded = decode(json)
+    return Either.isLeft(decoded) ? Either.left(decoded.left) : Either.right({ value: decoded.right, exact: false, unknownKeys: unknownKeys(json) })
+  }
 }

@@ -28,7 +28,11 @@ import {
   convertMass,
   walkScan,
   previewValue,
-  schemaDecoder
+  type ExactRead,
+  type UnknownKey,
+  exactSchemaDecoder,
+  unknownKeysOf,
+  unknownKeysOfItem
 } from "@scanbridge/model"
 import * as Wire from "./wire.js"
 
@@ -160,15 +164,9 @@ const readClientComposition = (r: DecodeWalk, c: Wire.ClientLibraryBodyCompositi
   return { bodyFatPercent: c.bodyFatPercentage, bodyFatMassG: null, leanMassG: null, skeletalMuscleMassG: muscleG }
 }
 
-const POINT_KEYS: ReadonlySet<string> = new Set(Object.keys(Wire.Point.fields))
-
-// Each point rebuilt from its two coordinates: a key beside them is dropped with a note, never
-// copied into the canonical scan (whose strict decoder would refuse it).
-const readPoints = (r: DecodeWalk, path: Path, points: ReadonlyArray<typeof Wire.Point.Type>) =>
-  points.map((point, j) => {
-    r.noteUnknownKeys([...path, j], point, POINT_KEYS)
-    return { x: point.x, y: point.y }
-  })
+// Each point rebuilt from its two coordinates: a key beside them (noted with the others) is
+// never copied into the canonical scan, whose strict decoder would refuse it.
+const readPoints = (points: ReadonlyArray<typeof Wire.Point.Type>) => points.map((point) => ({ x: point.x, y: point.y }))
 
 const readPosture = (r: DecodeWalk, p: Wire.Posture | null | undefined): ScanInitJson["posture"] => {
   if (p === null || p === undefined) return null
@@ -192,7 +190,7 @@ const readPosture = (r: DecodeWalk, p: Wire.Posture | null | undefined): ScanIni
     front.lines.forEach((l, i) => {
       if (!Object.hasOwn(lines, l.name)) return r.note("dropped", ["posture", "front", "lines", i], `unknown front line ${previewValue(l.name)}`)
       if (l.points.length !== 2) r.fail(["posture", "front", "lines", i, "points"], l.points, "exactly 2 points")
-      lines[l.name] = readPoints(r, ["posture", "front", "lines", i, "points"], l.points)
+      lines[l.name] = readPoints(l.points)
     })
     frontOut = { angles, lines } as FrontJson
   }
@@ -212,7 +210,7 @@ const readPosture = (r: DecodeWalk, p: Wire.Posture | null | undefined): ScanIni
       const points = Catalogue.rightPosturePoints(l.name)
       if (points === undefined) return r.note("dropped", ["posture", "right", "lines", i], `unknown right line ${previewValue(l.name)}`)
       if (l.points.length !== points) r.fail(["posture", "right", "lines", i, "points"], l.points, `${points} points for ${l.name}`)
-      lines[l.name] = readPoints(r, ["posture", "right", "lines", i, "points"], l.points)
+      lines[l.name] = readPoints(l.points)
     })
     rightOut = { angles, lines } as RightJson
   }
@@ -240,6 +238,9 @@ const readPlatformError = (r: DecodeWalk, status: "success" | "failure", error: 
   return failureOf(error.code, error.message ?? null)
 }
 
+// An error object read for its code is read as the REST API's: any other key of it is noted.
+const clientErrorKeys = unknownKeysOf(Wire.EntryError)
+
 // Spec 03: the client library's error object "shape is not guaranteed". Keep what it says.
 const readClientError = (r: DecodeWalk, status: "success" | "failure", error: unknown) => {
   if (status === "success") {
@@ -249,23 +250,28 @@ const readClientError = (r: DecodeWalk, status: "success" | "failure", error: un
   if (typeof error === "string" && error !== "") return failureOf(error, null)
   const o = typeof error === "object" && error !== null ? (error as Record<string, unknown>) : {}
   const message = typeof o["message"] === "string" ? o["message"] : null
-  if (typeof o["code"] === "string" && o["code"] !== "") return failureOf(o["code"], message)
+  if (typeof o["code"] === "string" && o["code"] !== "") {
+    r.noteUnknownKeys(["error"], clientErrorKeys(error))
+    return failureOf(o["code"], message)
+  }
   r.note("assumed", ["error"], `error ${previewValue(error)} has no code: recorded with code unknown`)
+  if (message !== null) {
+    r.noteUnknownKeys(["error"], clientErrorKeys(error))
+    return failureOf("unknown", message)
+  }
   // Nothing is lost: an error without a message is kept whole as the message.
   const whole = error === undefined || error === null || error === "" ? null : previewValue(error, Number.MAX_SAFE_INTEGER)
-  return failureOf("unknown", message ?? whole)
+  return failureOf("unknown", whole)
 }
-
-const ENTRY_KEYS = new Set(Object.keys(Wire.Entry.fields))
 
 /** The scan of an entry; `rest` reads what the two entry shapes spell differently, in this order. */
 const readEntry = (
   r: DecodeWalk,
-  e: Wire.Entry | Wire.ClientLibraryEntry,
-  json: unknown,
+  read: ExactRead<Wire.Entry | Wire.ClientLibraryEntry>,
   rest: { readonly composition: () => ScanInitJson["composition"]; readonly failure: () => ScanInitJson["failure"] }
 ): ScanInit => {
-  r.noteUnknownKeys([], json, ENTRY_KEYS)
+  r.noteUnknownKeys([], read.unknownKeys)
+  const e = read.value
   const outputWeight = e.outputStats?.weight ?? null
   if (outputWeight !== null && e.input.adjustedScan === undefined) r.note("dropped", ["outputStats"], `outputStats.weight ${outputWeight} g on a scan that is not adjusted`)
   const input = readInput(r, e.input, outputWeight)
@@ -290,8 +296,8 @@ const unwrap = (json: unknown): { readonly body: unknown; readonly base: Path } 
     : { body: json, base: [] }
 
 const parsers = {
-  entry: (base: Path) => schemaDecoder(Wire.Entry, FORMATS.entry, base),
-  client: (base: Path) => schemaDecoder(Wire.ClientLibraryEntry, FORMATS.clientLibraryEntry, base)
+  entry: (base: Path) => exactSchemaDecoder(Wire.Entry, FORMATS.entry, { base }),
+  client: (base: Path) => exactSchemaDecoder(Wire.ClientLibraryEntry, FORMATS.clientLibraryEntry, { base })
 }
 const entryAt = { top: parsers.entry([]), inEnvelope: parsers.entry(["entry"]) }
 const clientAt = { top: parsers.client([]), inEnvelope: parsers.client(["entry"]) }
@@ -323,16 +329,18 @@ export const decodeEntryEither = (json: unknown): Either.Either<Scan, DecodeErro
   // The REST schema ignores keys it does not know, so it would read the client library's
   // skeletalMuscleMass (beside a null bodyFatPercentage) and lose it: such an entry is the client library's.
   if (Either.isRight(rest) && !hasMuscleMass(body)) {
-    const e = rest.right
+    const read = rest.right
+    const e = read.value
     return walkScan(FORMATS.entry, base, (r) =>
-      readEntry(r, e, body, { composition: () => readComposition(r, e.bodyComposition), failure: () => readPlatformError(r, e.status, e.error) })
+      readEntry(r, read, { composition: () => readComposition(r, e.bodyComposition), failure: () => readPlatformError(r, e.status, e.error) })
     )
   }
   const client = (inEnvelope ? clientAt.inEnvelope : clientAt.top)(body)
   if (Either.isRight(client)) {
-    const e = client.right
+    const read = client.right
+    const e = read.value
     return walkScan(FORMATS.clientLibraryEntry, base, (r) =>
-      readEntry(r, e, body, { composition: () => readClientComposition(r, e.bodyComposition), failure: () => readClientError(r, e.status, e.error) })
+      readEntry(r, read, { composition: () => readClientComposition(r, e.bodyComposition), failure: () => readClientError(r, e.status, e.error) })
     )
   }
   return Either.left(Either.isLeft(rest) && !looksClientLibrary(body) ? rest.left : client.left)
@@ -340,10 +348,8 @@ export const decodeEntryEither = (json: unknown): Either.Either<Scan, DecodeErro
 
 // --- Decode: list summaries and pages -----------------------------------------------------
 
-const SUMMARY_KEYS = new Set(Object.keys(Wire.Summary.fields))
-
-const readSummary = (r: DecodeWalk, s: Wire.Summary, json: unknown): ScanInit => {
-  r.noteUnknownKeys([], json, SUMMARY_KEYS)
+const readSummary = (r: DecodeWalk, s: Wire.Summary, unknownKeys: ReadonlyArray<UnknownKey>): ScanInit => {
+  r.noteUnknownKeys([], unknownKeys)
   const createdAt = new Date(s.createdAt * 1000)
   if (Number.isNaN(createdAt.getTime()) || !isUtcTimestamp(createdAt.toISOString())) {
     r.fail(["createdAt"], s.createdAt, "a UNIX timestamp in seconds, of a year from 0 to 9999")
@@ -361,22 +367,23 @@ const readSummary = (r: DecodeWalk, s: Wire.Summary, json: unknown): ScanInit =>
   }
 }
 
-const summaryAt = (base: Path) => schemaDecoder(Wire.Summary, FORMATS.summary, base)
-const summaryTop = summaryAt([])
+const summaryParse = exactSchemaDecoder(Wire.Summary, FORMATS.summary)
 
 /** One list item: no results; a failed one has code `unknown` (the summary does not carry it). */
 export const decodeSummaryEither = (json: unknown): Either.Either<Scan, DecodeError> =>
-  Either.flatMap(summaryTop(json), (s) => walkScan(FORMATS.summary, [], (r) => readSummary(r, s, json)))
+  Either.flatMap(summaryParse(json), (read) => walkScan(FORMATS.summary, [], (r) => readSummary(r, read.value, read.unknownKeys)))
 
-const pageParse = schemaDecoder(Wire.ListPage, FORMATS.listPage, [])
+const pageParse = exactSchemaDecoder(Wire.ListPage, FORMATS.listPage)
 
-/** A list page: one scan per summary. The first bad item fails the page, naming its index. */
+/**
+ * A list page: one scan per summary, each noting its own unknown keys and the page's. The first
+ * bad item fails the page, naming its index.
+ */
 export const decodeListPageEither = (json: unknown): Either.Either<ReadonlyArray<Scan>, DecodeError> =>
-  Either.flatMap(pageParse(json), (page): Either.Either<ReadonlyArray<Scan>, DecodeError> => {
-    const raw = (json as { results: ReadonlyArray<unknown> }).results
+  Either.flatMap(pageParse(json), ({ unknownKeys, value: page }): Either.Either<ReadonlyArray<Scan>, DecodeError> => {
     const scans: Array<Scan> = []
     for (let i = 0; i < page.results.length; i++) {
-      const scan = walkScan(FORMATS.listPage, ["results", i], (r) => readSummary(r, page.results[i]!, raw[i]))
+      const scan = walkScan(FORMATS.listPage, ["results", i], (r) => readSummary(r, page.results[i]!, unknownKeysOfItem(unknownKeys, "results", i)))
       if (Either.isLeft(scan)) return Either.left(scan.left)
       scans.push(scan.right)
     }

@@ -11,9 +11,11 @@ import {
   Scan,
   type ScanInit,
   type ScanJson,
+  decodeScanEither,
   encodeScan,
   formatPath,
-  makeScan
+  makeScan,
+  stringifyScan
 } from "@scanbridge/model"
 import { FORMATS, Wire, decodeEntryEither, decodeListPageEither, decodeSummaryEither, encodeEntryEither } from "../src/index.js"
 
@@ -629,6 +631,39 @@ describe("decoding the spec's entries", () => {
     expect(scan.createdAt).toBeNull()
   })
 
+  it("drops an unknown key inside any object of an entry, with a note at its path naming the key", () => {
+    const posture = wirePosture(() => "degrees")
+    const front = posture.front!
+    const [line, ...lines] = front.lines
+    const [first, second] = line!.points
+    const entry = {
+      ...PHOTO_ENTRY,
+      input: { photoScan: { ...PHOTO_ENTRY.input.photoScan, device: "x" }, via: 1 },
+      measurements: [{ ...PHOTO_ENTRY.measurements[0]!, source: "ml" }, ...PHOTO_ENTRY.measurements.slice(1)],
+      avatar: { ...OBJ_AVATAR, lod: 2 },
+      bodyComposition: { ...PHOTO_ENTRY.bodyComposition, leanMass: { ...PHOTO_ENTRY.bodyComposition.leanMass, range: [1, 2] } },
+      posture: {
+        ...posture,
+        front: { ...front, angles: [{ ...front.angles[0]!, confidence: 0.9 }, ...front.angles.slice(1)], lines: [{ ...line!, points: [first, { ...second!, z: 3 }] }, ...lines] }
+      },
+      outputStats: { weight: 54000, bmi: 20 }
+    }
+    const scan = ok(decodeEntryEither({ entry }))
+    const dropped = (path: string) => scan.notes.find((n) => n.kind === "dropped" && n.path === path)?.detail
+    expect(dropped("input.photoScan.device")).toBe('unknown key device = "x": the canonical scan has no place for it')
+    expect(dropped("input.via")).toBe("unknown key via = 1: the canonical scan has no place for it")
+    expect(dropped("measurements[0].source")).toMatch(/^unknown key source = "ml"/)
+    expect(dropped("avatar.lod")).toMatch(/^unknown key lod = 2/)
+    expect(dropped("bodyComposition.leanMass.range")).toMatch(/^unknown key range = \[1,2\]/)
+    expect(dropped("posture.front.angles[0].confidence")).toMatch(/^unknown key confidence = 0.9/)
+    expect(dropped("posture.front.lines[0].points[1].z")).toMatch(/^unknown key z = 3/)
+    expect(dropped("outputStats.bmi")).toMatch(/^unknown key bmi = 20/)
+    // Nothing of the unknown keys reaches the scan, which the strict canonical decoder reads back.
+    expect(Either.isRight(decodeScanEither(JSON.parse(stringifyScan(scan))))).toBe(true)
+    // The record without them reads to the same scan, notes aside.
+    expect({ ...scan, notes: [] }).toEqual({ ...ok(decodeEntryEither({ entry: PHOTO_ENTRY })), notes: [] })
+  })
+
   it("drops an avatar of a format the canonical model has no place for", () => {
     const scan = ok(decodeEntryEither({ ...STATS_ENTRY, avatar: { data: "AAAA", format: "ply" } }))
     expect(scan.avatar).toBeNull()
@@ -723,6 +758,18 @@ describe("decoding the client library's entry (spec 03)", () => {
     expect(kindsAndPaths(scan.notes)).toEqual(noted ? [["assumed", "error"]] : [])
   })
 
+  it("drops the keys of an error object other than its code and message, with a note", () => {
+    const scan = ok(decodeEntryEither({ entry: { ...failed, error: { code: "photoTooDark", message: "too dark", traceId: "t-1" } } }))
+    expect(scan.failure).toEqual({ code: "photoTooDark", category: "quality", message: "too dark" })
+    expect(scan.notes).toEqual([{ kind: "dropped", path: "error.traceId", detail: 'unknown key traceId = "t-1": the canonical scan has no place for it' }])
+    const uncoded = ok(decodeEntryEither({ entry: { ...failed, error: { message: "too dark", traceId: "t-1" } } }))
+    expect(uncoded.failure).toEqual({ code: "unknown", category: "unknown", message: "too dark" })
+    expect(kindsAndPaths(uncoded.notes)).toEqual([
+      ["assumed", "error"],
+      ["dropped", "error.traceId"]
+    ])
+  })
+
   it("reads a failure without any error as code unknown", () => {
     const scan = ok(decodeEntryEither(failed))
     expect(scan.failure).toEqual({ code: "unknown", category: "unknown", message: null })
@@ -792,6 +839,17 @@ describe("decoding list summaries and pages", () => {
   it("drops an unknown key of a summary, with a note", () => {
     const scan = ok(decodeSummaryEither({ ...SUMMARY, measurements: [] }))
     expect(kindsAndPaths(scan.notes)).toContainEqual(["dropped", "measurements"])
+  })
+
+  it("drops the unknown keys of a page and of its summaries: each scan notes its own and the page's", () => {
+    const odd = { ...SUMMARY, input: { photoScan: { ...SUMMARY.input.photoScan, device: "x" } } }
+    const scans = ok(decodeListPageEither({ results: [SUMMARY, odd], total: 2 }))
+    const unknown = (notes: ReadonlyArray<Note>) => kindsAndPaths(notes.filter((n) => n.detail.startsWith("unknown key")))
+    expect(unknown(scans[0]!.notes)).toEqual([["dropped", "total"]])
+    expect(unknown(scans[1]!.notes)).toEqual([
+      ["dropped", "input.photoScan.device"],
+      ["dropped", "total"]
+    ])
   })
 
   it("refuses a createdAt that is not a whole number of seconds, or past year 9999, at its path", () => {
