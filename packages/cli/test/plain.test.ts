@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { FastCheck as fc } from "effect"
 import { readFileSync } from "node:fs"
-import { mkdtemp, readFile, rm } from "node:fs/promises"
+import { mkdtemp, readFile, readdir, rm, writeFile } from "node:fs/promises"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
@@ -158,6 +158,26 @@ describe("migrateFile", () => {
   })
 
   const lines = async (file: string) => (await readFile(file, "utf8")).split("\n").filter((l) => l !== "")
+
+  it("refuses an out that is its input, and leaves out as it was when the run fails", async () => {
+    const input = join(tmp, "same.ndjson")
+    const text = readFileSync(join(repoRoot, "examples/export/platform/entries.ndjson"), "utf8")
+    await writeFile(input, text)
+    const same = await migrateFile(input, { out: input }).then(
+      () => undefined,
+      (e: unknown) => e
+    )
+    expect(same).toBeInstanceOf(ScanbridgeError)
+    expect((same as ScanbridgeError).code).toBe("MigrateOutputError")
+    expect((same as ScanbridgeError).message).toMatch(/^out .*same\.ndjson is the input /)
+    expect(await readFile(input, "utf8")).toBe(text)
+
+    const out = join(tmp, "kept.ndjson")
+    await writeFile(out, "what was there\n")
+    await expect(migrateFile([input, join(tmp, "missing.ndjson")], { out })).rejects.toMatchObject({ code: "MigrateInputError" })
+    expect(await readFile(out, "utf8")).toBe("what was there\n")
+    expect((await readdir(tmp)).filter((n) => n.endsWith(".partial"))).toEqual([])
+  })
 
   it("migrates the export folder to canonical scans and resolves with the report", async () => {
     const out = join(tmp, "canonical.ndjson")
