@@ -47,72 +47,64 @@ const commandFlags = new Map(
   HashMap.toEntries(Command.getSubcommands(scanbridge)).map(([name, descriptor]) => [name, new Map([...builtIns, ...flagsOf(CommandDescriptor.getUsage(descriptor))])])
 )
 
-/**
- * The first flag of the command line that its command does not have, as a one-line message.
- * @effect/cli takes an unknown `--flag` for an argument (`migrate --bogus f` would read a file
- * named --bogus), so flags are checked here first, against the commands' own usage.
- */
-export const unknownFlag = (args: ReadonlyArray<string>): string | undefined => {
+/** What runCli reads off a command line before @effect/cli parses it. */
+export interface CommandLine {
+  /** The command it names, in lower case. */
+  readonly command: string | undefined
+  /**
+   * Its first flag that its command does not have, as a one-line message. @effect/cli takes an
+   * unknown `--flag` for an argument (`migrate --bogus f` would read a file named --bogus), so
+   * flags are checked here first, against the commands' own usage.
+   */
+  readonly unknown: string | undefined
+  /** Whether it asks for help (`--help`, `-h`). */
+  readonly help: boolean
+  /**
+   * The arguments for @effect/cli, each `-` argument (standard input) spelled STDIN_ARGUMENT:
+   * @effect/cli takes a lone `-` for the end of the options, so `migrate - --quiet` would read
+   * `--quiet` as an input. A `-` that is an option's value (`--out -`) stays as it is.
+   */
+  readonly args: ReadonlyArray<string>
+}
+
+const unknownMessage = (flag: string, command: string | undefined, known: ReadonlyMap<string, boolean>) => {
+  const options = [...known.keys()].filter((f) => !builtIns.has(f))
+  return command === undefined
+    ? `unknown option ${flag}; see scanbridge --help`
+    : `unknown option ${flag} for ${command}${options.length === 0 ? "" : ` (its options: ${options.join(", ")})`}; see scanbridge ${command} --help`
+}
+
+/** Reads a command line's arguments (without node and the script): one walk, as @effect/cli will read them. */
+export const readCommandLine = (given: ReadonlyArray<string>): CommandLine => {
+  const args = [...given]
   let command: string | undefined
   let known = builtIns
+  let unknown: string | undefined
+  let help = false
+  let options = true
   for (let i = 0; i < args.length; i++) {
     const arg = args[i]!
-    if (arg === "--") break
-    if (arg.startsWith("-") && arg.length > 1) {
+    if (arg === "-") args[i] = STDIN_ARGUMENT
+    else if (!options) continue
+    else if (arg === "--") options = false
+    else if (arg.startsWith("-")) {
       const eq = arg.indexOf("=")
       const flag = eq < 0 ? arg : arg.slice(0, eq)
       // As @effect/cli matches them: case-insensitively.
       const takesValue = known.get(flag.toLowerCase())
-      if (takesValue === undefined) {
-        const options = [...known.keys()].filter((f) => !builtIns.has(f))
-        return command === undefined
-          ? `unknown option ${flag}; see scanbridge --help`
-          : `unknown option ${flag} for ${command}${options.length === 0 ? "" : ` (its options: ${options.join(", ")})`}; see scanbridge ${command} --help`
-      }
-      if (takesValue && eq < 0) i++
+      if (takesValue === undefined) unknown ??= unknownMessage(flag, command, known)
+      else if (takesValue && eq < 0) i++
+      help ||= flag === "--help" || flag === "-h"
     } else if (command === undefined) {
-      command = arg
-      known = commandFlags.get(arg.toLowerCase()) ?? builtIns
+      command = arg.toLowerCase()
+      known = commandFlags.get(command) ?? builtIns
     }
   }
-  return undefined
-}
-
-/**
- * The command line with each `-` argument (standard input) spelled as STDIN_ARGUMENT: @effect/cli
- * takes a lone `-` for the end of the options, so `migrate - --quiet` would read `--quiet` as an
- * input. A `-` that is an option's value (`--out -`) stays as it is.
- */
-export const protectDashes = (args: ReadonlyArray<string>): Array<string> => {
-  const out = [...args]
-  let known = builtIns
-  let command: string | undefined
-  let options = true
-  for (let i = 0; i < out.length; i++) {
-    const arg = out[i]!
-    if (arg === "-") out[i] = STDIN_ARGUMENT
-    else if (!options) continue
-    else if (arg === "--") options = false
-    else if (arg.startsWith("-")) {
-      if (known.get(arg.toLowerCase()) === true) i++
-    } else if (command === undefined) {
-      command = arg
-      known = commandFlags.get(arg.toLowerCase()) ?? builtIns
-    }
-  }
-  return out
+  return { command, unknown, help, args }
 }
 
 /** The part of each command's help that @effect/cli has no place for. */
 const epilogues: Readonly<Record<string, HelpEpilogue>> = { migrate: migrateHelp }
-
-/** The command a command line runs, if it asks for that command's help. */
-const helpAskedOf = (args: ReadonlyArray<string>): string | undefined => {
-  const end = args.indexOf("--")
-  const words = end < 0 ? args : args.slice(0, end)
-  if (!words.some((a) => a === "--help" || a === "-h")) return undefined
-  return words.find((a) => !a.startsWith("-") && commandFlags.has(a.toLowerCase()))?.toLowerCase()
-}
 
 const run = Command.run(scanbridge, { name: "scanbridge", version: "0.1.0" })
 
@@ -129,14 +121,14 @@ const messageOf = (error: unknown): string =>
 export const runCli = (argv: ReadonlyArray<string>) =>
   Effect.gen(function* () {
     const stdio = yield* Stdio
-    const unknown = unknownFlag(argv.slice(2))
-    if (unknown !== undefined) {
-      yield* stdio.err(`scanbridge: ${unknown}\n`)
+    const line = readCommandLine(argv.slice(2))
+    if (line.unknown !== undefined) {
+      yield* stdio.err(`scanbridge: ${line.unknown}\n`)
       return ExitCode.usage
     }
     const status = yield* Ref.make<ExitCode>(ExitCode.ok)
-    const epilogue = epilogues[helpAskedOf(argv.slice(2)) ?? ""]
-    return yield* run([...argv.slice(0, 2), ...protectDashes(argv.slice(2))]).pipe(
+    const epilogue = line.help && line.command !== undefined ? epilogues[line.command] : undefined
+    return yield* run([...argv.slice(0, 2), ...line.args]).pipe(
       Effect.zipRight(epilogue === undefined ? Effect.void : Effect.ignore(stdio.out(renderEpilogue(epilogue)))),
       Effect.zipRight(Ref.get(status)),
       Effect.provideService(ExitStatus, status),

@@ -8,7 +8,9 @@ import { existsSync, readFileSync } from "node:fs"
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { unknownFlag } from "../src/commands.js"
+import { readCommandLine } from "../src/commands.js"
+
+const unknownFlag = (args: ReadonlyArray<string>) => readCommandLine(args).unknown
 import { detectFormat } from "../src/index.js"
 import { WORKERS_FROM_BYTES, defaultWorkers } from "../src/workers.js"
 import { repoRoot, run } from "./harness.js"

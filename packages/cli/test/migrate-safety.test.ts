@@ -11,7 +11,7 @@ import { createReadStream, readFileSync } from "node:fs"
 import { mkdir, mkdtemp, readFile, readdir, rm, symlink, writeFile } from "node:fs/promises"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { protectDashes } from "../src/commands.js"
+import { readCommandLine } from "../src/commands.js"
 import { STDIN_ARGUMENT } from "../src/commands/migrate.js"
 import { progressText } from "../src/progress.js"
 import { BrokenPipe } from "../src/stdio.js"
@@ -290,7 +290,7 @@ describe("pipes", () => {
       const both = yield* command(["migrate", "--quiet", file, "-", "--to", "platform"], { stdin: Stream.make(new Uint8Array(bytes)) })
       expect(both.stdout).toBe(fromFile.stdout + fromFile.stdout)
       // An option's value stays one: `--out -` is standard output.
-      expect(protectDashes(["migrate", "-", "--out", "-", "a.ndjson", "--", "-"])).toEqual(["migrate", STDIN_ARGUMENT, "--out", "-", "a.ndjson", "--", STDIN_ARGUMENT])
+      expect(readCommandLine(["migrate", "-", "--out", "-", "a.ndjson", "--", "-"]).args).toEqual(["migrate", STDIN_ARGUMENT, "--out", "-", "a.ndjson", "--", STDIN_ARGUMENT])
     })
   )
 

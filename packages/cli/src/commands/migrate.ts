@@ -42,7 +42,7 @@ const STDIN_NAMES = new Set(["/dev/stdin", "/dev/fd/0", "/proc/self/fd/0"])
 
 const isStdout = (name: Option.Option<string>) => Option.isSome(name) && STDOUT_NAMES.has(name.value)
 
-/** `-` as an argument, as runCli hands it on (see protectDashes): no argument can hold a NUL. */
+/** `-` as an argument, as runCli hands it on (see readCommandLine): no argument can hold a NUL. */
 export const STDIN_ARGUMENT = "\u0000-"
 
 /** What `scanbridge migrate --help` shows after the flags (see help.ts). */
