@@ -5,11 +5,11 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Either, FastCheck as fc } from "effect"
 import { DecodeError, MAX_ISSUES } from "@scanbridge/model"
-// The plain API is the cli package's entry point (a test-only reference: migrate's code does not depend on the cli).
-import { ScanbridgeError, detectFormat, encoders, normalize } from "../../cli/src/index.js"
-import { type InputRecord, defaultNormalizer, migrateChunk, normalizeEither } from "../src/index.js"
-import { mutate, mutatedSampleOf, replacements, samples } from "./records.js"
-import { turn } from "./turns.js"
+import { type InputRecord, defaultNormalizer, migrateChunk, normalizeEither } from "@scanbridge/migrate"
+// The records of every format and their mutations, as the migration's own tests use them.
+import { mutate, mutatedSampleOf, replacements, samples } from "../../migrate/test/records.js"
+import { turn } from "../../migrate/test/turns.js"
+import { ScanbridgeError, detectFormat, encoders, normalize } from "../src/index.js"
 
 const DEEP = 100_000
 const deepArray = (n: number) => `${"[".repeat(n)}${"]".repeat(n)}`
