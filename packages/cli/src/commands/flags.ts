@@ -23,28 +23,24 @@ export const choice = <const C extends ReadonlyArray<string>>(name: string, valu
     (o) => described(o, description, fallback)
   )
 
-/** A whole number from `min` up; absent when not given, with what that means as `fallback`. */
-export const count = (name: string, min: number, description: string, fallback: string): Options.Options<Option.Option<number>> =>
-  Options.text(name).pipe(
-    Options.withPseudoName("N"),
-    Options.mapEffect((value) => {
-      const n = Number(value)
-      return /^\s*-?\d+\s*$/.test(value) && n >= min ? Effect.succeed(n) : Effect.fail(invalid(`--${name} ${value}: expected a whole number, ${min} or more`))
-    }),
-    Options.optional,
-    (o) => described(o, description, fallback)
-  )
+const WHOLE = /^\s*-?\d+\s*$/
 
+/** A number from `min` to `max` (a whole one if `whole`), with a message naming the flag otherwise. */
 const bounded = (name: string, min: number, max: number, whole: boolean) =>
   Options.text(name).pipe(
     Options.withPseudoName("N"),
     Options.mapEffect((value) => {
       const n = Number(value)
-      return value.trim() !== "" && Number.isFinite(n) && n >= min && n <= max && (!whole || Number.isInteger(n))
+      const range = max === Number.POSITIVE_INFINITY ? `, ${min} or more` : ` from ${min} to ${max}`
+      return (whole ? WHOLE.test(value) : value.trim() !== "" && Number.isFinite(n)) && n >= min && n <= max
         ? Effect.succeed(n)
-        : Effect.fail(invalid(`--${name} ${value}: expected ${whole ? "a whole number" : "a number"} from ${min} to ${max}`))
+        : Effect.fail(invalid(`--${name} ${value}: expected ${whole ? "a whole number" : "a number"}${range}`))
     })
   )
+
+/** A whole number from `min` up; absent when not given, with what that means as `fallback`. */
+export const count = (name: string, min: number, description: string, fallback: string): Options.Options<Option.Option<number>> =>
+  bounded(name, min, Number.POSITIVE_INFINITY, true).pipe(Options.optional, (o) => described(o, description, fallback))
 
 /** A number from `min` to `max` (a fraction allowed). */
 export const number = (name: string, min: number, max: number, fallback: number, description: string): Options.Options<number> =>
