@@ -44,6 +44,19 @@ export interface Detected {
 
 export type NormalizeError = DecodeError | UnknownFormatError
 
+/**
+ * The scans of a detected value. A decoder answers with typed errors, but whatever one throws (a
+ * stack overflow on a value nested too deeply, an integrator's adapter's bug) is a DecodeError
+ * here too: no record stops a migration.
+ */
+export const decodeDetected = ({ format, payload }: Detected): Either.Either<ReadonlyArray<Scan>, DecodeError> => {
+  try {
+    return format.decode(payload)
+  } catch (e) {
+    return Either.left(DecodeError.unreadable(format.name, payload, e))
+  }
+}
+
 export interface NormalizerService {
   readonly formats: ReadonlyArray<ScanFormat>
   /** Targets by name: `canonical` and one per adapter. */
@@ -99,9 +112,8 @@ export const makeNormalizer = (adapters: ReadonlyArray<Adapter>): NormalizerServ
     return among(named, json.payload, true)
   }
 
-  // Shape tests and decoders answer with typed errors, but whatever one throws (a stack
-  // overflow on a record nested too deeply, an integrator's adapter's bug) is a typed error
-  // here too: no record stops a migration.
+  // Shape tests answer true or false, but whatever one throws (a stack overflow on a record
+  // nested too deeply, an integrator's adapter's bug) is a typed error here too.
   const detect = (json: unknown): Either.Either<Detected, UnknownFormatError> => {
     try {
       return detectOrThrow(json)
@@ -112,13 +124,7 @@ export const makeNormalizer = (adapters: ReadonlyArray<Adapter>): NormalizerServ
 
   const normalize = (json: unknown): Either.Either<ReadonlyArray<Scan>, NormalizeError> => {
     const detected = detect(json)
-    if (Either.isLeft(detected)) return Either.left(detected.left)
-    const { format, payload } = detected.right
-    try {
-      return format.decode(payload)
-    } catch (e) {
-      return Either.left(DecodeError.unreadable(format.name, payload, e))
-    }
+    return Either.isLeft(detected) ? Either.left(detected.left) : decodeDetected(detected.right)
   }
 
   return { formats, encoders, detect, normalize }

@@ -6,8 +6,8 @@
  * input size; the output keeps the input's order, so two runs write the same bytes.
  */
 import { Effect, Either, Schema, Stream } from "effect"
-import { DecodeError, EncodeError, type Scan, unreadableReason } from "@scanbridge/model"
-import { Normalizer, type NormalizerService } from "./normalizer.js"
+import { EncodeError, type Scan, unreadableReason } from "@scanbridge/model"
+import { Normalizer, type NormalizerService, decodeDetected } from "./normalizer.js"
 import type { TextWriter } from "./output.js"
 import {
   CHUNK_BYTES,
@@ -76,15 +76,12 @@ export const migrateRecord = (normalizer: NormalizerService, target: string) => 
     }
     const detected = normalizer.detect(json)
     if (Either.isLeft(detected)) return reject(record, detected.left._tag, detected.left.message, null)
-    const { format, payload } = detected.right
-    let decoded = false
-    // Decoders and encoders answer with typed errors; one that throws instead (a stack
-    // overflow on a record nested too deeply, an integrator's adapter's bug) rejects this
+    const format = detected.right.format
+    const scans = decodeDetected(detected.right)
+    if (Either.isLeft(scans)) return reject(record, scans.left._tag, scans.left.message, scans.left.path)
+    // An encoder that throws instead of answering (an integrator's adapter's bug) rejects this
     // record alone, and the run goes on.
     try {
-      const scans = format.decode(payload)
-      if (Either.isLeft(scans)) return reject(record, scans.left._tag, scans.left.message, scans.left.path)
-      decoded = true
       const lines: Array<string> = []
       for (const scan of scans.right) {
         const encoded = encoder.encode(scan)
@@ -94,7 +91,7 @@ export const migrateRecord = (normalizer: NormalizerService, target: string) => 
       }
       return { _tag: "Migrated", format: format.name, scans: scans.right, lines }
     } catch (e) {
-      const error = decoded ? EncodeError.at(target, [], undefined, unreadableReason(e)) : DecodeError.unreadable(format.name, payload, e)
+      const error = EncodeError.at(target, [], undefined, unreadableReason(e))
       return reject(record, error._tag, error.message, error.path)
     }
   }
