@@ -52,6 +52,9 @@ const PREVIEW_MAX = 80
 export const previewsQuoted = (value: unknown, max = PREVIEW_MAX): value is string =>
   typeof value === "string" && value.length <= max - 2 && isPlainJsonString(value)
 
+/** `text` cut to `max` characters, the last one an ellipsis where it was cut. */
+const ellipsis = (text: string, max: number): string => (text.length > max ? `${text.slice(0, max - 1)}…` : text)
+
 /**
  * A short, single-line rendering of an offending value for messages: its JSON, cut at `max`.
  * Written by hand, not by JSON.stringify: a value from a hostile record can be nested 100,000
@@ -62,7 +65,7 @@ export const previewsQuoted = (value: unknown, max = PREVIEW_MAX): value is stri
 export const previewValue = (value: unknown, max = PREVIEW_MAX): string => {
   if (previewsQuoted(value, max)) return `"${value}"`
   const text = new Preview(max).of(value)
-  return text.length > max ? `${text.slice(0, max - 1)}…` : text
+  return ellipsis(text, max)
 }
 
 /** One open array or object of a preview: its keys (null for an array), the next index, how many written. */
@@ -310,9 +313,8 @@ export const isStackOverflow = (e: unknown): boolean => e instanceof RangeError 
 export const unreadableReason = (cause: unknown): string =>
   isStackOverflow(cause)
     ? "the record is nested too deeply to read (the stack ran out)"
-    : `could not be read: ${cause instanceof Error ? previewText(cause.message) : previewValue(cause)}`
+    : `could not be read: ${cause instanceof Error ? ellipsis(cause.message, PREVIEW_MAX) : previewValue(cause)}`
 
-const previewText = (text: string): string => (text.length > PREVIEW_MAX ? `${text.slice(0, PREVIEW_MAX - 1)}…` : text)
 
 // --- ParseIssue -> Issue[] ----------------------------------------------------------------
 
@@ -320,7 +322,7 @@ const toSegment = (key: PropertyKey): PathSegment => (typeof key === "symbol" ? 
 
 const MAX_MESSAGE = 160
 
-const cut = (message: string): string => (message.length > MAX_MESSAGE ? `${message.slice(0, MAX_MESSAGE - 1)}…` : message)
+const cut = (message: string): string => ellipsis(message, MAX_MESSAGE)
 
 // Effect's automatic title of a filter (not exported from SchemaAST).
 const AUTO_TITLE = Symbol.for("effect/annotation/AutoTitle")
