@@ -250,14 +250,11 @@ const readClientError = (r: DecodeWalk, status: "success" | "failure", error: un
   if (typeof error === "string" && error !== "") return failureOf(error, null)
   const o = typeof error === "object" && error !== null ? (error as Record<string, unknown>) : {}
   const message = typeof o["message"] === "string" ? o["message"] : null
-  if (typeof o["code"] === "string" && o["code"] !== "") {
+  const code = typeof o["code"] === "string" && o["code"] !== "" ? o["code"] : null
+  if (code === null) r.note("assumed", ["error"], `error ${previewValue(error)} has no code: recorded with code unknown`)
+  if (code !== null || message !== null) {
     r.noteUnknownKeys(["error"], clientErrorKeys(error))
-    return failureOf(o["code"], message)
-  }
-  r.note("assumed", ["error"], `error ${previewValue(error)} has no code: recorded with code unknown`)
-  if (message !== null) {
-    r.noteUnknownKeys(["error"], clientErrorKeys(error))
-    return failureOf("unknown", message)
+    return failureOf(code ?? "unknown", message)
   }
   // Nothing is lost: an error without a message is kept whole as the message.
   const whole = error === undefined || error === null || error === "" ? null : previewValue(error, Number.MAX_SAFE_INTEGER)
