@@ -105,6 +105,8 @@ export const migrateCommand = Command.make(
           named.flatMap(([name, value]) => (Option.isSome(value) && !isStdout(value) ? [{ name, file: value.value }] : []))
         )
 
+        // The inputs are listed before any output is opened: a missing input touches nothing.
+        const inputs = yield* listInputs(given)
         const toStdout: TextWriter = (text) =>
           Effect.catchTag(stdio.out(text), "BrokenPipe", () => {
             closed = true
@@ -121,7 +123,6 @@ export const migrateCommand = Command.make(
         const writerOf = (output: OutputFile | undefined, value: Option.Option<string>, otherwise: TextWriter) =>
           output !== undefined ? output.write : isStdout(value) ? toStdout : otherwise
 
-        const inputs = yield* listInputs(given)
         const total = inputs.bytesTotal
         const workers = Option.isSome(args.workers) ? args.workers.value : defaultWorkers(total ?? 0)
         const pool = workers > 0 ? yield* makeMigratePool({ size: workers }) : undefined
