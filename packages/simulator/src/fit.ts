@@ -17,8 +17,8 @@
  */
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { Effect, Either, Schema } from "effect"
-import { Catalogue, type FittingPointName, GENDER_CODES, type MeasurementName, Proto3 } from "@scanbridge/model"
-import { Wire, buildPurchase } from "@scanbridge/fit"
+import { GENDER_CODES, type MeasurementName, Proto3 } from "@scanbridge/model"
+import { type FittingPointName, Wire, buildPurchase, fitDialect } from "@scanbridge/fit"
 import { ALL, type BodyStats, measurementsFor } from "./body.js"
 
 export const DEMO_FIT_CLIENT_KEY = "ck_demo_0123456789"
@@ -140,7 +140,7 @@ export class FitState {
       { estimationType: "GENDER", value: String(GENDER_CODES[stats.gender]), unit: "GENDER" },
       { estimationType: "WEIGHT", value: String(stats.weightG), unit: "GRAMS" },
       { estimationType: "HEIGHT", value: String(stats.heightMm), unit: "MILLIMETERS" },
-      ...Catalogue.measurements.flatMap((e) => (e.fit === null ? [] : [{ estimationType: e.fit, value: String(body[e.name]!), unit: "MILLIMETERS" }]))
+      ...fitDialect.measurementList.map(({ name, spelling }) => ({ estimationType: spelling.name, value: String(body[name]!), unit: "MILLIMETERS" }))
     ]
     return { estimations: { estimationToken: { token }, measurements, avatarData: null, input: { preferredSystemOfMeasurement: "METRIC", tightness: 0, inputType } } }
   }
