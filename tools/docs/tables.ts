@@ -44,17 +44,17 @@ export const statTable = (dialects: ReadonlyArray<Dialect> = DIALECTS): string =
   )
 
 export const postureTable = (dialects: ReadonlyArray<Dialect> = DIALECTS): string => {
-  const own = dialects.filter((d) => d.posture !== undefined && !canonicallySpelled(d))
+  const own = dialects.flatMap((d) => (d.posture === undefined || canonicallySpelled(d) ? [] : [{ api: d.api, posture: d.posture }]))
   const header = canonicalHeader(dialects.filter((d) => d.posture !== undefined))
   return [
     table(
       [`front angle and line, ${header}`, ...own.map((d) => d.api), "landmark", "ISO 8559-1"],
-      POSTURE_FRONT.map((p) => [code(p.name), ...own.map((d) => code(d.posture!.front[p.name])), p.landmark, p.iso8559 ?? ""])
+      POSTURE_FRONT.map((p) => [code(p.name), ...own.map((d) => code(d.posture.front[p.name])), p.landmark, p.iso8559 ?? ""])
     ),
     "",
     table(
       [`right line, ${header}`, ...own.map((d) => d.api), "points", "segment angles"],
-      POSTURE_RIGHT.map((l) => [code(l.name), ...own.map((d) => code(d.posture!.right[l.name])), String(l.points), String(l.points - 1)])
+      POSTURE_RIGHT.map((l) => [code(l.name), ...own.map((d) => code(d.posture.right[l.name])), String(l.points), String(l.points - 1)])
     )
   ].join("\n")
 }
