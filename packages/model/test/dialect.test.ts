@@ -8,6 +8,8 @@ import {
   type MeasurementName,
   STATS,
   type Spelling,
+  emptyFrontView,
+  emptyRightView,
   genderOfCode,
   makeDialect,
   makeScan,
@@ -110,5 +112,13 @@ describe("codec helpers", () => {
       right: null
     })
     expect([names.front("T"), names.right("W"), names.front("W"), names.right("topHip")]).toEqual(["topHip", "backWaistLine", undefined, undefined])
+  })
+
+  it("starts each posture view with every part null, a fresh object each time", () => {
+    const front = emptyFrontView()
+    expect(front).toEqual({ angles: { ear: null, shoulder: null, topHip: null, foot: null }, lines: { ear: null, shoulder: null, topHip: null, foot: null } })
+    front.angles.ear = 1
+    expect(emptyFrontView().angles.ear).toBeNull()
+    expect(emptyRightView()).toEqual({ angles: { bodyLine: null, backWaistLine: null }, lines: { bodyLine: null, backWaistLine: null } })
   })
 })

@@ -19,7 +19,6 @@ import {
   type Scan,
   type ScanInit,
   type ScanInitJson,
-  type ScanJson,
   isBase64,
   isRecord,
   isUtcTimestamp,
@@ -34,6 +33,10 @@ import {
   unknownKeysOf,
   unknownKeysOfItem,
   postureNames,
+  type FrontView,
+  type RightView,
+  emptyFrontView,
+  emptyRightView,
   sourceIdFor,
   writePosture as postureIn
 } from "@scanbridge/model"
@@ -47,10 +50,7 @@ export const FORMATS = {
   listPage: "platform list page"
 } as const
 
-type PostureJson = NonNullable<ScanJson["posture"]>
 type Out<K extends keyof Wire.EntryJson> = Exclude<Wire.EntryJson[K], undefined>
-type FrontJson = NonNullable<PostureJson["front"]>
-type RightJson = NonNullable<PostureJson["right"]>
 
 // --- Decode: the parts shared by entries and summaries -------------------------------------
 
@@ -182,10 +182,10 @@ const readPosture = (r: DecodeWalk, p: Wire.Posture | null | undefined): ScanIni
   }
   const front = p.front ?? null
   const right = p.right ?? null
-  let frontOut: FrontJson | null = null
+  let frontOut: FrontView | null = null
   if (front !== null) {
-    const angles: Record<string, number | null> = { ...Catalogue.postureNulls.front }
-    const lines: Record<string, ReadonlyArray<{ x: number; y: number }> | null> = { ...Catalogue.postureNulls.front }
+    frontOut = emptyFrontView()
+    const { angles, lines } = frontOut
     front.angles.forEach((a, i) => {
       const path = () => ["posture", "front", "angles", i]
       const name = POSTURE.front(a.name)
@@ -199,12 +199,11 @@ const readPosture = (r: DecodeWalk, p: Wire.Posture | null | undefined): ScanIni
       if (l.points.length !== 2) r.fail(["posture", "front", "lines", i, "points"], l.points, "exactly 2 points")
       lines[name] = readPoints(l.points)
     })
-    frontOut = { angles, lines } as FrontJson
   }
-  let rightOut: RightJson | null = null
+  let rightOut: RightView | null = null
   if (right !== null) {
-    const angles: Record<string, ReadonlyArray<number> | null> = { ...Catalogue.postureNulls.right }
-    const lines: Record<string, ReadonlyArray<{ x: number; y: number }> | null> = { ...Catalogue.postureNulls.right }
+    rightOut = emptyRightView()
+    const { angles, lines } = rightOut
     right.angles.forEach((a, i) => {
       const path = () => ["posture", "right", "angles", i]
       const name = POSTURE.right(a.name)
@@ -221,7 +220,6 @@ const readPosture = (r: DecodeWalk, p: Wire.Posture | null | undefined): ScanIni
       if (l.points.length !== points) r.fail(["posture", "right", "lines", i, "points"], l.points, `${points} points for ${l.name}`)
       lines[name] = readPoints(l.points)
     })
-    rightOut = { angles, lines } as RightJson
   }
   if (singular > 0) {
     r.note("aliased", ["posture"], `angle unit written "degree" ${singular} time(s), read as "${Wire.UNITS.angle}"`)

@@ -25,7 +25,6 @@ import {
   type Scan,
   type ScanInit,
   type ScanInitJson,
-  type ScanJson,
   attempt,
   convertAngle,
   e4ToPercent,
@@ -34,6 +33,10 @@ import {
   makeNote,
   percentToE4,
   postureNames,
+  type FrontView,
+  type RightView,
+  emptyFrontView,
+  emptyRightView,
   previewValue,
   sourceIdFor,
   walkScan,
@@ -56,9 +59,6 @@ export interface DecodeOptions {
   readonly strict?: boolean
 }
 
-type PostureJson = NonNullable<ScanJson["posture"]>
-type FrontJson = NonNullable<PostureJson["front"]>
-type RightJson = NonNullable<PostureJson["right"]>
 type PointJson = { readonly x: number; readonly y: number }
 
 interface Ctx {
@@ -241,9 +241,9 @@ const POSTURE = postureNames(SESSION_POSTURE)
 
 const postureItem = (side: "front" | "right", list: "angles" | "lines", i: number) => (): Path => ["results", "posture", side, list, i]
 
-const readFront = (c: Ctx, front: NonNullable<Wire.Posture["front"]>): FrontJson => {
-  const angles: Record<string, number | null> = { ...Catalogue.postureNulls.front }
-  const lines: Record<string, ReadonlyArray<PointJson> | null> = { ...Catalogue.postureNulls.front }
+const readFront = (c: Ctx, front: NonNullable<Wire.Posture["front"]>): FrontView => {
+  const view = emptyFrontView()
+  const { angles, lines } = view
   const seenAngles = new Set<string>()
   const seenLines = new Set<string>()
   front.angles?.forEach((a, i) => {
@@ -258,12 +258,12 @@ const readFront = (c: Ctx, front: NonNullable<Wire.Posture["front"]>): FrontJson
     const name = postureName(c, path, l.name, POSTURE.front, seenLines)
     if (name !== undefined) lines[name] = points(c, path, l.points, 2, String(l.name))
   })
-  return { angles, lines } as FrontJson
+  return view
 }
 
-const readRight = (c: Ctx, right: NonNullable<Wire.Posture["right"]>): RightJson => {
-  const angles: Record<string, ReadonlyArray<number> | null> = { ...Catalogue.postureNulls.right }
-  const lines: Record<string, ReadonlyArray<PointJson> | null> = { ...Catalogue.postureNulls.right }
+const readRight = (c: Ctx, right: NonNullable<Wire.Posture["right"]>): RightView => {
+  const view = emptyRightView()
+  const { angles, lines } = view
   const seenAngles = new Set<string>()
   const seenLines = new Set<string>()
   right.angles?.forEach((a, i) => {
@@ -281,7 +281,7 @@ const readRight = (c: Ctx, right: NonNullable<Wire.Posture["right"]>): RightJson
     const name = postureName(c, path, l.name, POSTURE.right, seenLines)
     if (name !== undefined) lines[name] = points(c, path, l.points, Catalogue.rightPosturePoints(name)!, String(l.name))
   })
-  return { angles, lines } as RightJson
+  return view
 }
 
 const readPosture = (c: Ctx, p: Wire.Posture | undefined): ScanInitJson["posture"] =>

@@ -3,7 +3,7 @@
  * gender codes, the id a scan from another API gets, and posture read and written in a
  * dialect's names.
  */
-import { type FrontPostureName, POSTURE_FRONT, POSTURE_RIGHT, type RightPostureName } from "../catalogue.js"
+import { Catalogue, type FrontPostureName, POSTURE_FRONT, POSTURE_RIGHT, type RightPostureName } from "../catalogue.js"
 import type { PostureSpellings } from "../dialect.js"
 import type { Scan, ScanInit, ScanJson } from "../scan.js"
 import type { EncodeWalk } from "../walk.js"
@@ -60,6 +60,23 @@ export function sourceIdFor(w: EncodeWalk, scan: Scan, target: IdField): string 
 
 type PostureJson = NonNullable<ScanJson["posture"]>
 type Point = { readonly x: number; readonly y: number }
+type Writable<T> = { -readonly [K in keyof T]: T[K] }
+
+/** One view of a posture as a decoder fills it in: every part present, null until read. */
+export interface PostureView<V extends NonNullable<PostureJson["front"] | PostureJson["right"]>> {
+  readonly angles: Writable<V["angles"]>
+  readonly lines: Writable<V["lines"]>
+}
+export type FrontView = PostureView<NonNullable<PostureJson["front"]>>
+export type RightView = PostureView<NonNullable<PostureJson["right"]>>
+
+const { front: FRONT_NULLS, right: RIGHT_NULLS } = Catalogue.postureNulls
+
+/** A front view with every angle and line null. */
+export const emptyFrontView = (): FrontView => ({ angles: { ...FRONT_NULLS }, lines: { ...FRONT_NULLS } }) as FrontView
+
+/** A right view with every angle list and line null. */
+export const emptyRightView = (): RightView => ({ angles: { ...RIGHT_NULLS }, lines: { ...RIGHT_NULLS } }) as RightView
 
 /** A dialect's posture names both ways, built once. */
 export interface PostureNames {
