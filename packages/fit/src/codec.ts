@@ -7,7 +7,6 @@
 import { Either } from "effect"
 import {
   Catalogue,
-  type CanonicalTarget,
   DecodeError,
   DecodeWalk,
   type EncodeError,
@@ -33,7 +32,7 @@ import {
   sourceIdFor,
   walkScan
 } from "@scanbridge/model"
-import { FIT_UNITS as UNITS, type FitStatSpelling, fitDialect, fittingPointDisplayName } from "./dialect.js"
+import { FIT_UNITS as UNITS, fitDialect, fittingPointDisplayName } from "./dialect.js"
 import * as Wire from "./wire.js"
 
 export const FORMATS = {
@@ -188,7 +187,13 @@ export const decodeEstimationResultEither = (json: unknown): Either.Either<Scan,
   )
 
 const FIT_TOKEN = { api: "fit", field: "estimation token", notA: "a token the fit service issued", required: "a fit estimation needs its estimation token", emptyIsNone: true } as const
-const STAT = fitDialect.stats as Readonly<Record<CanonicalTarget, FitStatSpelling>>
+// The fit dialect spells every subject stat (its test pins them to spec 03).
+const SUBJECT = {
+  age: fitDialect.stats["subject.age"]!,
+  gender: fitDialect.stats["subject.gender"]!,
+  weightG: fitDialect.stats["subject.weightG"]!,
+  heightMm: fitDialect.stats["subject.heightMm"]!
+}
 
 const INPUT_TYPE_OF: Record<NonNullable<Scan["method"]>, Wire.InputType> = {
   photo: "CAMERA_FLOW",
@@ -213,10 +218,10 @@ export const encodeEstimationResultEither = (scan: Scan): Either.Either<Encoded<
     const { age, gender, heightMm, weightG } = scan.subject
     const stat = (name: string, value: number | null, path: Path, unit: string) =>
       value !== null && items.push({ estimationType: name, value: String(w.integer(path, value, unit)), unit })
-    stat(STAT["subject.age"].name, age, ["subject", "age"], STAT["subject.age"].unit)
-    if (gender !== null) items.push({ estimationType: STAT["subject.gender"].name, value: String(GENDER_CODES[gender]), unit: STAT["subject.gender"].unit })
-    stat(STAT["subject.weightG"].name, weightG, ["subject", "weightG"], STAT["subject.weightG"].unit)
-    stat(STAT["subject.heightMm"].name, heightMm, ["subject", "heightMm"], STAT["subject.heightMm"].unit)
+    stat(SUBJECT.age.name, age, ["subject", "age"], SUBJECT.age.unit)
+    if (gender !== null) items.push({ estimationType: SUBJECT.gender.name, value: String(GENDER_CODES[gender]), unit: SUBJECT.gender.unit })
+    stat(SUBJECT.weightG.name, weightG, ["subject", "weightG"], SUBJECT.weightG.unit)
+    stat(SUBJECT.heightMm.name, heightMm, ["subject", "heightMm"], SUBJECT.heightMm.unit)
     for (const { name } of Catalogue.measurements) {
       const v = scan.measurementsMm[name]
       if (v === undefined) continue

@@ -415,6 +415,7 @@ export const decodeCreateSessionResponseEither = (json: unknown): Either.Either<
 
 const item = (type: string, value: string, unit: string): Wire.MeasurementItem => ({ measurementType: type, value, unit })
 
+// The session dialect spells all six stats (its test pins them to spec 02's MeasurementType).
 const STAT = sessionDialect.stats as Readonly<Record<CanonicalTarget, SessionStatSpelling>>
 
 const writeMeasurements = (w: EncodeWalk, scan: Scan): Array<Wire.MeasurementItem> => {
