@@ -96,29 +96,27 @@ const connect = async <I, S extends object>(tag: Context.Tag<I, S>, layer: Layer
   return { ...plainOf(service, runtime as Runtime.Runtime<never>), close: () => managed.dispose() }
 }
 
+/** A client made from its Tag and the Tag's `layer(options)`, loaded when the first one is made. */
+const clientOf =
+  <Options, I, S extends object>(load: () => Promise<readonly [Context.Tag<I, S>, (options: Options) => Layer.Layer<I, never, HttpClient>]>) =>
+  async (options: Options): Promise<PlainClient<S>> => {
+    const [tag, layer] = await load()
+    return connect(tag, layer(options))
+  }
+
 /**
  * The Scan Platform client (`PlatformClient` of @scanbridge/platform) over fetch. Secrets may be
  * given as strings; they are kept Redacted from here on.
  */
-export const platformClient = async (options: PlatformClientOptions): Promise<PlatformClient> => {
-  const { PlatformClient } = await import("@scanbridge/platform")
-  return connect(PlatformClient, PlatformClient.layer(options))
-}
+export const platformClient: (options: PlatformClientOptions) => Promise<PlatformClient> = clientOf(() => import("@scanbridge/platform").then(({ PlatformClient }) => [PlatformClient, PlatformClient.layer] as const))
 
 /** The deprecated session API's client (`SessionClient` of @scanbridge/session) over fetch. */
-export const sessionClient = async (options: SessionClientOptions): Promise<SessionClient> => {
-  const { SessionClient } = await import("@scanbridge/session")
-  return connect(SessionClient, SessionClient.layer(options))
-}
+export const sessionClient: (options: SessionClientOptions) => Promise<SessionClient> = clientOf(() => import("@scanbridge/session").then(({ SessionClient }) => [SessionClient, SessionClient.layer] as const))
 
 /** The deprecated estimation API's client (`EstimationClient` of @scanbridge/estimation) over fetch. */
-export const estimationClient = async (options: EstimationClientOptions): Promise<EstimationClient> => {
-  const { EstimationClient } = await import("@scanbridge/estimation")
-  return connect(EstimationClient, EstimationClient.layer(options))
-}
+export const estimationClient: (options: EstimationClientOptions) => Promise<EstimationClient> = clientOf(() =>
+  import("@scanbridge/estimation").then(({ EstimationClient }) => [EstimationClient, EstimationClient.layer] as const)
+)
 
 /** The garment-fit service's client (`FitClient` of @scanbridge/fit) over fetch. */
-export const fitClient = async (options: FitClientOptions): Promise<FitClient> => {
-  const { FitClient } = await import("@scanbridge/fit")
-  return connect(FitClient, FitClient.layer(options))
-}
+export const fitClient: (options: FitClientOptions) => Promise<FitClient> = clientOf(() => import("@scanbridge/fit").then(({ FitClient }) => [FitClient, FitClient.layer] as const))

@@ -11,7 +11,7 @@ import { ScanbridgeError, estimationClient, fitClient, platformClient, sessionCl
 const STATS = { age: 34, gender: "female", heightMm: 1680, weightG: 61_000 } as const
 const API_KEY = DEMO_ORG.apiKeys[0]!
 
-let simulator: ManagedRuntime.ManagedRuntime<Simulator, never>
+let simulator: ManagedRuntime.ManagedRuntime<Simulator, unknown>
 let url: string
 beforeAll(async () => {
   simulator = ManagedRuntime.make(Simulator.layer())

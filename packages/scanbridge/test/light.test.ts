@@ -43,7 +43,7 @@ describe("importing scanbridge", () => {
       const log = join(dir, "loaded.txt")
       const { stdout } = await run(
         process.execPath,
-        ["--conditions=@scanbridge/source", "--import", "tsx", "--import", "./test/record-loads.mjs", "--input-type=module", "-e", script(join(dir, "out.ndjson"))],
+        ["--conditions=@scanbridge/source", "--import", "tsx", "--import", join(repoRoot, "tools/record-loads.mjs"), "--input-type=module", "-e", script(join(dir, "out.ndjson"))],
         { cwd: packageDir, env: { ...process.env, SCANBRIDGE_LOADED_LOG: log } }
       )
       expect((JSON.parse(stdout) as { migrated: number }).migrated).toBeGreaterThan(0)
