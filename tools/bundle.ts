@@ -12,6 +12,8 @@ const options = {
   platform: "node",
   format: "esm",
   target: "node20",
+  // Workspace packages as their sources, as in the tests (see "Package exports" in the README).
+  conditions: ["@scanbridge/source"] as Array<string>,
   // Some dependencies still call require(); give the bundle one.
   banner: { js: "import { createRequire as createRequireOfBundle } from 'node:module'; const require = createRequireOfBundle(import.meta.url);" },
   logLevel: "error"

@@ -1,18 +1,21 @@
-// After `pnpm build`: loads every entry point a package publishes (its publishConfig.exports),
-// with require() and with import(), and checks that its .d.ts files exist. Catches a build
-// that passes but ships something consumers cannot load.
+// After `pnpm build`: loads every entry point a package publishes (its exports' import and
+// require targets), with require() and with import(), and checks that its .d.ts files exist; runs
+// every executable (bin) with --version and --help, from inside the repository and as installed.
+// Catches a build that passes but ships something consumers cannot load or run.
 //
-// In the workspace, packages resolve each other to their sources. A consumer gets the published
-// form instead, so the packages are laid out here as npm would install them: each one's
-// package.json with its publishConfig applied and its dist, in a temporary node_modules; its
-// third-party dependencies linked from the workspace.
+// In the workspace, packages resolve each other to their sources (the @scanbridge/source export
+// condition, which tools and tests set). Node without it, as a consumer runs it, gets the built
+// form; so the packages are laid out here as npm would install them: each one's package.json and
+// dist in a temporary node_modules, its third-party dependencies linked from the workspace.
+import { execFileSync } from "node:child_process"
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs"
 import { createRequire } from "node:module"
 import { tmpdir } from "node:os"
 import { dirname, join } from "node:path"
 import { fileURLToPath, pathToFileURL } from "node:url"
 
-const root = join(dirname(fileURLToPath(import.meta.url)), "..", "packages")
+const repo = join(dirname(fileURLToPath(import.meta.url)), "..")
+const root = join(repo, "packages")
 const store = mkdtempSync(join(tmpdir(), "scanbridge-dist-"))
 const modules = join(store, "node_modules")
 
@@ -24,7 +27,7 @@ const packages = readdirSync(root).map((name) => {
 for (const { dir, pkg } of packages) {
   const target = join(modules, pkg.name)
   mkdirSync(target, { recursive: true })
-  writeFileSync(join(target, "package.json"), JSON.stringify({ ...pkg, ...pkg.publishConfig }))
+  writeFileSync(join(target, "package.json"), JSON.stringify(pkg))
   cpSync(join(dir, "dist"), join(target, "dist"), { recursive: true })
   const deps = { ...pkg.dependencies, ...pkg.peerDependencies }
   for (const dep of Object.keys(deps).filter((d) => !d.startsWith("@scanbridge/"))) {
@@ -34,12 +37,26 @@ for (const { dir, pkg } of packages) {
   }
 }
 
+/** Runs an executable with --version and --help; fails unless both exit 0 and print. */
+const runs = (name, bin, cwd) => {
+  for (const flag of ["--version", "--help"]) {
+    const out = execFileSync(process.execPath, [bin, flag], { cwd, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] })
+    if (out.trim() === "") throw new Error(`${name} ${flag} (in ${cwd}): printed nothing`)
+  }
+}
+
 let checked = 0
+let executables = 0
 try {
-  for (const { pkg } of packages) {
+  for (const { dir: source, pkg } of packages) {
     const dir = join(modules, pkg.name)
     const require = createRequire(join(dir, "package.json"))
-    for (const [entry, target] of Object.entries(pkg.publishConfig?.exports ?? {})) {
+    for (const [name, bin] of Object.entries(pkg.bin ?? {})) {
+      runs(name, join(source, bin), repo)
+      runs(name, join(dir, bin), store)
+      executables++
+    }
+    for (const [entry, target] of Object.entries(pkg.exports ?? {})) {
       for (const file of [target.import.types, target.require.types]) {
         if (!existsSync(join(dir, file))) throw new Error(`${pkg.name} ${entry}: missing ${file}`)
       }
@@ -55,4 +72,4 @@ try {
 } finally {
   rmSync(store, { recursive: true, force: true })
 }
-console.log(`dist: ${checked} entry points load as ESM and CJS`)
+console.log(`dist: ${checked} entry points load as ESM and CJS; ${executables} executable(s) run from the repository and as installed`)

@@ -2,7 +2,7 @@
  * Writes `examples/export/`: a mixed export of the kind integrators hold, for the demo and the
  * migration tests. Records come from the simulator's wire responses (so they are what each API
  * sends), plus the documented quirks and a few broken records. Run it when the simulator's
- * output changes: `npx tsx tools/make-export.ts`; the files are committed.
+ * output changes: `npx tsx --conditions=@scanbridge/source tools/make-export.ts`; the files are committed.
  */
 import { mkdirSync, writeFileSync } from "node:fs"
 import { join } from "node:path"

@@ -2,7 +2,7 @@
  * Moving an estimation API integration to the platform with Scanbridge, against the simulator:
  * read stored read responses (whose units the API never stated), run a live estimation, then
  * serve an old consumer the read response of a platform scan.
- * Run it: `node --import tsx tools/examples/estimation-migration.ts`.
+ * Run it: `node --conditions=@scanbridge/source --import tsx tools/examples/estimation-migration.ts`.
  */
 import { FetchHttpClient } from "@effect/platform"
 import { Effect, Either, Layer } from "effect"

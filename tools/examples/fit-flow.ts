@@ -2,7 +2,7 @@
  * The garment-fit flow end to end, against the simulator: support check on the product page,
  * a size recommendation for the shopper's estimation, the order confirmation after payment,
  * and a stored size fitting result read as `scanbridge.size/v1`.
- * Run it: `node --import tsx tools/examples/fit-flow.ts`.
+ * Run it: `node --conditions=@scanbridge/source --import tsx tools/examples/fit-flow.ts`.
  */
 import { FetchHttpClient } from "@effect/platform"
 import { Effect, Layer } from "effect"

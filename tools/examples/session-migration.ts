@@ -1,7 +1,7 @@
 /**
  * Moving a session API integration to the platform with Scanbridge, against the simulator:
  * read a stored ScanningResults, run a live session, then serve an old consumer the
- * ScanningResults of a platform scan. Run it: `node --import tsx tools/examples/session-migration.ts`.
+ * ScanningResults of a platform scan. Run it: `node --conditions=@scanbridge/source --import tsx tools/examples/session-migration.ts`.
  */
 import { FetchHttpClient } from "@effect/platform"
 import { Effect, Layer } from "effect"

@@ -13,6 +13,7 @@ import { STDIN_ARGUMENT, migrateCommand, migrateHelp } from "./commands/migrate.
 import { simulateCommand } from "./commands/simulate.js"
 import { ExitCode, ExitStatus } from "./exit.js"
 import { Stdio, withStdioConsole } from "./stdio.js"
+import { VERSION, asksForVersion } from "./version.js"
 
 export { CliError } from "./commands/errors.js"
 
@@ -106,7 +107,7 @@ export const readCommandLine = (given: ReadonlyArray<string>): CommandLine => {
 /** The part of each command's help that @effect/cli has no place for. */
 const epilogues: Readonly<Record<string, HelpEpilogue>> = { migrate: migrateHelp }
 
-const run = Command.run(scanbridge, { name: "scanbridge", version: "0.1.0" })
+const run = Command.run(scanbridge, { name: "scanbridge", version: VERSION })
 
 const messageOf = (error: unknown): string =>
   error instanceof Error || (typeof error === "object" && error !== null && "message" in error && typeof error.message === "string")
@@ -121,6 +122,8 @@ const messageOf = (error: unknown): string =>
 export const runCli = (argv: ReadonlyArray<string>) =>
   Effect.gen(function* () {
     const stdio = yield* Stdio
+    // One line, as the executable prints it without loading the commands (main.ts).
+    if (asksForVersion(argv.slice(2))) return yield* Effect.as(Effect.ignore(stdio.out(`${VERSION}\n`)), ExitCode.ok)
     const line = readCommandLine(argv.slice(2))
     if (line.unknown !== undefined) {
       yield* stdio.err(`scanbridge: ${line.unknown}\n`)

@@ -2,9 +2,12 @@
 /**
  * The `scanbridge` executable. It is also the entry of the worker threads `migrate` spawns (see
  * workers.ts): such a thread serves chunks instead of running a command. Each side is imported
- * only where it runs, so a worker does not load (and hold in its heap) the commands.
+ * only where it runs, so a worker does not load (and hold in its heap) the commands, and
+ * `--version`, which needs nothing but the version, loads neither.
  */
 import { isMigrateWorker } from "./is-worker.js"
+import { VERSION, asksForVersion } from "./version.js"
 
 if (isMigrateWorker()) void import("./serve-worker.js").then((w) => w.serveMigrateWorker())
+else if (asksForVersion(process.argv.slice(2))) process.stdout.write(`${VERSION}\n`)
 else void import("./run.js").then((r) => r.run(new URL(import.meta.url)))

@@ -5,7 +5,9 @@
  * exits with 128 + the signal's number after one line on stderr. A second signal, or a command
  * still not stopped after a second, exits at once.
  */
-import * as NodeContext from "@effect/platform-node/NodeContext"
+import * as NodeFileSystem from "@effect/platform-node/NodeFileSystem"
+import * as NodePath from "@effect/platform-node/NodePath"
+import * as NodeTerminal from "@effect/platform-node/NodeTerminal"
 import { Effect, Exit, Fiber, Layer } from "effect"
 import { runCli } from "./commands.js"
 import { ExitCode } from "./exit.js"
@@ -21,7 +23,10 @@ const GRACE_MS = 1_000
 
 /** Runs the command line; `entry` is the executable's module, which migrate's workers run. */
 export const run = (entry: URL): void => {
-  const fiber = Effect.runFork(runCli(process.argv).pipe(Effect.provide(Layer.mergeAll(NodeContext.layer, workerPlatform(entry), processStdio))))
+  // What @effect/cli and the commands use of Node, rather than all of NodeContext (which also
+  // holds a process spawner): each one the executable loads is start-up time.
+  const node = Layer.mergeAll(NodeFileSystem.layer, NodePath.layer, NodeTerminal.layer)
+  const fiber = Effect.runFork(runCli(process.argv).pipe(Effect.provide(Layer.mergeAll(node, workerPlatform(entry), processStdio))))
   let received: Signal | undefined
   const stop = (signal: Signal) => {
     removeTemporaries()

@@ -11,7 +11,9 @@ import { join } from "node:path"
 import { readCommandLine } from "../src/commands.js"
 
 const unknownFlag = (args: ReadonlyArray<string>) => readCommandLine(args).unknown
-import { detectFormat } from "../src/index.js"
+import { Either } from "effect"
+import { defaultNormalizer } from "@scanbridge/migrate"
+import { VERSION } from "../src/version.js"
 import { WORKERS_FROM_BYTES, defaultWorkers } from "../src/workers.js"
 import { repoRoot, run } from "./harness.js"
 
@@ -49,6 +51,15 @@ beforeAll(async () => {
 })
 afterAll(async () => {
   await rm(tmp, { recursive: true, force: true })
+})
+
+describe("--version", () => {
+  it("prints the package's version, one line, as the executable does without loading the commands", async () => {
+    const pkg = JSON.parse(readFileSync(join(repoRoot, "packages/cli/package.json"), "utf8")) as { version: string }
+    expect(VERSION).toBe(pkg.version)
+    const r = await run("--version")
+    expect([r.code, r.stdout, r.stderr]).toEqual([0, `${pkg.version}\n`, ""])
+  })
 })
 
 describe("--help", () => {
@@ -257,7 +268,7 @@ describe("migrate", () => {
 
       const outLines = nonEmptyLines(await readFile(out, "utf8"))
       expect(outLines).toHaveLength(report.scans)
-      for (const line of outLines) expect(detectFormat(JSON.parse(line)).api).toBe("platform")
+      for (const line of outLines) expect(Either.getOrThrow(defaultNormalizer.detect(JSON.parse(line))).format.api).toBe("platform")
 
       const rejectLines = nonEmptyLines(await readFile(rejects, "utf8"))
       expect(rejectLines).toHaveLength(report.rejected)

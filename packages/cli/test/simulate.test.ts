@@ -128,6 +128,6 @@ describe("simulate", () => {
 
   it("is what `pnpm simulate` runs", () => {
     const scripts = (JSON.parse(readFileSync(join(repoRoot, "package.json"), "utf8")) as { scripts: Record<string, string> }).scripts
-    expect(scripts.simulate).toBe("tsx packages/cli/src/main.ts simulate")
+    expect(scripts.simulate).toBe("tsx --conditions=@scanbridge/source packages/cli/src/main.ts simulate")
   })
 })

@@ -60,3 +60,10 @@ export const file = (name: string, description: string, fallback: string) =>
 
 /** A switch, off unless given. */
 export const flag = (name: string, description: string) => Options.withDescription(Options.boolean(name), description)
+
+/** `-` as an argument, as runCli hands it on (see readCommandLine): no argument can hold a NUL. */
+export const STDIN_ARGUMENT = "\u0000-"
+
+/** The flag that picks one record of a multi-record file (inspect, diff). */
+export const recordOption = (name: string, of: string, fallback: string) =>
+  count(name, 1, `the record of ${of} to read, 1-based: the NDJSON record (blank lines are not records) or the JSON array's element`, fallback)

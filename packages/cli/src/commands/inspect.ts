@@ -1,10 +1,7 @@
-/** `scanbridge inspect`: a scan as a table, or as canonical JSON. */
+/** `scanbridge inspect`: a scan as a table, or as canonical JSON. The run is inspect-run.ts. */
 import { Args, Command } from "@effect/cli"
-import { Console, Effect } from "effect"
-import { renderScan } from "../render.js"
-import { flag } from "./flags.js"
-import { normalizerLayer } from "./migrate.js"
-import { recordOption, scansOf } from "./scans.js"
+import { flag, recordOption } from "./flags.js"
+import { lazy } from "./lazy.js"
 
 // One paragraph: @effect/cli lists a command with its description only when it is one.
 const description =
@@ -17,9 +14,5 @@ export const inspectCommand = Command.make(
     record: recordOption("record", "the file", "every record"),
     json: flag("json", "print the canonical scans as NDJSON, one per line (default: off, tables)")
   },
-  ({ file, json, record }) =>
-    Effect.gen(function* () {
-      const scans = yield* scansOf(file, { flag: "--record", record })
-      yield* Console.log(json ? scans.map((scan) => JSON.stringify(scan)).join("\n") : scans.map(renderScan).join("\n\n"))
-    }).pipe(Effect.provide(normalizerLayer))
+  lazy(() => import("./inspect-run.js").then((m) => m.runInspect))
 ).pipe(Command.withDescription(description))

@@ -1,10 +1,12 @@
 /** The scans of a file, for the commands that show them. */
 import { FileSystem } from "@effect/platform"
-import { Effect, Either, Option } from "effect"
+import { Effect, Either, Layer, Option } from "effect"
 import { Normalizer } from "@scanbridge/migrate"
 import type { Scan } from "@scanbridge/model"
 import { CliError } from "./errors.js"
-import { count } from "./flags.js"
+
+/** The normalizer the commands read records with: the built-in adapters. */
+export const normalizerLayer = Normalizer.layer.pipe(Layer.provide(Normalizer.adapters))
 
 /** One record of a file and the scans it holds. */
 export interface FileRecord {
@@ -12,10 +14,6 @@ export interface FileRecord {
   readonly record: number
   readonly scans: ReadonlyArray<Scan>
 }
-
-/** The flag that picks one record of a multi-record file, and the option it reads. */
-export const recordOption = (name: string, of: string, fallback: string) =>
-  count(name, 1, `the record of ${of} to read, 1-based: the NDJSON record (blank lines are not records) or the JSON array's element`, fallback)
 
 /** A record as read: an NDJSON line not parsed yet, or a value of a JSON document. */
 type Document = { readonly line: string } | { readonly json: unknown }

@@ -4,44 +4,12 @@
  * credentials of each: they are the fixed credentials of a local fake, meant to be copied.
  * Sessions complete by themselves (3 s after creation by default), since no widget plays the
  * user here; `--session-complete-after -1` leaves that to the control endpoint.
+ *
+ * The command's flags; the run is simulate-run.ts, loaded when the command runs.
  */
 import { Command } from "@effect/cli"
-import { Console, Effect } from "effect"
-import { DEMO_ESTIMATION_CLIENT_ID, DEMO_FIT_CLIENT_KEY, DEMO_ORG, DEMO_PRODUCTS, DEMO_SESSION_CLIENT_ID, PROCESSING_MS, Simulator } from "@scanbridge/simulator"
-import { CliError } from "./errors.js"
 import { flag, integer, number, text } from "./flags.js"
-
-export interface SimulateOptions {
-  readonly port: number
-  readonly host: string
-  readonly seed: number
-  readonly faultRate: number
-  readonly sessionCompleteAfter: number
-  readonly staging: boolean
-}
-
-/** What the running simulator prints: where each API is, and its demo credentials. */
-export const announcement = (url: string, options: SimulateOptions): string => {
-  const products = DEMO_PRODUCTS.map((p) => `${p.brandId}/${p.garmentSku}`).join(", ")
-  const lines = [
-    `scanbridge simulator listening on ${url} (platform org ${DEMO_ORG.id}, key ${DEMO_ORG.apiKeys[0]})`,
-    `  platform:   ${url}/api/orgs/${DEMO_ORG.id}/scans   org id: ${DEMO_ORG.id}   Authorization: ${DEMO_ORG.apiKeys[0]}`,
-    `  session:    ${url}/scanning/v0/create-session   clientId: ${DEMO_SESSION_CLIENT_ID}`,
-    options.sessionCompleteAfter >= 0
-      ? `              sessions complete ${options.sessionCompleteAfter} ms after creation`
-      : `              complete a session: POST ${url}/_simulator/session/sessions/<SSID>/submit`,
-    `  estimation: ${url}/tokens/anonymous?client_id=${DEMO_ESTIMATION_CLIENT_ID}   ${url}/estimation   client_id: ${DEMO_ESTIMATION_CLIENT_ID}`,
-    `              jobs take ${PROCESSING_MS[options.staging ? "staging" : "production"] / 1000} s after the second photo${options.staging ? " (staging)" : ""}`,
-    `  fit:        ${url}/fit/v2/CreateSession   clientKey: ${DEMO_FIT_CLIENT_KEY} (in every request body)`,
-    `              products: ${products}; estimation tokens: POST ${url}/fit/v2/_simulator/estimations`
-  ]
-  if (options.faultRate > 0) lines.push(`  faults:     ${options.faultRate * 100}% of requests answered 503, seed ${options.seed}`)
-  return lines.join("\n")
-}
-
-/** The system's error code (EADDRINUSE, EACCES, ...) of a failure to listen. */
-const codeOf = (cause: unknown): string | undefined =>
-  typeof cause === "object" && cause !== null && "code" in cause && typeof cause.code === "string" ? cause.code : undefined
+import { lazy } from "./lazy.js"
 
 // One paragraph: @effect/cli lists a command with its description only when it is one.
 const description =
@@ -63,22 +31,5 @@ export const simulateCommand = Command.make(
     ),
     staging: flag("staging", "estimation jobs take minutes, as on the vendor's staging server (default: off, seconds)")
   },
-  (options) =>
-    Effect.gen(function* () {
-      const sim = yield* Simulator
-      yield* Console.log(announcement(sim.url, options))
-      return yield* Effect.never
-    }).pipe(
-      Effect.provide(
-        Simulator.layer({
-          port: options.port,
-          host: options.host,
-          platform: { orgs: [{ ...DEMO_ORG, quota: 1000 }] },
-          session: options.sessionCompleteAfter >= 0 ? { completeAfterMs: options.sessionCompleteAfter } : {},
-          estimation: { mode: options.staging ? "staging" : "production" },
-          faults: { seed: options.seed, serverErrorRate: options.faultRate }
-        })
-      ),
-      Effect.mapError((e) => new CliError({ message: `simulate: cannot listen on ${options.host} port ${options.port} (${codeOf(e.cause) ?? e._tag})` }))
-    )
+  lazy(() => import("./simulate-run.js").then((m) => m.runSimulate))
 ).pipe(Command.withDescription(description))

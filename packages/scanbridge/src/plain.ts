@@ -2,7 +2,6 @@
  * The plain API: Scanbridge's capabilities as ordinary functions. They return plain JSON
  * objects and throw one error class, `ScanbridgeError` (from `@scanbridge/model/plain`).
  */
-import * as NodeContext from "@effect/platform-node/NodeContext"
 import { Effect, Either, Layer } from "effect"
 import { DecodeError, type Encoded, type Scan, type ScanJson } from "@scanbridge/model"
 import { ScanbridgeError, throwsOnlyScanbridgeError } from "@scanbridge/model/plain"
@@ -44,6 +43,7 @@ export interface MigrateFileOptions {
  */
 export const migrateFile = async (inputs: string | ReadonlyArray<string>, options: MigrateFileOptions): Promise<Report> => {
   const files = typeof inputs === "string" ? [inputs] : inputs
+  const fileSystem = await nodeFiles()
   const result = await Effect.runPromise(
     Effect.scoped(
       Effect.gen(function* () {
@@ -63,12 +63,19 @@ export const migrateFile = async (inputs: string | ReadonlyArray<string>, option
         if (rejects !== undefined) yield* rejects.commit
         return report
       })
-    ).pipe(Effect.provide(Layer.mergeAll(NodeContext.layer, Normalizer.layer.pipe(Layer.provide(Normalizer.adapters)))), Effect.either)
+    ).pipe(Effect.provide(Layer.mergeAll(fileSystem, Normalizer.layer.pipe(Layer.provide(Normalizer.adapters)))), Effect.either)
   )
   // Thrown here, not by runPromise, so the caller gets the ScanbridgeError itself.
   if (Either.isLeft(result)) throw new ScanbridgeError(result.left)
   return result.right
 }
+
+/**
+ * Node's file system, loaded on migrateFile's first call rather than with the plain API:
+ * normalize, detectFormat and the encoders touch no file, and an import stays light.
+ */
+const nodeFiles = () =>
+  Promise.all([import("@effect/platform-node/NodeFileSystem"), import("@effect/platform-node/NodePath")]).then(([fs, path]) => Layer.merge(fs.layer, path.layer))
 
 const encoderOf = (target: string) => (scan: unknown): Encoded<unknown> =>
   throwsOnlyScanbridgeError(scan, () => {

@@ -1,0 +1,17 @@
+/**
+ * `scanbridge`: Scanbridge for code that does not use Effect. Plain functions over plain JSON
+ * and Promise clients of the four APIs; each throws (or rejects with) `ScanbridgeError`, whose
+ * `code` is the tag of the typed error behind it.
+ *
+ * Light to import: no command line, no simulator, no Node-specific platform. `migrateFile` loads
+ * Node's file system on its first call, each client its package when it is made.
+ */
+export { normalizePlain as normalize, detectFormatPlain as detectFormat, migrateFile, encoders, ScanbridgeError } from "./plain.js"
+export type { MigrateFileOptions } from "./plain.js"
+export { estimationClient, fitClient, platformClient, sessionClient } from "./clients.js"
+export type { EstimationClient, FitClient, Plain, PlainClient, PlatformClient, SessionClient } from "./clients.js"
+export type { EstimationClientOptions } from "@scanbridge/estimation"
+export type { FitClientOptions } from "@scanbridge/fit"
+export type { PlatformClientOptions } from "@scanbridge/platform"
+export type { SessionClientOptions } from "@scanbridge/session"
+export type { Report, Reject } from "@scanbridge/migrate"
