@@ -2,7 +2,7 @@ import { FetchHttpClient, type HttpClient } from "@effect/platform"
 import { describe, expect, it } from "@effect/vitest"
 import { Clock, ConfigProvider, Effect, Either, Layer, Redacted, Stream } from "effect"
 import { Simulator, type SimulatorOptions, type SimulatorService, onTestClock } from "@scanbridge/simulator"
-import type { RetryOptions } from "@scanbridge/model"
+import type { RetryOptions } from "@scanbridge/http"
 import { PlatformClient, type PlatformClientService } from "../src/index.js"
 
 const ORG = "org_acme"
@@ -174,7 +174,7 @@ describe("PlatformClient against the simulator", () => {
         expect(error._tag).toBe("PlatformUnauthorizedError")
         const unreachable = yield* PlatformClient.make({ baseUrl: "http://127.0.0.1:9", orgId: ORG, apiKey: secret, retry: { times: 0 } })
         const transport = yield* Effect.flip(unreachable.getScan("scan_000001"))
-        expect(transport._tag).toBe("PlatformTransportError")
+        expect(transport._tag).toBe("ApiTransportError")
         for (const e of [error, transport]) {
           expect(String(e)).not.toContain(secret)
           expect(JSON.stringify(e)).not.toContain(secret)
