@@ -2,7 +2,7 @@
  * The simulator as a service: an HTTP server on 127.0.0.1 (a free port by default) serving the
  * vendor's APIs, with controls for tests: quotas, scripted and seeded faults, a request log.
  */
-import { HttpRouter, HttpServer, type HttpServerError, HttpServerRequest, HttpServerResponse } from "@effect/platform"
+import { HttpMiddleware, HttpRouter, HttpServer, type HttpServerError, HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import { Clock, Context, Effect, Layer } from "effect"
 import { createServer } from "node:http"
@@ -152,7 +152,10 @@ const layer = (options: SimulatorOptions) =>
         }
       })
 
-      return Layer.merge(HttpServer.serve(app), Layer.effect(Simulator, service)).pipe(
+      // No server spans: they would show the vendor's side of every request, credentials
+      // included, in the tracer of the client under test.
+      const serve = HttpServer.serve(app).pipe(HttpMiddleware.withTracerDisabledWhen(() => true))
+      return Layer.merge(serve, Layer.effect(Simulator, service)).pipe(
         Layer.provide(NodeHttpServer.layer(createServer, { port: options.port ?? 0, host: options.host ?? "127.0.0.1" }))
       )
     })
