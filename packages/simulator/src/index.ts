@@ -9,4 +9,5 @@ export { DEMO_SESSION_CLIENT_ID, SESSION_LIFETIME_MS, type SessionOptions, type 
 export { DEMO_ESTIMATION_CLIENT_ID, type EstimationOptions, PHOTO_FAILURE_CODES, PROCESSING_MS, TOKEN_LIFETIME_MS } from "./estimation.js"
 export { FAIL_MARKER } from "./marker.js"
 export { type ChartSize, DEMO_FIT_CLIENT_KEY, DEMO_PRODUCTS, type FitOptions, type FittedSize, type Product, fitSizes } from "./fit.js"
+export { MAX_BODY_BYTES, MAX_JSON_DEPTH } from "./limits.js"
 export { type OnTestClockOptions, TEST_EPOCH_MS, onTestClock } from "./test-clock.js"

@@ -4,11 +4,12 @@
  */
 import { HttpMiddleware, HttpRouter, HttpServer, type HttpServerError, HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
-import { Clock, Context, Effect, Layer } from "effect"
+import { Clock, Context, Effect, Layer, Option } from "effect"
 import { createServer } from "node:http"
 import { ApiFailure, type OrgOptions, type PlatformOptions, PlatformState, platformRouter } from "./platform.js"
 import { type EstimationOptions, EstimationState, estimationRouter } from "./estimation.js"
 import { type FitOptions, FitState, fitRouter } from "./fit.js"
+import { BodyRefused, MAX_BODY_BYTES, MAX_JSON_DEPTH, limitedRequest, refusedByLength } from "./limits.js"
 import { seeded } from "./random.js"
 import type { BodyStats } from "./body.js"
 import type { Wire as FitWire } from "@scanbridge/fit"
@@ -35,7 +36,16 @@ export interface SimulatorOptions {
   readonly estimation?: EstimationOptions
   readonly fit?: FitOptions
   readonly faults?: FaultOptions
+  /** Larger request bodies are answered 413 before any API reads them. Default MAX_BODY_BYTES (16 MiB). */
+  readonly maxBodyBytes?: number
+  /** JSON bodies nested deeper are answered 400. Default MAX_JSON_DEPTH (64). */
+  readonly maxJsonDepth?: number
+  /** The request log keeps the most recent this many requests. Default REQUEST_LOG_LIMIT (10 000). */
+  readonly requestLogLimit?: number
 }
+
+/** How many requests the log keeps by default: the most recent ones. */
+export const REQUEST_LOG_LIMIT = 10_000
 
 export interface RequestRecord {
   readonly method: string
@@ -65,7 +75,7 @@ export interface SimulatorService {
   }
   /** The next requests get these statuses instead of reaching the API, in order. */
   readonly injectFaults: (statuses: ReadonlyArray<number>) => Effect.Effect<void>
-  /** Every request so far, in arrival order. */
+  /** The requests so far, in arrival order: the most recent `requestLogLimit` of them. */
   readonly requests: Effect.Effect<ReadonlyArray<RequestRecord>>
 }
 
@@ -94,6 +104,9 @@ const layer = (options: SimulatorOptions) =>
       const scripted: Array<number> = []
       const faults = options.faults ?? {}
       const random = seeded(faults.seed ?? 1)
+      const logLimit = Math.max(0, options.requestLogLimit ?? REQUEST_LOG_LIMIT)
+      const maxBodyBytes = options.maxBodyBytes ?? MAX_BODY_BYTES
+      const maxJsonDepth = options.maxJsonDepth ?? MAX_JSON_DEPTH
 
       const router = platformRouter(platform).pipe(
         HttpRouter.concat(sessionRouter(session)),
@@ -122,11 +135,19 @@ const layer = (options: SimulatorOptions) =>
             : roll < (faults.serverErrorRate ?? 0) + (faults.rateLimitRate ?? 0)
               ? 429
               : undefined)
-        const response =
-          fault === undefined || request.method === "OPTIONS"
-            ? yield* handle
+        const refusal = refusedByLength(request, maxBodyBytes)
+        const response = Option.isSome(refusal)
+          ? message(refusal.value.status, refusal.value.message)
+          : fault === undefined || request.method === "OPTIONS"
+            ? yield* handle.pipe(
+                Effect.provideService(HttpServerRequest.HttpServerRequest, limitedRequest(request, maxBodyBytes, maxJsonDepth)),
+                Effect.catchSomeDefect((d) => (d instanceof BodyRefused ? Option.some(Effect.succeed(message(d.status, d.message))) : Option.none()))
+              )
             : message(fault, fault === 429 ? "rate limit exceeded (injected)" : "service unavailable (injected)")
-        log.push({ method: request.method, path: request.url, status: response.status, injected: fault !== undefined })
+        if (logLimit > 0) {
+          if (log.length >= logLimit) log.splice(0, log.length - logLimit + 1)
+          log.push({ method: request.method, path: request.url, status: response.status, injected: fault !== undefined })
+        }
         return response.status === 401 ? response : HttpServerResponse.setHeaders(response, CORS)
       })
 
