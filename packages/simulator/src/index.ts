@@ -3,7 +3,7 @@
  * @effect/platform HttpServer, for tests over loopback and for developing offline.
  */
 export * from "./simulator.js"
-export { ApiFailure, DEMO_ORG, MAX_LIST_LIMIT, type OrgOptions, type PlatformOptions, TRIAL_QUOTA, adjustMeasurements, photoFailure } from "./platform.js"
+export { ApiFailure, DEMO_ORG, MAX_LIST_LIMIT, type OrgOptions, type PlatformOptions, SIMULATED_FAILURE_CODES, TRIAL_QUOTA, adjustMeasurements, photoFailure } from "./platform.js"
 export { ALL, type BodyStats, STATS_ONLY, avatarFor, avatarVertices, compositionFor, isBreadth, measurementsFor, postureFor, statsFor } from "./body.js"
 export { DEMO_SESSION_CLIENT_ID, SESSION_LIFETIME_MS, type SessionOptions, type SubmitInput } from "./session.js"
 export { DEMO_ESTIMATION_CLIENT_ID, type EstimationOptions, PHOTO_FAILURE_CODES, PROCESSING_MS, TOKEN_LIFETIME_MS } from "./estimation.js"

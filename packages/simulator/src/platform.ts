@@ -181,6 +181,23 @@ const consumeQuota = (state: PlatformState, orgId: string) => {
 const orgParams = HttpRouter.schemaPathParams(Schema.Struct({ orgId: Schema.String })).pipe(Effect.orDie)
 
 
+/**
+ * The scan-level codes the simulator invents, where the vendor shows none: what it can tell
+ * about a photo without looking at the person (photoFailure), and the codes its tests ask for
+ * with the fail marker. The platform's wire knows none of them: a client reads them with
+ * category `unknown`, as it would read any code the vendor adds.
+ */
+export const SIMULATED_FAILURE_CODES = [
+  "frontPhotoNotJpeg",
+  "rightPhotoNotJpeg",
+  "frontPhotoHasDataUrlPrefix",
+  "rightPhotoHasDataUrlPrefix",
+  "frontPhotoFacingWrongDirection",
+  "personNotFound",
+  "faceNotVisible",
+  "photoTooDark"
+] as const
+
 /** Why a photo fails, as a scan-level error code, or null if the simulator accepts it. */
 export const photoFailure = (side: "front" | "right", photo: string): string | null => {
   if (/^data:/i.test(photo)) return `${side}PhotoHasDataUrlPrefix`
