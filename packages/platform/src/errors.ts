@@ -59,13 +59,4 @@ export type PlatformStatusError =
   | PlatformRateLimitedError
   | PlatformServerError
 
-export type PlatformHttpError =
-  | PlatformBadRequestError
-  | PlatformUnauthorizedError
-  | PlatformForbiddenError
-  | PlatformNotFoundError
-  | PlatformRateLimitedError
-  | PlatformServerError
-  | ApiTransportError
-  | ApiTimeoutError
-  | ApiEncodeError
+export type PlatformHttpError = PlatformStatusError | ApiTransportError | ApiTimeoutError | ApiEncodeError
