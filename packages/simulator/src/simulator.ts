@@ -47,6 +47,12 @@ export interface SimulatorOptions {
 /** How many requests the log keeps by default: the most recent ones. */
 export const REQUEST_LOG_LIMIT = 10_000
 
+/** A scripted fault: its status, and a Retry-After header (seconds or an HTTP-date) to send. */
+export interface Fault {
+  readonly status: number
+  readonly retryAfter?: string
+}
+
 export interface RequestRecord {
   readonly method: string
   readonly path: string
@@ -74,7 +80,7 @@ export interface SimulatorService {
     readonly purchases: Effect.Effect<ReadonlyArray<unknown>>
   }
   /** The next requests get these statuses instead of reaching the API, in order. */
-  readonly injectFaults: (statuses: ReadonlyArray<number>) => Effect.Effect<void>
+  readonly injectFaults: (statuses: ReadonlyArray<number | Fault>) => Effect.Effect<void>
   /** The requests so far, in arrival order: the most recent `requestLogLimit` of them. */
   readonly requests: Effect.Effect<ReadonlyArray<RequestRecord>>
 }
@@ -101,7 +107,7 @@ const layer = (options: SimulatorOptions) =>
       const estimation = new EstimationState(options.estimation)
       const fit = new FitState(options.fit)
       const log: Array<RequestRecord> = []
-      const scripted: Array<number> = []
+      const scripted: Array<Fault> = []
       const faults = options.faults ?? {}
       const random = seeded(faults.seed ?? 1)
       const logLimit = Math.max(0, options.requestLogLimit ?? REQUEST_LOG_LIMIT)
@@ -128,8 +134,9 @@ const layer = (options: SimulatorOptions) =>
         const latency = faults.latencyMs
         if (latency) yield* Effect.sleep(latency.min + random() * (latency.max - latency.min))
         const roll = random()
+        const script = scripted.shift()
         const fault =
-          scripted.shift() ??
+          script?.status ??
           (roll < (faults.serverErrorRate ?? 0)
             ? 503
             : roll < (faults.serverErrorRate ?? 0) + (faults.rateLimitRate ?? 0)
@@ -143,7 +150,10 @@ const layer = (options: SimulatorOptions) =>
                 Effect.provideService(HttpServerRequest.HttpServerRequest, limitedRequest(request, maxBodyBytes, maxJsonDepth)),
                 Effect.catchSomeDefect((d) => (d instanceof BodyRefused ? Option.some(Effect.succeed(message(d.status, d.message))) : Option.none()))
               )
-            : message(fault, fault === 429 ? "rate limit exceeded (injected)" : "service unavailable (injected)")
+            : HttpServerResponse.setHeaders(
+                message(fault, fault === 429 ? "rate limit exceeded (injected)" : "service unavailable (injected)"),
+                script?.retryAfter === undefined ? {} : { "retry-after": script.retryAfter }
+              )
         if (logLimit > 0) {
           if (log.length >= logLimit) log.splice(0, log.length - logLimit + 1)
           log.push({ method: request.method, path: request.url, status: response.status, injected: fault !== undefined })
@@ -168,7 +178,7 @@ const layer = (options: SimulatorOptions) =>
             estimate: (stats, inputType) => Effect.sync(() => fit.estimate(stats, inputType)),
             purchases: Effect.sync(() => [...fit.purchases])
           },
-          injectFaults: (statuses) => Effect.sync(() => void scripted.push(...statuses)),
+          injectFaults: (statuses) => Effect.sync(() => void scripted.push(...statuses.map((s) => (typeof s === "number" ? { status: s } : s)))),
           requests: Effect.sync(() => [...log])
         }
       })
