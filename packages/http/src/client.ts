@@ -217,9 +217,16 @@ const build = <F extends string, E>(options: ApiClientOptions<F, E>, base: HttpC
   }
 
   const execute = <A, D>(call: Call<A, D>): Effect.Effect<A, D | E | ApiTransportError | ApiTimeoutError | ApiEncodeError> => {
-    const method = call.method
     const query = call.body === undefined && auth?._tag === "Param" ? { ...call.query, [auth.field]: auth.value } : (call.query ?? {})
-    const url = urlOf(call.path, query)
+    const url = Either.try(() => urlOf(call.path, query))
+    if (Either.isRight(url)) return send(call, query, url.right)
+    // The path only: the query may hold a secret.
+    const shown = `${root}${call.path}`
+    return Effect.fail(new ApiTransportError({ api, method: call.method, url: shown, message: `${call.method} ${shown}: not a valid URL`, cause: url.left }))
+  }
+
+  const send = <A, D>(call: Call<A, D>, query: Readonly<Record<string, Secretable>>, url: URL): Effect.Effect<A, D | E | ApiTransportError | ApiTimeoutError | ApiEncodeError> => {
+    const method = call.method
     const shown = redactUrl(url, secretKeys)
     const headers: Record<string, Secretable> = { ...call.headers, "user-agent": userAgent(api) }
     if (auth?._tag === "Header") headers[auth.name] = auth.value
@@ -324,6 +331,6 @@ const build = <F extends string, E>(options: ApiClientOptions<F, E>, base: HttpC
     form: (schema, value) => ({ _tag: "Form", schema: schema as unknown as Schema.Schema<unknown, unknown>, value: value as Record<string, unknown> }),
     multipart: (fields) => ({ _tag: "Multipart", fields }),
     withAuth: (next) => build({ ...options, auth: next }, base),
-    redactedUrl: (path, query = {}) => redactUrl(urlOf(path, query), secretKeys)
+    redactedUrl: (path, query = {}) => Either.getOrElse(Either.try(() => redactUrl(urlOf(path, query), secretKeys)), () => `${root}${path}`)
   }
 }

@@ -205,6 +205,18 @@ describe("ApiClient", () => {
   )
 })
 
+describe("ApiClient with a base URL that is no URL", () => {
+  it.effect("fails with ApiTransportError, not a defect, and shows no query", () =>
+    Effect.gen(function* () {
+      const client = yield* clientOf("not a url", { auth: ApiClient.Auth.param("key", "secret_in_query") })
+      const error = yield* Effect.flip(client.execute({ method: "GET", path: "/x", idempotent: true, decode: decodeEcho }))
+      expect(error).toMatchObject({ _tag: "ApiTransportError", url: "not a url/x" })
+      expect(JSON.stringify(error) + error.message).not.toContain("secret_in_query")
+      expect(client.redactedUrl("/x")).toBe("not a url/x")
+    })
+  )
+})
+
 describe("Retry-After and URLs", () => {
   it("reads delta-seconds and HTTP-dates, and nothing else", () => {
     const now = Date.UTC(2026, 0, 1, 12, 0, 0)
