@@ -235,6 +235,19 @@ const build = <F extends string, E>(options: ApiClientOptions<F, E>, base: HttpC
       ...Object.entries(headers).flatMap(([name, value]) => (Redacted.isRedacted(value) ? [name] : []))
     ]
 
+    // An error page may echo the request (a proxy's 502 showing the URL): what an error quotes
+    // of a body has this call's secrets cut out.
+    const secrets = [
+      ...(auth === undefined ? [] : [Redacted.value(auth.value)]),
+      ...[...Object.values(headers), ...Object.values(query)].flatMap((v) => (Redacted.isRedacted(v) ? [Redacted.value(v)] : []))
+    ].filter((v) => v !== "")
+    const cut = (text: string) => secrets.reduce((t, secret) => t.split(secret).join(REDACTED), text)
+    const scrub = (body: unknown): unknown => {
+      if (typeof body === "string") return cut(body)
+      const message = messageOf(body)
+      return message === null ? body : { ...(body as object), message: cut(message) }
+    }
+
     type Err = D | E | ApiTransportError | ApiTimeoutError
     const attempt = (request: HttpClientRequest.HttpClientRequest): Effect.Effect<A, Failed<Err>> =>
       Effect.useSpan(`http.client ${method}`, { kind: "client", captureStackTrace: false }, (span) =>
@@ -276,7 +289,7 @@ const build = <F extends string, E>(options: ApiClientOptions<F, E>, base: HttpC
           const retryAfterMs = RETRY_AFTER.has(response.status) ? Option.getOrUndefined(parseRetryAfter(response.headers["retry-after"], now)) : undefined
           const refused = (): Failed<Err> =>
             new Failed<Err>(
-              classify({ api, method, url: shown, status: response.status, body, ...(retryAfterMs === undefined ? {} : { retryAfterMs }) }),
+              classify({ api, method, url: shown, status: response.status, body: scrub(body), ...(retryAfterMs === undefined ? {} : { retryAfterMs }) }),
               TRANSIENT.has(response.status),
               retryAfterMs
             )

@@ -190,6 +190,18 @@ describe("ApiClient", () => {
     })
   )
 
+  it.scoped("cuts the credential out of an error page that echoes it", () =>
+    Effect.gen(function* () {
+      const secret = "cl_echoed_secret"
+      const server = yield* scriptedServer([{ status: 502, body: `bad gateway for /a?key=${secret}` }, { status: 400, body: { message: `unknown key ${secret}` } }])
+      const client = yield* clientOf(server.url, { auth: ApiClient.Auth.param("key", secret), retry: { times: 0 } })
+      const page = yield* Effect.flip(client.execute({ method: "GET", path: "/a", idempotent: true, decode: decodeEcho }))
+      expect(page.message).toContain("bad gateway for /a?key=<redacted>")
+      const json = yield* Effect.flip(client.execute({ method: "GET", path: "/a", idempotent: true, decode: decodeEcho }))
+      expect(json.message).toContain("unknown key <redacted>")
+    })
+  )
+
   it.scoped("refuses a body its wire schema refuses before sending, without quoting the credential", () =>
     Effect.gen(function* () {
       const secret = "ck_secret_value"
