@@ -87,7 +87,7 @@ const make = (options: FitClientOptions): Effect.Effect<FitClientService, never,
       ...(options.timeout === undefined ? {} : { timeout: options.timeout }),
       ...(options.transformClient === undefined ? {} : { transformClient: options.transformClient })
     })
-    const clientKey = Redacted.isRedacted(options.clientKey) ? options.clientKey : Redacted.make(options.clientKey)
+    const clientKey = ApiClient.redactedOf(options.clientKey)
 
     const refuse = (endpoint: string, status: number, r: Rejected) =>
       rejection(r.errorType, {

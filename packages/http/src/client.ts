@@ -25,11 +25,15 @@ export type Auth<F extends string = string> =
   | { readonly _tag: "BodyField"; readonly field: F; readonly value: Redacted.Redacted<string> }
   | { readonly _tag: "Param"; readonly field: F; readonly value: Redacted.Redacted<string> }
 
-const redactedOf = (value: Redacted.Redacted<string> | string) => (Redacted.isRedacted(value) ? value : Redacted.make(value))
+/** A secret as given in options: a string becomes Redacted at once. */
+export const redactedOf = (value: Redacted.Redacted<string> | string): Redacted.Redacted<string> => (Redacted.isRedacted(value) ? value : Redacted.make(value))
 
 export const Auth = {
   /** A header on every request (`Authorization`): redacted in spans whatever its name. */
   header: (name: string, value: Redacted.Redacted<string> | string): Auth<never> => ({ _tag: "Header", name, value: redactedOf(value) }),
+  /** `Authorization: Bearer <token>`. */
+  bearer: (token: Redacted.Redacted<string> | string): Auth<never> =>
+    ({ _tag: "Header", name: "Authorization", value: Redacted.make(`Bearer ${Redacted.value(redactedOf(token))}`) }),
   /** A field of every request body (`clientKey`). */
   bodyField: <F extends string>(field: F, value: Redacted.Redacted<string> | string): Auth<F> => ({ _tag: "BodyField", field, value: redactedOf(value) }),
   /**

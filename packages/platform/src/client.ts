@@ -301,7 +301,7 @@ const make = (options: PlatformClientOptions): Effect.Effect<PlatformClientServi
         deleteScan,
         issueScanToken,
         withToken: (token) =>
-          service(http.withAuth(ApiClient.Auth.header("Authorization", Redacted.make(`Bearer ${Redacted.isRedacted(token) ? Redacted.value(token) : token}`))))
+          service(http.withAuth(ApiClient.Auth.bearer(token)))
       }
     }
 
