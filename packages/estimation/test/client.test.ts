@@ -161,6 +161,20 @@ describe("EstimationClient against the simulator", () => {
     )
   )
 
+  it.effect("stops renewing when fresh tokens are refused three times in a row", () =>
+    withEstimation(
+      (client, sim) =>
+        Effect.gen(function* () {
+          const error = yield* Effect.flip(client.estimate(STATS, PHOTOS))
+          expect(error).toMatchObject({ _tag: "EstimationUnauthorizedError", status: 401 })
+          // The first token and three renewals, each refused at once by a server whose tokens never live.
+          expect(yield* requestsTo(sim, "GET", "/tokens/anonymous")).toHaveLength(4)
+          expect(yield* requestsTo(sim, "POST", "/estimation")).toHaveLength(4)
+        }),
+      { estimation: { tokenLifetimeMs: 0 } }
+    )
+  )
+
   it.effect("raises EstimationUnauthorizedError for an unknown client id", () =>
     withEstimation(
       (client) =>
