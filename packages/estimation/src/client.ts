@@ -3,10 +3,11 @@
  * steps (anonymous token, create, upload front and right, poll the read endpoint), one method
  * each, and `estimate`, which runs them all and returns the canonical scan.
  */
-import { HttpClient, HttpClientRequest } from "@effect/platform"
+import type { HttpClient } from "@effect/platform"
 import type { ConfigError } from "effect"
-import { Config, Context, Duration, Effect, Either, Layer, Option, Redacted, Schedule, Schema } from "effect"
-import { DecodeError, type RetryOptions, type Scan, type Stats, checkStats, retrySchedule } from "@scanbridge/model"
+import { Config, Context, Duration, Effect, Either, Layer, Redacted, Schedule, Schema } from "effect"
+import { DecodeError, type Scan, type Stats, checkStats } from "@scanbridge/model"
+import { ApiClient, ApiStatusError, type RetryOptions } from "@scanbridge/http"
 import { type UnitOptions, decodeReadResponseEither } from "./codec.js"
 import {
   type EstimationHttpFailure,
@@ -14,9 +15,7 @@ import {
   EstimationNotFoundError,
   EstimationPhotoError,
   EstimationTimeoutError,
-  EstimationTransportError,
-  isTransient,
-  statusError
+  EstimationUnauthorizedError
 } from "./errors.js"
 import { checkPhoto } from "./jpeg.js"
 import * as Wire from "./wire.js"
@@ -66,6 +65,8 @@ export interface EstimationClientOptions {
   readonly timeout?: Duration.DurationInput
   /** Retries of the GET steps on 5xx, 429 and transport errors. POSTs are never retried. */
   readonly retry?: RetryOptions
+  /** Longest wait for one response. Default 60 seconds (`ApiClient.DEFAULT_TIMEOUT`). */
+  readonly requestTimeout?: Duration.DurationInput
   /** Units to read results in, instead of inferring them per record. */
   readonly units?: UnitOptions
   readonly transformClient?: (client: HttpClient.HttpClient) => HttpClient.HttpClient
@@ -91,7 +92,8 @@ export interface EstimationClientService {
   readonly awaitEstimation: (token: AccessToken, estimationId: string, options?: AwaitOptions) => Effect.Effect<Scan, Failure | EstimationTimeoutError>
   /**
    * The whole flow: checks stats and photos before any request, then token, create, two
-   * uploads and polling. A token the server stops accepting is renewed once per step.
+   * uploads and polling. A token the server stops accepting is renewed whenever that happens,
+   * however often; a fresh token refused three times running is an error.
    */
   readonly estimate: (
     stats: Stats,
@@ -128,8 +130,10 @@ export class EstimationClient extends Context.Tag("@scanbridge/estimation/Estima
 // --- Implementation -----------------------------------------------------------------------
 
 const LANGUAGE = /^[a-z]{2}$/
-const ErrorBody = Schema.Struct({ message: Schema.String })
-const errorMessage = Schema.decodeUnknownOption(ErrorBody)
+
+// Renewals in a row, each token refused before any request succeeded with it: a client id the
+// server no longer honours, not a token that expired.
+const MAX_RENEWALS_IN_A_ROW = 3
 
 const decodeWith = <A, I>(schema: Schema.Schema<A, I>, format: string) => {
   const decode = Schema.decodeUnknownEither(schema, { errors: "all" })
@@ -142,50 +146,50 @@ const decodeUploaded = decodeWith(Wire.UploadResponse, "estimation image upload 
 const photoError = (pattern: Wire.Pattern, jpeg: Uint8Array) =>
   Either.mapLeft(checkPhoto(jpeg), (p) => new EstimationPhotoError({ pattern, rule: p.rule, value: p.value, message: `${pattern} photo: ${p.message}` }))
 
+const messageOf = (body: unknown) =>
+  typeof body === "object" && body !== null && typeof (body as { message?: unknown }).message === "string" ? `: ${(body as { message: string }).message}` : ""
+
+/** The estimation API's errors by status: an unknown client or token, an unknown id, the rest. */
+const classify = (r: ApiClient.FailedResponse): EstimationHttpFailure => {
+  const fields = {
+    api: r.api,
+    method: r.method,
+    url: r.url,
+    status: r.status,
+    ...(r.retryAfterMs === undefined ? {} : { retryAfterMs: r.retryAfterMs }),
+    message: `${r.method} ${r.url} -> ${r.status}${messageOf(r.body)}`
+  }
+  if (r.status === 401 || r.status === 403) return new EstimationUnauthorizedError(fields)
+  if (r.status === 404) return new EstimationNotFoundError(fields)
+  return new ApiStatusError(fields)
+}
+
 const make = (options: EstimationClientOptions): Effect.Effect<EstimationClientService, never, HttpClient.HttpClient> =>
   Effect.gen(function* () {
-    const trim = (url: string) => url.replace(/\/$/, "")
-    const authUrl = trim(options.authUrl)
-    const estimationUrl = trim(options.estimationUrl)
-    const clientId = Redacted.isRedacted(options.clientId) ? options.clientId : Redacted.make(options.clientId)
     const lang = options.lang ?? "en"
     const interval = options.pollInterval ?? "5 seconds"
     const timeout = options.timeout ?? "2 minutes"
-    const schedule = retrySchedule(options.retry)
-    const http = (yield* HttpClient.HttpClient).pipe(
-      HttpClient.mapRequest(HttpClientRequest.acceptJson),
-      HttpClient.filterStatusOk,
-      options.transformClient ?? ((c: HttpClient.HttpClient) => c)
-    )
-
-    // One request: a 2xx body, or the error of its status or of the missing response.
-    const send = (request: HttpClientRequest.HttpClientRequest): Effect.Effect<unknown, EstimationHttpFailure> => {
-      const { method, url } = request
-      return http.execute(request).pipe(
-        Effect.flatMap((response) => response.json),
-        Effect.catchAll((error) => {
-          if (error._tag === "ResponseError" && error.reason === "StatusCode") {
-            return error.response.json.pipe(
-              Effect.map((body) => Option.getOrNull(Option.map(errorMessage(body), (b) => b.message))),
-              Effect.orElseSucceed(() => null),
-              Effect.flatMap((body) => Effect.fail(statusError(method, url, error.response.status, body)))
-            )
-          }
-          if (error._tag === "ResponseError") return Effect.fail(statusError(method, url, error.response.status, `unreadable body (${error.reason})`))
-          return Effect.fail(new EstimationTransportError({ method, url, message: `${method} ${url}: no response (${error.reason})` }))
-        })
-      )
+    // Spec 02: client_id is a parameter of every step, in the query of the GETs and in the
+    // forms of the POSTs; the access token is a header of its own. Neither may show.
+    const shared = {
+      auth: ApiClient.Auth.param("client_id", options.clientId),
+      redactedHeaders: ["access-token"],
+      classify,
+      ...(options.retry === undefined ? {} : { retry: options.retry }),
+      ...(options.requestTimeout === undefined ? {} : { timeout: options.requestTimeout }),
+      ...(options.transformClient === undefined ? {} : { transformClient: options.transformClient })
     }
-
-    const withToken = (token: AccessToken) => HttpClientRequest.setHeader("Access-Token", Redacted.value(token.token))
+    const authApi = yield* ApiClient.make({ api: "estimation", baseUrl: options.authUrl, ...shared })
+    const http = yield* ApiClient.make({ api: "estimation", baseUrl: options.estimationUrl, ...shared })
+    const tokenHeader = (token: AccessToken) => ({ "Access-Token": token.token })
 
     const authenticate = () =>
-      send(HttpClientRequest.get(`${authUrl}/tokens/anonymous`).pipe(HttpClientRequest.setUrlParam("client_id", Redacted.value(clientId)))).pipe(
-        Effect.retry({ schedule, while: isTransient }),
-        Effect.flatMap(decodeAuth),
-        Effect.map((r): AccessToken => ({ uid: r.uid, token: Redacted.make(r.access_token) })),
-        Effect.withSpan("EstimationClient.authenticate")
-      )
+      authApi
+        .execute({ method: "GET", path: "/tokens/anonymous", idempotent: true, decode: decodeAuth })
+        .pipe(
+          Effect.map((r): AccessToken => ({ uid: r.uid, token: Redacted.make(r.access_token) })),
+          Effect.withSpan("EstimationClient.authenticate")
+        )
 
     const createEstimation = (token: AccessToken, stats: Stats) =>
       Effect.gen(function* () {
@@ -193,17 +197,23 @@ const make = (options: EstimationClientOptions): Effect.Effect<EstimationClientS
         if (!LANGUAGE.test(lang)) {
           return yield* Effect.fail(new EstimationInputError({ path: ["lang"], value: lang, message: `lang: ${JSON.stringify(lang)} is not an ISO 639-1 code` }))
         }
-        const form: Wire.CreateForm = {
-          client_id: Redacted.value(clientId),
+        const form = {
           measurement_id: options.measurementId,
-          height: String(checked.heightMm),
-          weight: String(checked.weightG),
-          age: String(checked.age),
+          height: checked.heightMm,
+          weight: checked.weightG,
+          age: checked.age,
           gender: checked.gender,
           lang
         }
-        const json = yield* send(HttpClientRequest.post(`${estimationUrl}/estimation`).pipe(withToken(token), HttpClientRequest.bodyUrlParams(form)))
-        const r = yield* decodeCreated(json)
+        const r = yield* http.execute({
+          method: "POST",
+          path: "/estimation",
+          headers: tokenHeader(token),
+          body: http.form(Wire.CreateForm, form),
+          idempotent: false,
+          onTimeout: "an estimation may have been created; its id is unknown, so create another",
+          decode: decodeCreated
+        })
         return { estimationId: r.estimation_id, createdAt: r.created_at }
       }).pipe(Effect.withSpan("EstimationClient.createEstimation"))
 
@@ -213,36 +223,35 @@ const make = (options: EstimationClientOptions): Effect.Effect<EstimationClientS
         // The fetch globals (FormData, File) that @effect/platform's bodies are typed with: the
         // part needs a file name, as a browser's upload would send it.
         const image = new File([new Uint8Array(jpeg)], `${pattern}.jpg`, { type: "image/jpeg" })
-        const json = yield* send(
-          HttpClientRequest.post(`${estimationUrl}/estimation/${encodeURIComponent(estimationId)}/image`).pipe(
-            withToken(token),
-            HttpClientRequest.bodyFormDataRecord({ client_id: Redacted.value(clientId), pattern, image })
-          )
-        )
-        const r = yield* decodeUploaded(json)
+        const r = yield* http.execute({
+          method: "POST",
+          path: `/estimation/${encodeURIComponent(estimationId)}/image`,
+          headers: tokenHeader(token),
+          body: http.multipart({ pattern, image }),
+          idempotent: false,
+          onTimeout: `the ${pattern} photo may have been received: readEstimation ${estimationId} tells whether the job is queued`,
+          decode: decodeUploaded
+        })
         return { sendInputQueue: r.send_input_queue, message: r.message }
       }).pipe(Effect.withSpan("EstimationClient.uploadPhoto", { attributes: { estimationId, pattern } }))
 
     const readEstimation = (token: AccessToken, estimationId: string) => {
-      const request = HttpClientRequest.get(`${estimationUrl}/estimation/${encodeURIComponent(estimationId)}`).pipe(
-        withToken(token),
-        HttpClientRequest.setUrlParams({ client_id: Redacted.value(clientId), lang })
-      )
-      return send(request).pipe(
-        Effect.retry({ schedule, while: isTransient }),
-        Effect.flatMap((json) => decodeReadResponseEither(json, options.units)),
+      const path = `/estimation/${encodeURIComponent(estimationId)}`
+      return http.execute({ method: "GET", path, query: { lang }, headers: tokenHeader(token), idempotent: true, decode: (json) => decodeReadResponseEither(json, options.units) }).pipe(
         Effect.flatMap((scans) => {
           const scan = scans.find((s) => s.source.id === estimationId)
           if (scan !== undefined) return Effect.succeed(scan)
-          const message = `GET ${request.url} -> 200: the read response holds no estimation ${estimationId}`
-          return Effect.fail(new EstimationNotFoundError({ method: "GET", url: request.url, status: 200, message }))
+          const url = http.redactedUrl(path, { lang })
+          const message = `GET ${url} -> 200: the read response holds no estimation ${estimationId}`
+          return Effect.fail(new EstimationNotFoundError({ api: "estimation", method: "GET", url, status: 200, message }))
         }),
         Effect.withSpan("EstimationClient.readEstimation", { attributes: { estimationId } })
       )
     }
 
-    const awaitEstimation = (token: AccessToken, estimationId: string, wait: AwaitOptions = {}) =>
-      readEstimation(token, estimationId).pipe(
+    // Reads until the estimation completes, or the wait runs out.
+    const poll = <E>(read: Effect.Effect<Scan, E>, estimationId: string, wait: AwaitOptions) =>
+      read.pipe(
         Effect.repeat({
           schedule: Schedule.passthrough(Schedule.spaced(wait.interval ?? interval)) as Schedule.Schedule<Scan, Scan>,
           while: (scan) => scan.status === "pending"
@@ -258,6 +267,8 @@ const make = (options: EstimationClientOptions): Effect.Effect<EstimationClientS
         Effect.withSpan("EstimationClient.awaitEstimation", { attributes: { estimationId } })
       )
 
+    const awaitEstimation = (token: AccessToken, estimationId: string, wait: AwaitOptions = {}) => poll(readEstimation(token, estimationId), estimationId, wait)
+
     const estimate = (stats: Stats, photos: Photos, wait: AwaitOptions = {}) =>
       Effect.gen(function* () {
         // Everything that can be refused locally is, before the first request.
@@ -265,18 +276,27 @@ const make = (options: EstimationClientOptions): Effect.Effect<EstimationClientS
         yield* photoError("front", photos.front)
         yield* photoError("right", photos.right)
         let token = yield* authenticate()
-        // The token's lifetime is not shown: on a 401 or 403, get a new one and try again once.
-        const renewing = <A, E>(step: (t: AccessToken) => Effect.Effect<A, E | Failure>) =>
-          Effect.catchTag(step(token), "EstimationUnauthorizedError", () =>
-            Effect.flatMap(authenticate(), (fresh) => {
-              token = fresh
-              return step(fresh)
-            })
+        let refusedInARow = 0
+        // The token's lifetime is not shown: whenever a request is refused with 401 or 403, get
+        // a new token and send it again, for as long as new tokens keep working.
+        const renewing = <A, E>(step: (t: AccessToken) => Effect.Effect<A, E | Failure>): Effect.Effect<A, E | Failure> =>
+          step(token).pipe(
+            Effect.tap(() => Effect.sync(() => void (refusedInARow = 0))),
+            Effect.catchIf(
+              (e): e is E & EstimationUnauthorizedError => (e as { _tag?: unknown })._tag === "EstimationUnauthorizedError" && refusedInARow < MAX_RENEWALS_IN_A_ROW,
+              () =>
+                Effect.flatMap(authenticate(), (fresh) => {
+                  token = fresh
+                  refusedInARow += 1
+                  return renewing(step)
+                })
+            )
           )
         const { estimationId } = yield* renewing((t) => createEstimation(t, stats))
         yield* renewing((t) => uploadPhoto(t, estimationId, "front", photos.front))
         yield* renewing((t) => uploadPhoto(t, estimationId, "right", photos.right))
-        return yield* renewing((t) => awaitEstimation(t, estimationId, wait))
+        // Each read renews on its own: a job that outlives several tokens still completes.
+        return yield* poll(renewing((t) => readEstimation(t, estimationId)), estimationId, wait)
       }).pipe(Effect.withSpan("EstimationClient.estimate"))
 
     return { authenticate, createEstimation, uploadPhoto, readEstimation, awaitEstimation, estimate }

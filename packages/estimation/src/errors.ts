@@ -4,11 +4,11 @@
  * these errors carry the status and whatever message the body had.
  */
 import { Schema } from "effect"
-import { inputErrorFields, requestErrorFields } from "@scanbridge/model"
+import { inputErrorFields } from "@scanbridge/model"
+import { type ApiEncodeError, type ApiStatusError, type ApiTimeoutError, type ApiTransportError, statusFields } from "@scanbridge/http"
 
-// The request URL is without its query: the client id in it is a secret.
-const request = requestErrorFields
-const response = { ...request, status: Schema.Number }
+// The request URL shows its query with the client id redacted: it is a secret.
+const response = statusFields
 
 /** 401 or 403: an unknown client id, or an access token that is missing, wrong or expired. */
 export class EstimationUnauthorizedError extends Schema.TaggedError<EstimationUnauthorizedError>(
@@ -20,17 +20,6 @@ export class EstimationNotFoundError extends Schema.TaggedError<EstimationNotFou
   "EstimationNotFoundError",
   response
 ) {}
-
-/** Any other status outside 2xx. */
-export class EstimationHttpError extends Schema.TaggedError<EstimationHttpError>("@scanbridge/estimation/EstimationHttpError")(
-  "EstimationHttpError",
-  response
-) {}
-
-/** No response: connection refused or reset, DNS, timeout. */
-export class EstimationTransportError extends Schema.TaggedError<EstimationTransportError>(
-  "@scanbridge/estimation/EstimationTransportError"
-)("EstimationTransportError", request) {}
 
 /** The estimation was still in progress when the wait ran out. */
 export class EstimationTimeoutError extends Schema.TaggedError<EstimationTimeoutError>("@scanbridge/estimation/EstimationTimeoutError")(
@@ -59,17 +48,7 @@ export class EstimationInputError extends Schema.TaggedError<EstimationInputErro
 export type EstimationHttpFailure =
   | EstimationUnauthorizedError
   | EstimationNotFoundError
-  | EstimationHttpError
-  | EstimationTransportError
-
-/** The error for a non-2xx response, by status. */
-export const statusError = (method: string, url: string, status: number, body: string | null): EstimationHttpFailure => {
-  const fields = { method, url, status, message: `${method} ${url} -> ${status}${body === null ? "" : `: ${body}`}` }
-  if (status === 401 || status === 403) return new EstimationUnauthorizedError(fields)
-  if (status === 404) return new EstimationNotFoundError(fields)
-  return new EstimationHttpError(fields)
-}
-
-/** Worth retrying for a request that is safe to repeat. */
-export const isTransient = (e: { readonly _tag: string; readonly status?: number }): boolean =>
-  e._tag === "EstimationTransportError" || (e._tag === "EstimationHttpError" && (e.status === 429 || (e.status ?? 0) >= 500))
+  | ApiStatusError
+  | ApiTransportError
+  | ApiTimeoutError
+  | ApiEncodeError

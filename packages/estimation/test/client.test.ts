@@ -142,20 +142,36 @@ describe("EstimationClient against the simulator", () => {
     )
   )
 
-  it.effect("renews an expired access token and carries on", () =>
+  it.effect("renews an expired access token as often as it expires, within one step", () =>
     withEstimation(
       (client, sim) =>
         Effect.gen(function* () {
           const scan = yield* client.estimate(STATS, PHOTOS, { interval: "120 millis" })
           expect(scan.status).toBe("success")
-          const tokens = yield* requestsTo(sim, "GET", "/tokens/anonymous")
-          expect(tokens.length).toBe(2)
-          // On the TestClock: reads at 0 and 120 ms (the token's 200 ms not yet up), at 240 ms
-          // (expired: 401, a new token, the read again), then at 360 ms, which completes.
-          const reads = (yield* requestsTo(sim, "GET", "/estimation/")).map((r) => r.status)
-          expect(reads).toEqual([200, 200, 401, 200, 200])
+          const log = (yield* sim.requests).filter((r) => r.method === "GET").map((r) => `${r.path.startsWith("/tokens") ? "token" : "read"} ${r.status}`)
+          // On the TestClock, tokens live 200 ms and reads come every 120 ms: the polling step
+          // outlives several tokens; each refused read is followed by a new token and the read again.
+          expect(log.filter((l) => l === "token 200").length).toBeGreaterThanOrEqual(3)
+          log.forEach((l, i) => {
+            if (l === "read 401") expect(log.slice(i + 1, i + 3)).toEqual(["token 200", "read 200"])
+          })
+          expect(log.at(-1)).toBe("read 200")
         }),
-      { estimation: { processingPolls: 3, tokenLifetimeMs: 200 } }
+      { estimation: { processingPolls: 6, tokenLifetimeMs: 200 } }
+    )
+  )
+
+  it.effect("stops renewing when fresh tokens are refused three times in a row", () =>
+    withEstimation(
+      (client, sim) =>
+        Effect.gen(function* () {
+          const error = yield* Effect.flip(client.estimate(STATS, PHOTOS))
+          expect(error).toMatchObject({ _tag: "EstimationUnauthorizedError", status: 401 })
+          // The first token and three renewals, each refused at once by a server whose tokens never live.
+          expect(yield* requestsTo(sim, "GET", "/tokens/anonymous")).toHaveLength(4)
+          expect(yield* requestsTo(sim, "POST", "/estimation")).toHaveLength(4)
+        }),
+      { estimation: { tokenLifetimeMs: 0 } }
     )
   )
 
@@ -195,7 +211,7 @@ describe("EstimationClient against the simulator", () => {
         expect((yield* client.readEstimation(token, estimationId)).status).toBe("pending")
         yield* sim.injectFaults([503])
         const error = yield* Effect.flip(client.uploadPhoto(token, estimationId, "front", PHOTO))
-        expect(error).toMatchObject({ _tag: "EstimationHttpError", status: 503 })
+        expect(error).toMatchObject({ _tag: "ApiStatusError", api: "estimation", status: 503 })
         expect((yield* requestsTo(sim, "POST", `/estimation/${estimationId}/image`)).length).toBe(1)
       })
     )

@@ -3,12 +3,13 @@
  * size recommendation and order confirmation. The last never breaks the caller's checkout:
  * spec 03 says its errors must be invisible to end users, so they are logged and swallowed.
  */
-import { HttpClient, HttpClientRequest } from "@effect/platform"
-import type { ConfigError } from "effect"
+import type { HttpClient } from "@effect/platform"
+import type { ConfigError, Duration } from "effect"
 import { Config, Context, Effect, Either, Layer, Redacted } from "effect"
-import { type DecodeError, type ProductId, type RetryOptions, type SizeDocument, retrySchedule } from "@scanbridge/model"
+import type { DecodeError, ProductId, SizeDocument } from "@scanbridge/model"
+import { ApiClient, type ApiEncodeError, ApiStatusError, type ApiTimeoutError, type ApiTransportError, type RetryOptions } from "@scanbridge/http"
 import { type Rejected, decodeCreateSessionResponseEither, decodeRecommendedSizeResponseEither } from "./codec.js"
-import { FitHttpError, type FitRejection, FitTransportError, rejection } from "./errors.js"
+import { type FitRejection, rejection } from "./errors.js"
 import { type PurchaseOrder, buildPurchase } from "./purchase.js"
 import * as Wire from "./wire.js"
 
@@ -26,12 +27,17 @@ export interface FitClientOptions {
   readonly baseUrl: string
   /** The client key: sent in every body, and the same one that initializes the widget. */
   readonly clientKey: Redacted.Redacted<string> | string
-  /** Retries of GetRecommendedSize on 5xx, 429 and transport errors; the other calls are not retried. */
+  /**
+   * How a request that may be repeated is repeated. None of the three calls is: each creates
+   * state on the service (a session, a recommendation, an order). Kept for Retry-After's cap.
+   */
   readonly retry?: RetryOptions
+  /** Longest wait for one response. Default 60 seconds (`ApiClient.DEFAULT_TIMEOUT`). */
+  readonly timeout?: Duration.DurationInput
   readonly transformClient?: (client: HttpClient.HttpClient) => HttpClient.HttpClient
 }
 
-type Failure = FitRejection | FitHttpError | FitTransportError | DecodeError
+type Failure = FitRejection | ApiStatusError | ApiTransportError | ApiTimeoutError | ApiEncodeError | DecodeError
 
 export interface FitClientService {
   /** CreateSession: whether the garment has sizing data, and a session id. */
@@ -65,83 +71,85 @@ export class FitClient extends Context.Tag("@scanbridge/fit/FitClient")<FitClien
 interface Answer {
   readonly status: number
   readonly body: unknown
-  readonly method: string
-  readonly url: string
 }
 
-const isTransient = (e: { readonly _tag: string; readonly status?: number }) =>
-  e._tag === "FitTransportError" || (e._tag === "FitHttpError" && (e.status === 429 || (e.status ?? 0) >= 500))
+const answer = (body: unknown, status: number) => Either.right<Answer>({ status, body })
 
 const make = (options: FitClientOptions): Effect.Effect<FitClientService, never, HttpClient.HttpClient> =>
   Effect.gen(function* () {
-    const root = options.baseUrl.replace(/\/$/, "")
-    const clientKey = Redacted.isRedacted(options.clientKey) ? options.clientKey : Redacted.make(options.clientKey)
-    const schedule = retrySchedule(options.retry)
-    // No filterStatusOk: error statuses are not shown, and the body says what happened.
-    const http = (yield* HttpClient.HttpClient).pipe(
-      HttpClient.mapRequest((request) => request.pipe(HttpClientRequest.prependUrl(root), HttpClientRequest.acceptJson)),
-      options.transformClient ?? ((c: HttpClient.HttpClient) => c)
-    )
+    // errorBodies "data": error statuses are not shown, and the body says what happened.
+    const http = yield* ApiClient.make({
+      api: "fit",
+      baseUrl: options.baseUrl,
+      auth: ApiClient.Auth.bodyField("clientKey", options.clientKey),
+      errorBodies: "data",
+      ...(options.retry === undefined ? {} : { retry: options.retry }),
+      ...(options.timeout === undefined ? {} : { timeout: options.timeout }),
+      ...(options.transformClient === undefined ? {} : { transformClient: options.transformClient })
+    })
+    const clientKey = ApiClient.redactedOf(options.clientKey)
 
-    const post = (path: string, body: unknown): Effect.Effect<Answer, FitHttpError | FitTransportError> => {
-      const url = `${root}${path}`
-      return http.execute(HttpClientRequest.post(path).pipe(HttpClientRequest.bodyUnsafeJson(body))).pipe(
-        Effect.mapError((e) => new FitTransportError({ method: "POST", url, message: `POST ${url}: no response (${e.message})` })),
-        Effect.flatMap((response) =>
-          response.json.pipe(
-            Effect.map((json) => ({ status: response.status, body: json, method: "POST", url })),
-            Effect.mapError(() => new FitHttpError({ method: "POST", url, status: response.status, message: `POST ${url} -> ${response.status}: the body is not JSON` }))
-          )
-        )
-      )
-    }
-
-    // A body that is no fit message: the status says more than the decode error.
-    const unreadable = (answer: Answer, error: DecodeError): FitHttpError | DecodeError =>
-      answer.status >= 200 && answer.status < 300
-        ? error
-        : new FitHttpError({ method: answer.method, url: answer.url, status: answer.status, message: `${answer.method} ${answer.url} -> ${answer.status}: ${error.message}` })
-
-    const refuse = (endpoint: string, answer: Answer, r: Rejected) =>
+    const refuse = (endpoint: string, status: number, r: Rejected) =>
       rejection(r.errorType, {
         endpoint,
         wireValue: r.wireValue,
-        status: answer.status,
+        status,
         message: `${endpoint} -> ${r.errorType}${r.wireValue === r.errorType ? "" : ` (sent as ${r.wireValue})`}: ${r.message ?? "no message"}`
       })
 
     const productInfo = (product: ProductId) => ({ productId: { brandId: product.brandId, garmentSku: product.garmentSku } })
 
+    // Each of the three calls creates state on the service: none is ever sent twice.
     const isProductSupported = (product: ProductId, clientSessionId: string) =>
       Effect.gen(function* () {
-        const body: Wire.CreateSessionRequest = { clientKey: Redacted.value(clientKey), productInfo: productInfo(product), clientSessionId }
-        const answer = yield* post("/CreateSession", body)
-        const outcome = yield* Either.mapLeft(decodeCreateSessionResponseEither(answer.body), (e) => unreadable(answer, e))
-        if (outcome._tag === "Rejected") return yield* Effect.fail(refuse("CreateSession", answer, outcome))
+        const { outcome, status } = yield* http.execute({
+          method: "POST",
+          path: "/CreateSession",
+          body: http.json(Wire.CreateSessionRequest, { productInfo: productInfo(product), clientSessionId }),
+          idempotent: false,
+          onTimeout: "a session may have been created; ask again for a new one",
+          decode: (json, status) => Either.map(decodeCreateSessionResponseEither(json), (outcome) => ({ outcome, status }))
+        })
+        if (outcome._tag === "Rejected") return yield* Effect.fail(refuse("CreateSession", status, outcome))
         return { supported: outcome.supported, status: outcome.status, sessionId: outcome.sessionId, product: outcome.product ?? product }
       }).pipe(Effect.withSpan("FitClient.isProductSupported", { attributes: { ...product } }))
 
     const recommendedSize = (estimationToken: string, product: ProductId) =>
       Effect.gen(function* () {
-        const body: Wire.GetRecommendedSizeRequest = { clientKey: Redacted.value(clientKey), estimationToken: { token: estimationToken }, productInfo: productInfo(product) }
-        const answer = yield* post("/GetRecommendedSize", body)
-        const outcome = yield* Either.mapLeft(decodeRecommendedSizeResponseEither(answer.body, { estimationToken, product }), (e) => unreadable(answer, e))
-        if (outcome._tag === "Rejected") return yield* Effect.fail(refuse("GetRecommendedSize", answer, outcome))
+        const { outcome, status } = yield* http.execute({
+          method: "POST",
+          path: "/GetRecommendedSize",
+          body: http.json(Wire.GetRecommendedSizeRequest, { estimationToken: { token: estimationToken }, productInfo: productInfo(product) }),
+          idempotent: false,
+          onTimeout: "the service may have computed a recommendation; asking again is safe but spends another",
+          decode: (json, status) => Either.map(decodeRecommendedSizeResponseEither(json, { estimationToken, product }), (outcome) => ({ outcome, status }))
+        })
+        if (outcome._tag === "Rejected") return yield* Effect.fail(refuse("GetRecommendedSize", status, outcome))
         return outcome.document
-      }).pipe(
-        Effect.retry({ schedule, while: isTransient }),
-        Effect.withSpan("FitClient.recommendedSize", { attributes: { ...product } })
-      )
+      }).pipe(Effect.withSpan("FitClient.recommendedSize", { attributes: { ...product } }))
 
     const recordPurchase = (order: PurchaseOrder) =>
       Effect.gen(function* () {
-        const request = yield* buildPurchase(Redacted.value(clientKey), order)
-        const answer = yield* post("/CreatePurchase", request)
-        const ok = answer.status >= 200 && answer.status < 300 && (answer.body as { status?: unknown } | null)?.status === "success"
+        const { clientKey: _, ...request } = yield* buildPurchase(Redacted.value(clientKey), order)
+        const reply = yield* http.execute({
+          method: "POST",
+          path: "/CreatePurchase",
+          body: http.json(Wire.CreatePurchaseRequestSchema, request),
+          idempotent: false,
+          onTimeout: `order ${order.orderId} may have been recorded`,
+          decode: answer
+        })
+        const ok = reply.status >= 200 && reply.status < 300 && (reply.body as { status?: unknown } | null)?.status === "success"
         if (!ok) {
-          const message = (answer.body as { error?: { message?: unknown } } | null)?.error?.message
+          const message = (reply.body as { error?: { message?: unknown } } | null)?.error?.message
           return yield* Effect.fail(
-            new FitHttpError({ method: "POST", url: answer.url, status: answer.status, message: `CreatePurchase -> ${answer.status}: ${typeof message === "string" ? message : "no message"}` })
+            new ApiStatusError({
+              api: "fit",
+              method: "POST",
+              url: http.redactedUrl("/CreatePurchase"),
+              status: reply.status,
+              message: `CreatePurchase -> ${reply.status}: ${typeof message === "string" ? message : "no message"}`
+            })
           )
         }
         return true

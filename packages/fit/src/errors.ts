@@ -5,7 +5,7 @@
  * of `recordPurchase` (spec 03: they must not change the checkout); they are logged.
  */
 import { Schema } from "effect"
-import { inputErrorFields, requestErrorFields } from "@scanbridge/model"
+import { inputErrorFields } from "@scanbridge/model"
 
 const rejectionFields = {
   /** The endpoint: CreateSession or GetRecommendedSize. */
@@ -68,17 +68,6 @@ export const rejection = (errorType: string | number, fields: RejectionFields): 
   const ctor = typeof errorType === "string" && Object.hasOwn(REJECTIONS, errorType) ? REJECTIONS[errorType]! : FitUnspecifiedError
   return new ctor(fields)
 }
-
-/** A response that is no fit service message. */
-export class FitHttpError extends Schema.TaggedError<FitHttpError>("@scanbridge/fit/FitHttpError")("FitHttpError", {
-  method: Schema.String,
-  url: Schema.String,
-  status: Schema.Number,
-  message: Schema.String
-}) {}
-
-/** No response: connection refused or reset, DNS, timeout. */
-export class FitTransportError extends Schema.TaggedError<FitTransportError>("@scanbridge/fit/FitTransportError")("FitTransportError", requestErrorFields) {}
 
 /** Refused locally, before a request: a field out of its documented range or format. */
 export class FitInputError extends Schema.TaggedError<FitInputError>("@scanbridge/fit/FitInputError")("FitInputError", inputErrorFields) {}

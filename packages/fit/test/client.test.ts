@@ -119,11 +119,15 @@ describe("FitClient against the simulator", () => {
     )
   )
 
-  it.effect("retries GetRecommendedSize on 503", () =>
+  it.effect("never retries GetRecommendedSize, a POST: a 503 is returned after one request", () =>
     withFit((client, sim) =>
       Effect.gen(function* () {
         const token = yield* tokenOf(sim)
-        yield* sim.injectFaults([503, 503])
+        yield* sim.injectFaults([503])
+        const error = yield* Effect.flip(client.recommendedSize(token, TEE))
+        expect(error).toMatchObject({ _tag: "ApiStatusError", api: "fit", status: 503 })
+        const posts = (yield* sim.requests).filter((r) => r.path.endsWith("/GetRecommendedSize"))
+        expect(posts.map((r) => r.status)).toEqual([503])
         expect((yield* client.recommendedSize(token, TEE)).recommendedSize).not.toBeNull()
       })
     )

@@ -12,9 +12,6 @@ const PathSchema = Schema.Array(Schema.Union(Schema.String, Schema.Number))
 /** The fields of an adapter's error for input refused before a request: where, what, why. */
 export const inputErrorFields = { path: PathSchema, value: Schema.Unknown, message: Schema.String }
 
-/** The fields of an adapter's error about a request: never the credential, which is not in the URL. */
-export const requestErrorFields = { method: Schema.String, url: Schema.String, message: Schema.String }
-
 /** One leaf problem: where, what was found, what was expected. */
 export const Issue = Schema.Struct({
   path: PathSchema,

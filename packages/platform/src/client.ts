@@ -2,18 +2,23 @@
  * PlatformClient: the Scan Platform REST API as an Effect service over HttpClient. Results come
  * back as canonical scans; failures as one tagged error per status class.
  */
-import { HttpClient, HttpClientRequest, type HttpClientResponse } from "@effect/platform"
-import type { ConfigError, ParseResult } from "effect"
-import { Chunk, Config, Context, Effect, Layer, Option, Redacted, Schema, Stream } from "effect"
-import { Catalogue, DecodeError, type MeasurementName, type RetryOptions, type Scan, previewValue, retrySchedule } from "@scanbridge/model"
+import type { HttpClient } from "@effect/platform"
+import type { ConfigError, Duration } from "effect"
+import { Chunk, Config, Context, Effect, Either, Layer, Option, Redacted, Schema, Stream } from "effect"
+import { Catalogue, DecodeError, type MeasurementName, type Scan, previewValue } from "@scanbridge/model"
+import { ApiClient, type RetryOptions, type statusFields } from "@scanbridge/http"
 import { decodeEntryEither, decodeListPageEither } from "./codec.js"
 import {
   PlatformAlreadyDeletedError,
+  PlatformBadRequestError,
+  PlatformForbiddenError,
   type PlatformHttpError,
   PlatformInputError,
-  isTransient,
-  statusError,
-  transportError
+  PlatformNotFoundError,
+  PlatformRateLimitedError,
+  PlatformServerError,
+  type PlatformStatusError,
+  PlatformUnauthorizedError
 } from "./errors.js"
 import { type Stats, checkStats, preparePhoto } from "./guards.js"
 import * as Wire from "./wire.js"
@@ -68,7 +73,10 @@ export interface PlatformClientOptions {
   readonly orgId: string
   /** The organization API key, sent as the raw `Authorization` header. Server side only. */
   readonly apiKey: Redacted.Redacted<string> | string
+  /** Retries of get and list on 5xx, 429 and transport errors; Retry-After is honoured. */
   readonly retry?: RetryOptions
+  /** Longest wait for one response. Default 60 seconds (`ApiClient.DEFAULT_TIMEOUT`). */
+  readonly timeout?: Duration.DurationInput
   readonly transformClient?: (client: HttpClient.HttpClient) => HttpClient.HttpClient
 }
 
@@ -125,68 +133,68 @@ export class PlatformClient extends Context.Tag("@scanbridge/platform/PlatformCl
 
 const SCOPE_NAMES: Record<Scope, string> = { create: Wire.SCOPES.create, read: Wire.SCOPES.read }
 
-const redacted = (value: Redacted.Redacted<string> | string) => (Redacted.isRedacted(value) ? value : Redacted.make(value))
+const decodeWith = <A, I>(schema: Schema.Schema<A, I>, format: string) => {
+  const decode = Schema.decodeUnknownEither(schema)
+  return (json: unknown): Either.Either<A, DecodeError> => Either.mapLeft(decode(json), (e) => DecodeError.fromParseIssue(format, e.issue))
+}
+const decodeDeleted = decodeWith(Wire.DeleteResponse, "platform delete response")
+const decodeToken = decodeWith(Wire.ScanTokenResponse, "platform scan-token response")
 
-const errorMessage = Schema.decodeUnknownOption(Wire.ErrorBody)
+const decodeListPage = (json: unknown): Either.Either<ListPage, DecodeError> =>
+  Either.map(decodeListPageEither(json), (results) => {
+    const next = (json as { nextOffsetId?: unknown }).nextOffsetId
+    return { results, nextOffsetId: typeof next === "string" && next !== "" ? next : null }
+  })
 
-const decodeFailure = (format: string, e: ParseResult.ParseError) => DecodeError.fromParseIssue(format, e.issue)
+/** The platform's error for a response outside 2xx, by status, with the body's `message`. */
+const classify = (r: ApiClient.FailedResponse): PlatformStatusError => {
+  const message = typeof r.body === "object" && r.body !== null && typeof (r.body as { message?: unknown }).message === "string" ? (r.body as { message: string }).message : null
+  const make = <A>(ctor: new (args: Schema.Struct.Type<typeof statusFields>) => A, meaning: string) =>
+    new ctor({
+      api: r.api,
+      method: r.method,
+      url: r.url,
+      status: r.status,
+      ...(r.retryAfterMs === undefined ? {} : { retryAfterMs: r.retryAfterMs }),
+      message: `${r.method} ${r.url} -> ${r.status} (${meaning})${message === null ? "" : `: ${message}`}`
+    })
+  switch (r.status) {
+    case 400:
+      return make(PlatformBadRequestError, "bad request")
+    case 401:
+      return make(PlatformUnauthorizedError, "bad or missing credential")
+    case 403:
+      return make(PlatformForbiddenError, "not permitted")
+    case 404:
+      return make(PlatformNotFoundError, "not found")
+    case 429:
+      return make(PlatformRateLimitedError, "rate limit or quota exhausted")
+    default:
+      return make(PlatformServerError, r.status >= 500 ? "server error" : "undocumented status")
+  }
+}
 
-// The error for a non-2xx response, with the body's `message` when it has one.
-const fromResponse = (method: string, url: string, response: HttpClientResponse.HttpClientResponse) =>
-  response.json.pipe(
-    Effect.map((body) => Option.getOrNull(Option.map(errorMessage(body), (b) => b.message))),
-    Effect.orElse(() => Effect.succeed(null)),
-    Effect.map((message) => statusError(method, url, response.status, message))
-  )
+// What a caller whose create or adjust timed out should know: it may have happened.
+const MAY_EXIST = "the scan may have been created and its quota spent: look for it with listScans (newest first)"
 
 const make = (options: PlatformClientOptions): Effect.Effect<PlatformClientService, never, HttpClient.HttpClient> =>
   Effect.gen(function* () {
-    const base = yield* HttpClient.HttpClient
-    const root = `${options.baseUrl.replace(/\/$/, "")}/api/orgs/${encodeURIComponent(options.orgId)}`
-    const schedule = retrySchedule(options.retry)
-    const transform = options.transformClient ?? ((c: HttpClient.HttpClient) => c)
+    const api = yield* ApiClient.make({
+      api: "platform",
+      baseUrl: `${options.baseUrl.replace(/\/$/, "")}/api/orgs/${encodeURIComponent(options.orgId)}`,
+      auth: ApiClient.Auth.header("Authorization", options.apiKey),
+      classify,
+      ...(options.retry === undefined ? {} : { retry: options.retry }),
+      ...(options.timeout === undefined ? {} : { timeout: options.timeout }),
+      ...(options.transformClient === undefined ? {} : { transformClient: options.transformClient })
+    })
 
-    const build = (authorization: Redacted.Redacted<string>): PlatformClientService => {
-      const http = base.pipe(
-        HttpClient.mapRequest((request) =>
-          request.pipe(
-            HttpClientRequest.prependUrl(root),
-            // The header is in @effect/platform's redacted names: it never shows in logs or errors.
-            HttpClientRequest.setHeader("Authorization", Redacted.value(authorization)),
-            HttpClientRequest.acceptJson
-          )
-        ),
-        HttpClient.filterStatusOk,
-        transform
-      )
-
-      // One request: a 2xx body, or the tagged error of its status or of the missing response.
-      const send = (request: HttpClientRequest.HttpClientRequest): Effect.Effect<unknown, PlatformHttpError> => {
-        const method = request.method
-        const url = `${root}${request.url}`
-        return http.execute(request).pipe(
-          Effect.flatMap((response) => response.json),
-          Effect.catchAll((error) => {
-            if (error._tag === "ResponseError" && error.reason === "StatusCode") {
-              return Effect.flatMap(fromResponse(method, url, error.response), Effect.fail)
-            }
-            if (error._tag === "ResponseError") {
-              return Effect.fail(statusError(method, url, error.response.status, `unreadable body (${error.reason})`))
-            }
-            return Effect.fail(transportError(method, url, error.reason))
-          })
-        )
-      }
-
-      // GET and list may repeat; create and adjust may not, since each spends quota.
-      const sendIdempotent = (request: HttpClientRequest.HttpClientRequest) =>
-        send(request).pipe(Effect.retry({ schedule, while: isTransient }))
-
+    const service = (http: typeof api): PlatformClientService => {
       const createScan = (input: CreateScanInput) =>
         Effect.gen(function* () {
           const stats = yield* checkStats(input)
           const wireStats = { age: stats.age, gender: stats.gender, height: stats.heightMm, weight: stats.weightG }
-          const body =
+          const body: Wire.CreateScanRequest =
             input.photos === undefined
               ? { statsEstimations: wireStats }
               : {
@@ -196,30 +204,27 @@ const make = (options: PlatformClientOptions): Effect.Effect<PlatformClientServi
                     rightPhoto: yield* preparePhoto(["photos", "right"], input.photos.right)
                   }
                 }
-          const json = yield* send(HttpClientRequest.post("/scans").pipe(HttpClientRequest.bodyUnsafeJson(body)))
-          return yield* decodeEntryEither(json)
+          return yield* http.execute({
+            method: "POST",
+            path: "/scans",
+            body: http.json(Wire.CreateScanRequest, body),
+            idempotent: false,
+            onTimeout: MAY_EXIST,
+            decode: (json) => decodeEntryEither(json)
+          })
         }).pipe(Effect.withSpan("PlatformClient.createScan"))
 
       const getScan = (scanId: string) =>
-        sendIdempotent(HttpClientRequest.get(`/scans/${encodeURIComponent(scanId)}`)).pipe(
-          Effect.flatMap((json) => decodeEntryEither(json)),
-          Effect.withSpan("PlatformClient.getScan", { attributes: { scanId } })
-        )
+        http
+          .execute({ method: "GET", path: `/scans/${encodeURIComponent(scanId)}`, idempotent: true, decode: (json) => decodeEntryEither(json) })
+          .pipe(Effect.withSpan("PlatformClient.getScan", { attributes: { scanId } }))
 
       const listScans = (list: ListOptions = {}) => {
-        const params: Record<string, string> = {}
-        if (list.limit !== undefined) params["limit"] = String(list.limit)
-        if (list.direction !== undefined) params["direction"] = list.direction
-        if (list.after !== undefined) params["after"] = list.after
-        return sendIdempotent(HttpClientRequest.get("/scans").pipe(HttpClientRequest.setUrlParams(params))).pipe(
-          Effect.flatMap((json) =>
-            Effect.map(decodeListPageEither(json), (results): ListPage => {
-              const next = (json as { nextOffsetId?: unknown }).nextOffsetId
-              return { results, nextOffsetId: typeof next === "string" && next !== "" ? next : null }
-            })
-          ),
-          Effect.withSpan("PlatformClient.listScans")
-        )
+        const query: Record<string, string> = {}
+        if (list.limit !== undefined) query["limit"] = String(list.limit)
+        if (list.direction !== undefined) query["direction"] = list.direction
+        if (list.after !== undefined) query["after"] = list.after
+        return http.execute({ method: "GET", path: "/scans", query, idempotent: true, decode: decodeListPage }).pipe(Effect.withSpan("PlatformClient.listScans"))
       }
 
       const listAllScans = (list: Omit<ListOptions, "after"> = {}) =>
@@ -248,28 +253,26 @@ const make = (options: PlatformClientOptions): Effect.Effect<PlatformClientServi
               yield* Effect.fail(new PlatformInputError({ path: ["parameters", i, "percentage"], value: p.percentage, message: `parameters[${i}].percentage: expected a finite percentage` }))
             }
           }
-          const body = { parameters, ...(adjust.customScanId === undefined ? {} : { customScanId: adjust.customScanId }) }
-          const json = yield* send(
-            HttpClientRequest.post(`/scans/${encodeURIComponent(scanId)}/adjust`).pipe(HttpClientRequest.bodyUnsafeJson(body))
-          )
-          return yield* decodeEntryEither(json)
+          const body: Wire.AdjustRequest = { parameters, ...(adjust.customScanId === undefined ? {} : { customScanId: adjust.customScanId }) }
+          return yield* http.execute({
+            method: "POST",
+            path: `/scans/${encodeURIComponent(scanId)}/adjust`,
+            body: http.json(Wire.AdjustRequest, body),
+            idempotent: false,
+            onTimeout: adjust.customScanId === undefined ? MAY_EXIST : `${MAY_EXIST}, customScanId ${adjust.customScanId}`,
+            decode: (json) => decodeEntryEither(json)
+          })
         }).pipe(Effect.withSpan("PlatformClient.adjustScan", { attributes: { scanId } }))
 
-      const decodeDeleted = Schema.decodeUnknown(Wire.DeleteResponse)
-
+      // Not idempotent: a second delete is a 404, so a delete is never repeated.
       const deleteScan = (scanId: string) =>
-        send(HttpClientRequest.del(`/scans/${encodeURIComponent(scanId)}`)).pipe(
+        http.execute({ method: "DELETE", path: `/scans/${encodeURIComponent(scanId)}`, idempotent: false, decode: decodeDeleted }).pipe(
           Effect.catchTag("PlatformNotFoundError", (e) =>
             Effect.fail(new PlatformAlreadyDeletedError({ ...e, scanId, message: `${e.message} (already deleted, or never existed)` }))
-          ),
-          Effect.flatMap((json) =>
-            Effect.mapError(decodeDeleted(json), (e) => decodeFailure("platform delete response", e))
           ),
           Effect.map((r) => r.id),
           Effect.withSpan("PlatformClient.deleteScan", { attributes: { scanId } })
         )
-
-      const decodeToken = Schema.decodeUnknown(Wire.ScanTokenResponse)
 
       const issueScanToken = (token: ScanTokenOptions = {}) =>
         Effect.gen(function* () {
@@ -279,13 +282,13 @@ const make = (options: PlatformClientOptions): Effect.Effect<PlatformClientServi
               new PlatformInputError({ path: ["lifetimeSeconds"], value: lifetime, message: `lifetimeSeconds: whole seconds, 1-${Wire.MAX_TOKEN_LIFETIME_S}` })
             )
           }
-          const body = {
+          const body: Wire.ScanTokenRequest = {
             scope: (token.scope ?? ["create", "read"]).map((s) => SCOPE_NAMES[s]),
             ...(lifetime === undefined ? {} : { lifetime }),
             ...(token.customScanId === undefined ? {} : { customScanId: token.customScanId })
           }
-          const json = yield* send(HttpClientRequest.post("/scan-tokens").pipe(HttpClientRequest.bodyUnsafeJson(body)))
-          const r = yield* Effect.mapError(decodeToken(json), (e) => decodeFailure("platform scan-token response", e))
+          // A POST that creates a token: not repeated.
+          const r = yield* http.execute({ method: "POST", path: "/scan-tokens", body: http.json(Wire.ScanTokenRequest, body), idempotent: false, decode: decodeToken })
           return { token: Redacted.make(r.token), expiresAt: new Date(r.expiresAt * 1000) }
         }).pipe(Effect.withSpan("PlatformClient.issueScanToken"))
 
@@ -297,9 +300,10 @@ const make = (options: PlatformClientOptions): Effect.Effect<PlatformClientServi
         adjustScan,
         deleteScan,
         issueScanToken,
-        withToken: (token) => build(Redacted.make(`Bearer ${Redacted.value(redacted(token))}`))
+        withToken: (token) =>
+          service(http.withAuth(ApiClient.Auth.bearer(token)))
       }
     }
 
-    return build(redacted(options.apiKey))
+    return service(api)
   })

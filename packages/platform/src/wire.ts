@@ -12,21 +12,13 @@ const Count = Int.pipe(Schema.nonNegative())
 const Finite = Schema.Number.pipe(Schema.finite())
 
 /**
- * Scan-level error codes and their categories (spec 01, Errors). Without a prototype, so that
- * `FAILURE_CODES[code]` of a code like "constructor" or "__proto__" is undefined.
+ * Scan-level error codes the vendor documents, and their categories (spec 01, Errors: "Full
+ * list of scan-level error codes: not shown"). Any other code reads with category `unknown`.
+ * Without a prototype, so that `FAILURE_CODES[code]` of a code like "constructor" or
+ * "__proto__" is undefined.
  */
 export const FAILURE_CODES: Readonly<Record<string, FailureCategory>> = Object.assign(Object.create(null) as Record<string, FailureCategory>, {
-  // The one code the vendor documents.
-  rightPhotoFacingWrongDirection: "posing",
-  // The simulator's codes for what it can tell about a photo without looking at the person.
-  frontPhotoNotJpeg: "format",
-  rightPhotoNotJpeg: "format",
-  frontPhotoHasDataUrlPrefix: "format",
-  rightPhotoHasDataUrlPrefix: "format",
-  frontPhotoFacingWrongDirection: "posing",
-  personNotFound: "person",
-  faceNotVisible: "face",
-  photoTooDark: "quality"
+  rightPhotoFacingWrongDirection: "posing"
 } satisfies Record<string, FailureCategory>)
 
 export const MAX_CUSTOM_SCAN_ID = 512

@@ -1,8 +1,10 @@
 import { FetchHttpClient, type HttpClient } from "@effect/platform"
 import { describe, expect, it } from "@effect/vitest"
 import { Clock, ConfigProvider, Effect, Either, Layer, Redacted, Stream } from "effect"
+import { type Socket, createServer } from "node:net"
+import type { AddressInfo } from "node:net"
 import { Simulator, type SimulatorOptions, type SimulatorService, onTestClock } from "@scanbridge/simulator"
-import type { RetryOptions } from "@scanbridge/model"
+import type { RetryOptions } from "@scanbridge/http"
 import { PlatformClient, type PlatformClientService } from "../src/index.js"
 
 const ORG = "org_acme"
@@ -174,7 +176,7 @@ describe("PlatformClient against the simulator", () => {
         expect(error._tag).toBe("PlatformUnauthorizedError")
         const unreachable = yield* PlatformClient.make({ baseUrl: "http://127.0.0.1:9", orgId: ORG, apiKey: secret, retry: { times: 0 } })
         const transport = yield* Effect.flip(unreachable.getScan("scan_000001"))
-        expect(transport._tag).toBe("PlatformTransportError")
+        expect(transport._tag).toBe("ApiTransportError")
         for (const e of [error, transport]) {
           expect(String(e)).not.toContain(secret)
           expect(JSON.stringify(e)).not.toContain(secret)
@@ -221,6 +223,38 @@ describe("PlatformClient against the simulator", () => {
         expect((yield* requestsTo(sim, "GET", path)).length).toBe(3 + 4)
       })
     )
+  )
+
+  it.effect("waits a 429's Retry-After before repeating a read; a create gets the 429 back at once", () =>
+    withPlatform((client, sim) =>
+      Effect.gen(function* () {
+        const scan = yield* client.createScan(STATS)
+        yield* sim.injectFaults([{ status: 429, retryAfter: "7" }])
+        const before = yield* Clock.currentTimeMillis
+        expect(yield* client.getScan(scan.source.id!)).toEqual(scan)
+        // On the TestClock: the requests took no time, the wait was Retry-After's, not a backoff.
+        expect((yield* Clock.currentTimeMillis) - before).toBe(7_000)
+        yield* sim.injectFaults([{ status: 503, retryAfter: "2" }])
+        const refused = yield* Effect.flip(client.createScan(STATS))
+        expect(refused).toMatchObject({ _tag: "PlatformServerError", status: 503, retryAfterMs: 2_000, api: "platform" })
+        expect(yield* requestsTo(sim, "POST", `/api/orgs/${ORG}/scans`)).toHaveLength(2)
+      })
+    )
+  )
+
+  it.effect("gives up on a server that never answers with ApiTimeoutError; a create says the scan may exist", () =>
+    Effect.gen(function* () {
+      const sockets: Array<Socket> = []
+      const server = createServer((socket) => void sockets.push(socket))
+      const port = yield* Effect.async<number>((resume) => void server.listen(0, "127.0.0.1", () => resume(Effect.succeed((server.address() as AddressInfo).port))))
+      yield* Effect.addFinalizer(() => Effect.sync(() => (sockets.forEach((s) => s.destroy()), server.close())))
+      const client = yield* PlatformClient.make({ baseUrl: `http://127.0.0.1:${port}`, orgId: ORG, apiKey: KEY, timeout: "5 seconds", retry: { times: 0 } })
+      const created = yield* Effect.flip(client.createScan(STATS))
+      expect(created).toMatchObject({ _tag: "ApiTimeoutError", api: "platform", method: "POST", timeoutMs: 5_000 })
+      expect(created.message).toContain("may have been created")
+      expect(created.message).toContain("listScans")
+      expect((yield* Effect.flip(client.getScan("scan_000001")))._tag).toBe("ApiTimeoutError")
+    }).pipe(Effect.provide(FetchHttpClient.layer), Effect.scoped, onTestClock())
   )
 
   it.effect("never retries a create or an adjust, which spend quota", () =>

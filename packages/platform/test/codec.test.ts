@@ -512,10 +512,10 @@ describe("decoding the spec's entries", () => {
   })
 
   it.each([
-    ["personNotFound", "person"],
-    ["photoTooDark", "quality"],
-    ["frontPhotoNotJpeg", "format"],
-    ["faceNotVisible", "face"],
+    ["rightPhotoFacingWrongDirection", "posing"],
+    // Codes the simulator invents: the wire knows only what the vendor documents.
+    ["personNotFound", "unknown"],
+    ["frontPhotoNotJpeg", "unknown"],
     ["someFutureCode", "unknown"],
     ["constructor", "unknown"],
     ["__proto__", "unknown"],
@@ -750,7 +750,7 @@ describe("decoding the client library's entry (spec 03)", () => {
     ["a number", 306, { code: "unknown", category: "unknown", message: "306" }, true],
     ["an array", ["a", "b"], { code: "unknown", category: "unknown", message: "[\"a\",\"b\"]" }, true],
     ["an empty string", "", { code: "unknown", category: "unknown", message: null }, true],
-    ["a code and a message", { code: "photoTooDark", message: "too dark" }, { code: "photoTooDark", category: "quality", message: "too dark" }, false]
+    ["a code and a message", { code: "photoTooDark", message: "too dark" }, { code: "photoTooDark", category: "unknown", message: "too dark" }, false]
   ])("reads an error object of an odd shape on failure: %s", (_, error, failure, noted) => {
     const scan = ok(decodeEntryEither({ entry: { ...failed, error } }))
     expect(scan.status).toBe("failure")
@@ -760,7 +760,7 @@ describe("decoding the client library's entry (spec 03)", () => {
 
   it("drops the keys of an error object other than its code and message, with a note", () => {
     const scan = ok(decodeEntryEither({ entry: { ...failed, error: { code: "photoTooDark", message: "too dark", traceId: "t-1" } } }))
-    expect(scan.failure).toEqual({ code: "photoTooDark", category: "quality", message: "too dark" })
+    expect(scan.failure).toEqual({ code: "photoTooDark", category: "unknown", message: "too dark" })
     expect(scan.notes).toEqual([{ kind: "dropped", path: "error.traceId", detail: 'unknown key traceId = "t-1": the canonical scan has no place for it' }])
     const uncoded = ok(decodeEntryEither({ entry: { ...failed, error: { message: "too dark", traceId: "t-1" } } }))
     expect(uncoded.failure).toEqual({ code: "unknown", category: "unknown", message: "too dark" })
@@ -1012,9 +1012,9 @@ describe("encoding", () => {
   })
 
   it("writes measurements null on a failure without measurements, and [] on a success without", () => {
-    const failure = encoded({ status: "failure", measurementsMm: {}, failure: { code: "personNotFound", category: "person", message: null } })
+    const failure = encoded({ status: "failure", measurementsMm: {}, failure: { code: "rightPhotoFacingWrongDirection", category: "posing", message: null } })
     expect(failure.value.measurements).toBeNull()
-    expect(failure.value.error).toEqual({ code: "personNotFound" })
+    expect(failure.value.error).toEqual({ code: "rightPhotoFacingWrongDirection" })
     expect(failure.notes).toEqual([])
     expect(encoded({ measurementsMm: {} }).value.measurements).toEqual([])
   })

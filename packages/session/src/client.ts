@@ -2,21 +2,14 @@
  * SessionClient: the deprecated session API as an Effect service over HttpClient. A server
  * creates a session, hands its SSID to the widget, and reads the results as a canonical scan.
  */
-import { HttpClient, HttpClientRequest } from "@effect/platform"
+import type { HttpClient } from "@effect/platform"
 import type { ConfigError } from "effect"
-import { Clock, Config, Context, Duration, Effect, Either, Layer, Redacted, Schedule } from "effect"
-import { type DecodeError, type RetryOptions, type Scan, retrySchedule } from "@scanbridge/model"
+import { Clock, Config, Context, Duration, Effect, Either, Layer, type Redacted, Schedule } from "effect"
+import type { DecodeError, Scan } from "@scanbridge/model"
+import { ApiClient, type ApiEncodeError, type ApiStatusError, type ApiTimeoutError, type ApiTransportError, type RetryOptions } from "@scanbridge/http"
 import { type DecodeOptions, decodeCreateSessionResponseEither, decodeResultsEither } from "./codec.js"
-import {
-  type SessionCreateError,
-  SessionHttpError,
-  SessionInputError,
-  SessionTimeoutError,
-  SessionTransportError,
-  createError,
-  isTransient
-} from "./errors.js"
-import type * as Wire from "./wire.js"
+import { type SessionCreateError, SessionInputError, SessionTimeoutError, createError } from "./errors.js"
+import * as Wire from "./wire.js"
 
 export interface CreateSessionInput {
   /** Your own id for the session; echoed in every response. */
@@ -53,12 +46,14 @@ export interface SessionClientOptions {
   readonly maxWait?: Duration.DurationInput
   /** Retries of GET results on 5xx, 429 and transport errors. create-session is never retried. */
   readonly retry?: RetryOptions
+  /** Longest wait for one response. Default 60 seconds (`ApiClient.DEFAULT_TIMEOUT`). */
+  readonly timeout?: Duration.DurationInput
   /** How results are read; see DecodeOptions. */
   readonly decode?: DecodeOptions
   readonly transformClient?: (client: HttpClient.HttpClient) => HttpClient.HttpClient
 }
 
-type Failure = SessionHttpError | SessionTransportError | DecodeError
+type Failure = ApiStatusError | ApiTransportError | ApiTimeoutError | ApiEncodeError | DecodeError
 
 export interface SessionClientService {
   /** Not retried: each call creates a session. */
@@ -107,48 +102,20 @@ const checkInput = (input: CreateSessionInput): Effect.Effect<void, SessionInput
         })
       )
 
-interface Answer {
-  readonly status: number
-  readonly body: unknown
-  readonly method: string
-  readonly url: string
-}
-
 const make = (options: SessionClientOptions): Effect.Effect<SessionClientService, never, HttpClient.HttpClient> =>
   Effect.gen(function* () {
-    const root = `${options.baseUrl.replace(/\/$/, "")}/scanning/v0`
-    const transform = options.transformClient ?? ((c: HttpClient.HttpClient) => c)
-    // No filterStatusOk: the spec shows no statuses, and an error's body says what happened.
-    const http = (yield* HttpClient.HttpClient).pipe(
-      HttpClient.mapRequest((request) => request.pipe(HttpClientRequest.prependUrl(root), HttpClientRequest.acceptJson)),
-      transform
-    )
-    const schedule = retrySchedule(options.retry)
+    // errorBodies "data": the spec shows no statuses, and an error's body says what happened.
+    const http = yield* ApiClient.make({
+      api: "session",
+      baseUrl: `${options.baseUrl.replace(/\/$/, "")}/scanning/v0`,
+      auth: ApiClient.Auth.bodyField("clientId", options.clientId),
+      errorBodies: "data",
+      ...(options.retry === undefined ? {} : { retry: options.retry }),
+      ...(options.timeout === undefined ? {} : { timeout: options.timeout }),
+      ...(options.transformClient === undefined ? {} : { transformClient: options.transformClient })
+    })
     const interval = Duration.decode(options.pollInterval ?? "2 seconds")
     const maxWait = Duration.decode(options.maxWait ?? "15 minutes")
-    const clientId = Redacted.isRedacted(options.clientId) ? options.clientId : Redacted.make(options.clientId)
-
-    const send = (request: HttpClientRequest.HttpClientRequest): Effect.Effect<Answer, SessionHttpError | SessionTransportError> => {
-      const method = request.method
-      const url = `${root}${request.url}`
-      return http.execute(request).pipe(
-        Effect.mapError((e) => new SessionTransportError({ method, url, message: `${method} ${url}: no response (${e.message})` })),
-        Effect.flatMap((response) =>
-          response.json.pipe(
-            Effect.map((body) => ({ status: response.status, body, method, url })),
-            Effect.mapError(
-              () => new SessionHttpError({ method, url, status: response.status, message: `${method} ${url} -> ${response.status}: the body is not JSON` })
-            )
-          )
-        )
-      )
-    }
-
-    // A body that is no session message: the status says more than the decode error.
-    const unreadable = (answer: Answer, error: DecodeError): SessionHttpError | DecodeError =>
-      answer.status >= 200 && answer.status < 300
-        ? error
-        : new SessionHttpError({ method: answer.method, url: answer.url, status: answer.status, message: `${answer.method} ${answer.url} -> ${answer.status}: ${error.message}` })
 
     const createSession = (input: CreateSessionInput = {}) =>
       Effect.gen(function* () {
@@ -157,20 +124,23 @@ const make = (options: SessionClientOptions): Effect.Effect<SessionClientService
           ...(input.languageCode === undefined ? {} : { languageCode: input.languageCode }),
           ...(input.include3dAvatarInResults === undefined ? {} : { include3dAvatarInResults: input.include3dAvatarInResults })
         }
-        const body: Wire.CreateScanningSessionRequest = {
-          clientId: Redacted.value(clientId),
+        const body = {
           ...(input.clientScanningId === undefined ? {} : { clientScanningId: input.clientScanningId }),
           ...(Object.keys(config).length === 0 ? {} : { scanningConfig: config })
         }
-        const answer = yield* send(HttpClientRequest.post("/create-session").pipe(HttpClientRequest.bodyUnsafeJson(body)))
-        const outcome = decodeCreateSessionResponseEither(answer.body)
-        if (Either.isLeft(outcome)) return yield* Effect.fail(unreadable(answer, outcome.left))
-        const o = outcome.right
+        const { o, status } = yield* http.execute({
+          method: "POST",
+          path: "/create-session",
+          body: http.json(Wire.CreateScanningSessionRequest, body),
+          idempotent: false,
+          onTimeout: `the session may have been created: without its SSID it cannot be read, so create another${input.clientScanningId === undefined ? "" : ` (results echo clientScanningId ${input.clientScanningId})`}`,
+          decode: (json, status) => Either.map(decodeCreateSessionResponseEither(json), (o) => ({ o, status }))
+        })
         if (o._tag === "Rejected") {
           return yield* Effect.fail(
             createError(o.errorType, {
               wireValue: o.wireValue,
-              status: answer.status,
+              status,
               message: `create-session -> ${o.errorType}${o.wireValue === o.errorType ? "" : ` (sent as ${o.wireValue})`}: ${o.message ?? "no message"}`
             })
           )
@@ -179,11 +149,15 @@ const make = (options: SessionClientOptions): Effect.Effect<SessionClientService
       }).pipe(Effect.withSpan("SessionClient.createSession"))
 
     const getResults = (ssid: string) =>
-      send(HttpClientRequest.get(`/results/${encodeURIComponent(ssid)}`)).pipe(
-        Effect.flatMap((answer) => Effect.mapError(decodeResultsEither(answer.body, options.decode), (e) => unreadable(answer, e))),
-        // A 503 page is retried; a results error the server meant (INTERNAL_ERROR) is data.
-        Effect.retry({ schedule, while: isTransient }),
-        Effect.withSpan("SessionClient.getResults", { attributes: { ssid } })
+      http
+        .execute({
+          method: "GET",
+          path: `/results/${encodeURIComponent(ssid)}`,
+          // A 503 page is retried; a results error the server meant (INTERNAL_ERROR) is data.
+          idempotent: true,
+          decode: (json) => decodeResultsEither(json, options.decode)
+        })
+        .pipe(Effect.withSpan("SessionClient.getResults", { attributes: { ssid } })
       )
 
     const awaitResults = (ssid: string, wait: AwaitOptions = {}) =>

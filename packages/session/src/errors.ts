@@ -7,7 +7,7 @@
  * and these errors carry the status only as information.
  */
 import { Schema } from "effect"
-import { inputErrorFields, requestErrorFields } from "@scanbridge/model"
+import { inputErrorFields } from "@scanbridge/model"
 import type * as Wire from "./wire.js"
 
 const rejection = {
@@ -66,18 +66,6 @@ const CREATE_ERRORS: Record<Wire.CreateErrorType, new (fields: RejectionFields) 
 export const createError = (errorType: Wire.CreateErrorType, fields: RejectionFields): SessionCreateError =>
   new CREATE_ERRORS[errorType](fields)
 
-/** A response that is no session message: a proxy's 502 page, say. */
-export class SessionHttpError extends Schema.TaggedError<SessionHttpError>("@scanbridge/session/SessionHttpError")(
-  "SessionHttpError",
-  { method: Schema.String, url: Schema.String, status: Schema.Number, message: Schema.String }
-) {}
-
-/** No response: connection refused or reset, DNS, timeout. */
-export class SessionTransportError extends Schema.TaggedError<SessionTransportError>("@scanbridge/session/SessionTransportError")(
-  "SessionTransportError",
-  requestErrorFields
-) {}
-
 /** awaitResults gave up: the session was still pending when it expired (or at `maxWait`). */
 export class SessionTimeoutError extends Schema.TaggedError<SessionTimeoutError>("@scanbridge/session/SessionTimeoutError")(
   "SessionTimeoutError",
@@ -94,7 +82,3 @@ export class SessionInputError extends Schema.TaggedError<SessionInputError>("@s
   "SessionInputError",
   inputErrorFields
 ) {}
-
-/** Worth retrying for a request that is safe to repeat. */
-export const isTransient = (e: { readonly _tag: string; readonly status?: number }): boolean =>
-  e._tag === "SessionTransportError" || (e._tag === "SessionHttpError" && (e.status === 429 || (e.status ?? 0) >= 500))

@@ -239,17 +239,17 @@ describe("SessionClient against the simulator", () => {
         expect((yield* resultsRequests(sim)).map((r) => r.status)).toEqual([503, 503, 200])
         yield* sim.injectFaults([503])
         const error = yield* Effect.flip(client.createSession())
-        expect(error).toMatchObject({ _tag: "SessionHttpError", status: 503 })
+        expect(error).toMatchObject({ _tag: "ApiStatusError", api: "session", status: 503 })
         expect((yield* sim.requests).filter((r) => r.path === "/scanning/v0/create-session").length).toBe(2)
       })
     )
   )
 
-  it.live("reports a server that does not answer as SessionTransportError", () =>
+  it.live("reports a server that does not answer as ApiTransportError", () =>
     Effect.gen(function* () {
       const client = yield* SessionClient.make({ baseUrl: "http://127.0.0.1:9", clientId: "x", retry: { times: 0 } })
       const error = yield* Effect.flip(client.getResults("ss_1"))
-      expect(error._tag).toBe("SessionTransportError")
+      expect(error._tag).toBe("ApiTransportError")
       expect(error.message).toContain("http://127.0.0.1:9/scanning/v0/results/ss_1")
     }).pipe(Effect.provide(FetchHttpClient.layer))
   )

@@ -63,6 +63,9 @@ type Principal =
   | { readonly kind: "key"; readonly orgId: string; readonly memberId: string }
   | { readonly kind: "token"; readonly orgId: string; readonly memberId: string; readonly jti: string; readonly scopes: ReadonlyArray<string>; readonly customScanId: string | null }
 
+/** The mark of a scan token whose scan is being created. */
+const IN_USE = "(in use)"
+
 const scanId = (seq: number) => `scan_${seq.toString(36).padStart(6, "0")}`
 const seqOf = (id: string): number | undefined => {
   const m = /^scan_([0-9a-z]{6,})$/.exec(id)
@@ -74,7 +77,7 @@ export class PlatformState {
   readonly orgs = new Map<string, Org>()
   readonly keys = new Map<string, { readonly orgId: string; readonly memberId: string }>()
   readonly scans = new Map<string, StoredScan>()
-  /** Token id -> the scan it created. */
+  /** Token id -> the scan it created, or IN_USE while a request creates it. */
   readonly spentTokens = new Map<string, string>()
   readonly listEnd: "missing" | "null" | "empty"
   readonly secret: string
@@ -178,6 +181,23 @@ const consumeQuota = (state: PlatformState, orgId: string) => {
 const orgParams = HttpRouter.schemaPathParams(Schema.Struct({ orgId: Schema.String })).pipe(Effect.orDie)
 
 
+/**
+ * The scan-level codes the simulator invents, where the vendor shows none: what it can tell
+ * about a photo without looking at the person (photoFailure), and the codes its tests ask for
+ * with the fail marker. The platform's wire knows none of them: a client reads them with
+ * category `unknown`, as it would read any code the vendor adds.
+ */
+export const SIMULATED_FAILURE_CODES = [
+  "frontPhotoNotJpeg",
+  "rightPhotoNotJpeg",
+  "frontPhotoHasDataUrlPrefix",
+  "rightPhotoHasDataUrlPrefix",
+  "frontPhotoFacingWrongDirection",
+  "personNotFound",
+  "faceNotVisible",
+  "photoTooDark"
+] as const
+
 /** Why a photo fails, as a scan-level error code, or null if the simulator accepts it. */
 export const photoFailure = (side: "front" | "right", photo: string): string | null => {
   if (/^data:/i.test(photo)) return `${side}PhotoHasDataUrlPrefix`
@@ -232,8 +252,24 @@ const createScan = (state: PlatformState) =>
     if (principal.kind === "token") {
       if (!principal.scopes.includes(Wire.SCOPES.create)) return yield* fail(403, `scan token lacks scope ${Wire.SCOPES.create}`)
       const spent = state.spentTokens.get(principal.jti)
+      if (spent === IN_USE) return yield* fail(403, "scan token already in use by a scan being created")
       if (spent !== undefined) return yield* fail(403, `scan token already used for ${spent}`)
+      // Spent before the body is read, in the same synchronous step as the check: requests that
+      // race with one token cannot all pass the check while their bodies arrive.
+      state.spentTokens.set(principal.jti, IN_USE)
     }
+    return yield* createWith(state, orgId, principal).pipe(
+      // A request that created nothing gives the token back, for the device to try again.
+      Effect.onExit((exit) =>
+        Effect.sync(() => {
+          if (principal.kind === "token" && exit._tag === "Failure" && state.spentTokens.get(principal.jti) === IN_USE) state.spentTokens.delete(principal.jti)
+        })
+      )
+    )
+  })
+
+const createWith = (state: PlatformState, orgId: string, principal: Principal) =>
+  Effect.gen(function* () {
     const body = yield* readBody(Wire.CreateScanRequest, "create scan request")
     yield* consumeQuota(state, orgId)
     const input = (body.statsEstimations ?? body.photoScan)!

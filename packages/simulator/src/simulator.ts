@@ -2,13 +2,14 @@
  * The simulator as a service: an HTTP server on 127.0.0.1 (a free port by default) serving the
  * vendor's APIs, with controls for tests: quotas, scripted and seeded faults, a request log.
  */
-import { HttpRouter, HttpServer, type HttpServerError, HttpServerRequest, HttpServerResponse } from "@effect/platform"
+import { HttpMiddleware, HttpRouter, HttpServer, type HttpServerError, HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
-import { Clock, Context, Effect, Layer } from "effect"
+import { Clock, Context, Effect, Layer, Option } from "effect"
 import { createServer } from "node:http"
 import { ApiFailure, type OrgOptions, type PlatformOptions, PlatformState, platformRouter } from "./platform.js"
 import { type EstimationOptions, EstimationState, estimationRouter } from "./estimation.js"
 import { type FitOptions, FitState, fitRouter } from "./fit.js"
+import { BodyRefused, MAX_BODY_BYTES, MAX_JSON_DEPTH, limitedRequest, refusedByLength } from "./limits.js"
 import { seeded } from "./random.js"
 import type { BodyStats } from "./body.js"
 import type { Wire as FitWire } from "@scanbridge/fit"
@@ -35,6 +36,21 @@ export interface SimulatorOptions {
   readonly estimation?: EstimationOptions
   readonly fit?: FitOptions
   readonly faults?: FaultOptions
+  /** Larger request bodies are answered 413 before any API reads them. Default MAX_BODY_BYTES (16 MiB). */
+  readonly maxBodyBytes?: number
+  /** JSON bodies nested deeper are answered 400. Default MAX_JSON_DEPTH (64). */
+  readonly maxJsonDepth?: number
+  /** The request log keeps the most recent this many requests. Default REQUEST_LOG_LIMIT (10 000). */
+  readonly requestLogLimit?: number
+}
+
+/** How many requests the log keeps by default: the most recent ones. */
+export const REQUEST_LOG_LIMIT = 10_000
+
+/** A scripted fault: its status, and a Retry-After header (seconds or an HTTP-date) to send. */
+export interface Fault {
+  readonly status: number
+  readonly retryAfter?: string
 }
 
 export interface RequestRecord {
@@ -64,8 +80,8 @@ export interface SimulatorService {
     readonly purchases: Effect.Effect<ReadonlyArray<unknown>>
   }
   /** The next requests get these statuses instead of reaching the API, in order. */
-  readonly injectFaults: (statuses: ReadonlyArray<number>) => Effect.Effect<void>
-  /** Every request so far, in arrival order. */
+  readonly injectFaults: (statuses: ReadonlyArray<number | Fault>) => Effect.Effect<void>
+  /** The requests so far, in arrival order: the most recent `requestLogLimit` of them. */
   readonly requests: Effect.Effect<ReadonlyArray<RequestRecord>>
 }
 
@@ -91,9 +107,12 @@ const layer = (options: SimulatorOptions) =>
       const estimation = new EstimationState(options.estimation)
       const fit = new FitState(options.fit)
       const log: Array<RequestRecord> = []
-      const scripted: Array<number> = []
+      const scripted: Array<Fault> = []
       const faults = options.faults ?? {}
       const random = seeded(faults.seed ?? 1)
+      const logLimit = Math.max(0, options.requestLogLimit ?? REQUEST_LOG_LIMIT)
+      const maxBodyBytes = options.maxBodyBytes ?? MAX_BODY_BYTES
+      const maxJsonDepth = options.maxJsonDepth ?? MAX_JSON_DEPTH
 
       const router = platformRouter(platform).pipe(
         HttpRouter.concat(sessionRouter(session)),
@@ -115,18 +134,30 @@ const layer = (options: SimulatorOptions) =>
         const latency = faults.latencyMs
         if (latency) yield* Effect.sleep(latency.min + random() * (latency.max - latency.min))
         const roll = random()
+        const script = scripted.shift()
         const fault =
-          scripted.shift() ??
+          script?.status ??
           (roll < (faults.serverErrorRate ?? 0)
             ? 503
             : roll < (faults.serverErrorRate ?? 0) + (faults.rateLimitRate ?? 0)
               ? 429
               : undefined)
-        const response =
-          fault === undefined || request.method === "OPTIONS"
-            ? yield* handle
-            : message(fault, fault === 429 ? "rate limit exceeded (injected)" : "service unavailable (injected)")
-        log.push({ method: request.method, path: request.url, status: response.status, injected: fault !== undefined })
+        const refusal = refusedByLength(request, maxBodyBytes)
+        const response = Option.isSome(refusal)
+          ? message(refusal.value.status, refusal.value.message)
+          : fault === undefined || request.method === "OPTIONS"
+            ? yield* handle.pipe(
+                Effect.provideService(HttpServerRequest.HttpServerRequest, limitedRequest(request, maxBodyBytes, maxJsonDepth)),
+                Effect.catchSomeDefect((d) => (d instanceof BodyRefused ? Option.some(Effect.succeed(message(d.status, d.message))) : Option.none()))
+              )
+            : HttpServerResponse.setHeaders(
+                message(fault, fault === 429 ? "rate limit exceeded (injected)" : "service unavailable (injected)"),
+                script?.retryAfter === undefined ? {} : { "retry-after": script.retryAfter }
+              )
+        if (logLimit > 0) {
+          if (log.length >= logLimit) log.splice(0, log.length - logLimit + 1)
+          log.push({ method: request.method, path: request.url, status: response.status, injected: fault !== undefined })
+        }
         return response.status === 401 ? response : HttpServerResponse.setHeaders(response, CORS)
       })
 
@@ -147,12 +178,15 @@ const layer = (options: SimulatorOptions) =>
             estimate: (stats, inputType) => Effect.sync(() => fit.estimate(stats, inputType)),
             purchases: Effect.sync(() => [...fit.purchases])
           },
-          injectFaults: (statuses) => Effect.sync(() => void scripted.push(...statuses)),
+          injectFaults: (statuses) => Effect.sync(() => void scripted.push(...statuses.map((s) => (typeof s === "number" ? { status: s } : s)))),
           requests: Effect.sync(() => [...log])
         }
       })
 
-      return Layer.merge(HttpServer.serve(app), Layer.effect(Simulator, service)).pipe(
+      // No server spans: they would show the vendor's side of every request, credentials
+      // included, in the tracer of the client under test.
+      const serve = HttpServer.serve(app).pipe(HttpMiddleware.withTracerDisabledWhen(() => true))
+      return Layer.merge(serve, Layer.effect(Simulator, service)).pipe(
         Layer.provide(NodeHttpServer.layer(createServer, { port: options.port ?? 0, host: options.host ?? "127.0.0.1" }))
       )
     })

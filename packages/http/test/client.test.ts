@@ -1,0 +1,251 @@
+import { FetchHttpClient } from "@effect/platform"
+import { describe, expect, it } from "@effect/vitest"
+import { Chunk, Clock, Effect, Either, Exit, Fiber, Option, Schema, TestClock } from "effect"
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http"
+import type { AddressInfo } from "node:net"
+import { readFileSync } from "node:fs"
+import { ApiClient, VERSION, parseRetryAfter, redactUrl } from "../src/index.js"
+
+interface Received {
+  readonly method: string
+  readonly url: string
+  readonly headers: IncomingMessage["headers"]
+  readonly body: string
+}
+
+/**
+ * A server on a free loopback port that answers the n-th request with `script[n]` (the last one
+ * again once the script runs out), or never when that is "hang". It stops with the test.
+ */
+const scriptedServer = (script: ReadonlyArray<{ status: number; headers?: Record<string, string>; body?: unknown } | "hang">) =>
+  Effect.acquireRelease(
+    Effect.async<{ url: string; received: Array<Received>; close: () => void }>((resume) => {
+      const received: Array<Received> = []
+      const hanging: Array<ServerResponse> = []
+      const server = createServer((req, res) => {
+        let body = ""
+        req.on("data", (c: Buffer) => (body += c.toString("utf8")))
+        req.on("end", () => {
+          received.push({ method: req.method ?? "", url: req.url ?? "", headers: req.headers, body })
+          const step = script[Math.min(received.length - 1, script.length - 1)]!
+          if (step === "hang") return void hanging.push(res)
+          res.writeHead(step.status, { "content-type": "application/json", ...step.headers })
+          res.end(JSON.stringify(step.body ?? {}))
+        })
+      })
+      server.listen(0, "127.0.0.1", () => {
+        const { port } = server.address() as AddressInfo
+        resume(
+          Effect.succeed({
+            url: `http://127.0.0.1:${port}`,
+            received,
+            close: () => {
+              for (const res of hanging) res.destroy()
+              server.closeAllConnections()
+              server.close()
+            }
+          })
+        )
+      })
+    }),
+    (s) => Effect.sync(s.close)
+  )
+
+// One turn of the event loop, for a request in flight over loopback: not a wait on the wall clock.
+const nextTurn = Effect.async<void>((resume) => {
+  const id = setImmediate(() => resume(Effect.void))
+  return Effect.sync(() => clearImmediate(id))
+})
+
+/** Lets loopback I/O run until `done` holds, the TestClock standing still meanwhile. */
+const until = (done: () => boolean) =>
+  Effect.gen(function* () {
+    while (!done()) yield* nextTurn
+  })
+
+/**
+ * Until the TestClock has a sleep due sooner than `below` from now: that sleep's distance. The
+ * TestClock keeps the sleeps of interrupted timeouts, so the tests that look for a backoff set a
+ * timeout far beyond it.
+ */
+const nextSleep = (below = Number.POSITIVE_INFINITY) =>
+  Effect.gen(function* () {
+    for (;;) {
+      const now = yield* Clock.currentTimeMillis
+      const due = Chunk.filter(yield* TestClock.sleeps(), (at) => at >= now && at - now < below)
+      if (Chunk.isNonEmpty(due)) return Math.min(...due) - now
+      yield* nextTurn
+    }
+  })
+
+const Echo = Schema.Struct({ ok: Schema.Boolean })
+const decodeEcho = (body: unknown) => Either.mapLeft(Schema.decodeUnknownEither(Echo)(body), (e) => ({ _tag: "Decode" as const, message: e.message }))
+
+const clientOf = (url: string, options: Partial<ApiClient.ApiClientOptions<"key", never>> = {}) =>
+  ApiClient.make({ api: "test", baseUrl: url, retry: { base: "10 millis", times: 2 }, ...options }).pipe(Effect.provide(FetchHttpClient.layer))
+
+describe("ApiClient", () => {
+  it.scoped("gives up on a server that never answers with ApiTimeoutError after the timeout, on the TestClock", () =>
+    Effect.gen(function* () {
+      const server = yield* scriptedServer(["hang"])
+      const client = yield* clientOf(server.url, { timeout: "30 seconds" })
+      const fiber = yield* Effect.fork(client.execute({ method: "POST", path: "/things", idempotent: false, onTimeout: "the thing may exist", decode: decodeEcho }))
+      yield* until(() => server.received.length === 1)
+      expect(yield* nextSleep()).toBe(30_000)
+      yield* TestClock.adjust("29 seconds")
+      expect(Option.isNone(yield* Fiber.poll(fiber))).toBe(true)
+      yield* TestClock.adjust("1 second")
+      const exit = yield* Fiber.await(fiber)
+      expect(Exit.isFailure(exit)).toBe(true)
+      const error = yield* Effect.flip(Fiber.join(fiber))
+      expect(error).toMatchObject({ _tag: "ApiTimeoutError", api: "test", method: "POST", timeoutMs: 30_000 })
+      expect(error.message).toContain("the thing may exist")
+      expect(server.received).toHaveLength(1)
+    })
+  )
+
+  it.scoped("defaults to a 60 second timeout", () =>
+    Effect.gen(function* () {
+      const server = yield* scriptedServer(["hang"])
+      const client = yield* clientOf(server.url)
+      const fiber = yield* Effect.fork(client.execute({ method: "GET", path: "/", idempotent: false, decode: decodeEcho }))
+      yield* until(() => server.received.length === 1)
+      expect(yield* nextSleep()).toBe(60_000)
+      yield* Fiber.interrupt(fiber)
+    })
+  )
+
+  it.scoped("waits a 429's Retry-After in seconds, then retries a call that may be repeated", () =>
+    Effect.gen(function* () {
+      const server = yield* scriptedServer([{ status: 429, headers: { "retry-after": "7" } }, { status: 200, body: { ok: true } }])
+      const client = yield* clientOf(server.url, { timeout: "1 hour" })
+      const fiber = yield* Effect.fork(client.execute({ method: "GET", path: "/", idempotent: true, decode: decodeEcho }))
+      yield* until(() => server.received.length === 1)
+      expect(yield* nextSleep(3_600_000)).toBe(7_000)
+      yield* TestClock.adjust("6999 millis")
+      expect(server.received).toHaveLength(1)
+      yield* TestClock.adjust("1 millis")
+      expect(yield* Fiber.join(fiber)).toEqual({ ok: true })
+      expect(server.received).toHaveLength(2)
+    })
+  )
+
+  it.scoped("waits a 503's Retry-After given as an HTTP-date", () =>
+    Effect.gen(function* () {
+      const now = yield* Clock.currentTimeMillis
+      const date = new Date(Math.ceil(now / 1000) * 1000 + 5_000).toUTCString()
+      const server = yield* scriptedServer([{ status: 503, headers: { "retry-after": date } }, { status: 200, body: { ok: true } }])
+      const client = yield* clientOf(server.url, { timeout: "1 hour" })
+      const fiber = yield* Effect.fork(client.execute({ method: "GET", path: "/", idempotent: true, decode: decodeEcho }))
+      yield* until(() => server.received.length === 1)
+      const wait = yield* nextSleep(3_600_000)
+      expect(wait).toBe(Math.ceil(now / 1000) * 1000 + 5_000 - now)
+      yield* TestClock.adjust(wait)
+      expect(yield* Fiber.join(fiber)).toEqual({ ok: true })
+    })
+  )
+
+  it.scoped("never retries a call that may not be repeated: the 429 and its Retry-After come back at once", () =>
+    Effect.gen(function* () {
+      const server = yield* scriptedServer([{ status: 429, headers: { "retry-after": "7" }, body: { message: "slow down" } }, { status: 200, body: { ok: true } }])
+      const client = yield* clientOf(server.url)
+      const error = yield* Effect.flip(client.execute({ method: "POST", path: "/scans", idempotent: false, decode: decodeEcho }))
+      expect(error).toMatchObject({ _tag: "ApiStatusError", status: 429, retryAfterMs: 7_000 })
+      expect(error.message).toContain("slow down")
+      expect(server.received).toHaveLength(1)
+    })
+  )
+
+  it.scoped("does not hold a call for a Retry-After beyond maxRetryAfter", () =>
+    Effect.gen(function* () {
+      const server = yield* scriptedServer([{ status: 503, headers: { "retry-after": "3600" } }, { status: 200, body: { ok: true } }])
+      const client = yield* clientOf(server.url, { retry: { times: 3, maxRetryAfter: "30 seconds" } })
+      const error = yield* Effect.flip(client.execute({ method: "GET", path: "/", idempotent: true, decode: decodeEcho }))
+      expect(error).toMatchObject({ _tag: "ApiStatusError", status: 503, retryAfterMs: 3_600_000 })
+      expect(server.received).toHaveLength(1)
+    })
+  )
+
+  it.scoped("sends a User-Agent naming Scanbridge, its version and the API", () =>
+    Effect.gen(function* () {
+      const server = yield* scriptedServer([{ status: 200, body: { ok: true } }])
+      const client = yield* clientOf(server.url)
+      yield* client.execute({ method: "GET", path: "/", idempotent: true, decode: decodeEcho })
+      expect(server.received[0]!.headers["user-agent"]).toBe(`Scanbridge/${VERSION} (test)`)
+    })
+  )
+
+  it.scoped("puts a parameter credential in the query of a GET and in the body of a POST, and shows it in neither error", () =>
+    Effect.gen(function* () {
+      const secret = "cl_secret_value"
+      const server = yield* scriptedServer([{ status: 200, body: { ok: true } }, { status: 500, body: { message: "boom" } }])
+      const client = yield* clientOf(server.url, { auth: ApiClient.Auth.param("key", secret), retry: { times: 0 } })
+      yield* client.execute({ method: "GET", path: "/a", query: { lang: "en" }, idempotent: true, decode: decodeEcho })
+      expect(server.received[0]!.url).toBe(`/a?lang=en&key=${secret}`)
+      const Form = Schema.Struct({ key: Schema.String, height: Schema.NumberFromString })
+      const error = yield* Effect.flip(client.execute({ method: "POST", path: "/b", body: client.form(Form, { height: 1700 }), idempotent: false, decode: decodeEcho }))
+      expect(Object.fromEntries(new URLSearchParams(server.received[1]!.body))).toEqual({ height: "1700", key: secret })
+      expect(error).toMatchObject({ _tag: "ApiStatusError", url: `${server.url}/b` })
+      expect(client.redactedUrl("/a", { key: "x", lang: "en" })).toBe(`${server.url}/a?key=<redacted>&lang=en`)
+    })
+  )
+
+  it.scoped("cuts the credential out of an error page that echoes it", () =>
+    Effect.gen(function* () {
+      const secret = "cl_echoed_secret"
+      const server = yield* scriptedServer([{ status: 502, body: `bad gateway for /a?key=${secret}` }, { status: 400, body: { message: `unknown key ${secret}` } }])
+      const client = yield* clientOf(server.url, { auth: ApiClient.Auth.param("key", secret), retry: { times: 0 } })
+      const page = yield* Effect.flip(client.execute({ method: "GET", path: "/a", idempotent: true, decode: decodeEcho }))
+      expect(page.message).toContain("bad gateway for /a?key=<redacted>")
+      const json = yield* Effect.flip(client.execute({ method: "GET", path: "/a", idempotent: true, decode: decodeEcho }))
+      expect(json.message).toContain("unknown key <redacted>")
+    })
+  )
+
+  it.scoped("refuses a body its wire schema refuses before sending, without quoting the credential", () =>
+    Effect.gen(function* () {
+      const secret = "ck_secret_value"
+      const server = yield* scriptedServer([{ status: 200, body: { ok: true } }])
+      const client = yield* clientOf(server.url, { auth: ApiClient.Auth.bodyField("key", secret) })
+      const Body = Schema.Struct({ key: Schema.String, id: Schema.String.pipe(Schema.maxLength(3)) })
+      const error = yield* Effect.flip(client.execute({ method: "POST", path: "/", body: client.json(Body, { id: "toolong" }), idempotent: false, decode: decodeEcho }))
+      expect(error._tag).toBe("ApiEncodeError")
+      expect(error.message).toContain("toolong")
+      expect(JSON.stringify(error) + error.message).not.toContain(secret)
+      expect(server.received).toHaveLength(0)
+    })
+  )
+})
+
+describe("ApiClient with a base URL that is no URL", () => {
+  it.effect("fails with ApiTransportError, not a defect, and shows no query", () =>
+    Effect.gen(function* () {
+      const client = yield* clientOf("not a url", { auth: ApiClient.Auth.param("key", "secret_in_query") })
+      const error = yield* Effect.flip(client.execute({ method: "GET", path: "/x", idempotent: true, decode: decodeEcho }))
+      expect(error).toMatchObject({ _tag: "ApiTransportError", url: "not a url/x" })
+      expect(JSON.stringify(error) + error.message).not.toContain("secret_in_query")
+      expect(client.redactedUrl("/x")).toBe("not a url/x")
+    })
+  )
+})
+
+describe("Retry-After and URLs", () => {
+  it("reads delta-seconds and HTTP-dates, and nothing else", () => {
+    const now = Date.UTC(2026, 0, 1, 12, 0, 0)
+    expect(parseRetryAfter("120", now)).toEqual(Option.some(120_000))
+    expect(parseRetryAfter(" 0 ", now)).toEqual(Option.some(0))
+    expect(parseRetryAfter("Thu, 01 Jan 2026 12:00:30 GMT", now)).toEqual(Option.some(30_000))
+    expect(parseRetryAfter("Thu, 01 Jan 2026 11:00:00 GMT", now)).toEqual(Option.some(0))
+    for (const bad of [undefined, "", "-5", "1.5", "soon", "2026-01-01T12:00:30Z"]) expect(parseRetryAfter(bad, now)).toEqual(Option.none())
+  })
+
+  it("redacts the values of secret query keys, whatever their case", () => {
+    expect(redactUrl(new URL("http://h/p?client_id=abc&lang=en&CLIENT_ID=d"), ["client_id"])).toBe("http://h/p?client_id=<redacted>&lang=en&CLIENT_ID=<redacted>")
+    expect(redactUrl(new URL("http://h/p"), ["client_id"])).toBe("http://h/p")
+  })
+
+  it("names the version of package.json in the User-Agent", () => {
+    const pkg = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as { version: string }
+    expect(VERSION).toBe(pkg.version)
+  })
+})
