@@ -6,5 +6,12 @@
  */
 import { isMigrateWorker } from "./is-worker.js"
 
-if (isMigrateWorker()) void import("./serve-worker.js").then((w) => w.serveMigrateWorker())
-else void import("./run.js").then((r) => r.run(new URL(import.meta.url)))
+// SCANBRIDGE_JITLESS=1: no generated code (Codegen in @scanbridge/model), for a runtime whose
+// policy reports `new Function`. Read here, by the executable alone: the libraries never read
+// the environment. A worker thread inherits the environment and reads it the same way.
+const configured =
+  process.env.SCANBRIDGE_JITLESS === "1" ? import("@scanbridge/model").then(({ Codegen }) => Codegen.configure({ jitless: true })) : Promise.resolve()
+
+void configured.then(() =>
+  isMigrateWorker() ? import("./serve-worker.js").then((w) => w.serveMigrateWorker()) : import("./run.js").then((r) => r.run(new URL(import.meta.url)))
+)

@@ -3,7 +3,8 @@
  * steps (anonymous token, create, upload front and right, poll the read endpoint), one method
  * each, and `estimate`, which runs them all and returns the canonical scan.
  */
-import { HttpClient, HttpClientRequest } from "@effect/platform"
+import * as HttpClient from "@effect/platform/HttpClient"
+import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import type { ConfigError } from "effect"
 import { Config, Context, Duration, Effect, Either, Layer, Option, Redacted, Schedule, Schema } from "effect"
 import { DecodeError, type RetryOptions, type Scan, type Stats, checkStats, retrySchedule } from "@scanbridge/model"

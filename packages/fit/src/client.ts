@@ -3,7 +3,8 @@
  * size recommendation and order confirmation. The last never breaks the caller's checkout:
  * spec 03 says its errors must be invisible to end users, so they are logged and swallowed.
  */
-import { HttpClient, HttpClientRequest } from "@effect/platform"
+import * as HttpClient from "@effect/platform/HttpClient"
+import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import type { ConfigError } from "effect"
 import { Config, Context, Effect, Either, Layer, Redacted } from "effect"
 import { type DecodeError, type ProductId, type RetryOptions, type SizeDocument, retrySchedule } from "@scanbridge/model"

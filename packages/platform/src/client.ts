@@ -2,7 +2,9 @@
  * PlatformClient: the Scan Platform REST API as an Effect service over HttpClient. Results come
  * back as canonical scans; failures as one tagged error per status class.
  */
-import { HttpClient, HttpClientRequest, type HttpClientResponse } from "@effect/platform"
+import * as HttpClient from "@effect/platform/HttpClient"
+import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
+import type * as HttpClientResponse from "@effect/platform/HttpClientResponse"
 import type { ConfigError, ParseResult } from "effect"
 import { Chunk, Config, Context, Effect, Layer, Option, Redacted, Schema, Stream } from "effect"
 import { Catalogue, DecodeError, type MeasurementName, type RetryOptions, type Scan, previewValue, retrySchedule } from "@scanbridge/model"

@@ -2,7 +2,8 @@
  * SessionClient: the deprecated session API as an Effect service over HttpClient. A server
  * creates a session, hands its SSID to the widget, and reads the results as a canonical scan.
  */
-import { HttpClient, HttpClientRequest } from "@effect/platform"
+import * as HttpClient from "@effect/platform/HttpClient"
+import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import type { ConfigError } from "effect"
 import { Clock, Config, Context, Duration, Effect, Either, Layer, Redacted, Schedule } from "effect"
 import { type DecodeError, type RetryOptions, type Scan, retrySchedule } from "@scanbridge/model"
