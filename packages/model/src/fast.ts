@@ -476,15 +476,10 @@ const refuseAll = (_: unknown): boolean => false
 /**
  * `compileGuard` on the guard's first call, not before: a module that makes its guards when it
  * loads compiles nothing until data arrives. Where the schema transforms its input (no guard
- * compiles), the guard is `orElse()`, by default one that refuses everything (the caller's slow
- * path then decides).
+ * compiles), the guard refuses everything: the caller's slow path (Schema) then decides.
  */
-export const lazyGuard = <A, I>(
-  schema: Schema.Schema<A, I>,
-  onExcessProperty: Excess = "ignore",
-  options: GuardOptions & { readonly orElse?: () => (u: unknown) => boolean } = {}
-): ((u: unknown) => u is A) =>
-  lazily(() => compileGuard(schema, onExcessProperty, options) ?? options.orElse?.() ?? refuseAll) as (u: unknown) => u is A
+export const lazyGuard = <A, I>(schema: Schema.Schema<A, I>, onExcessProperty: Excess = "ignore", options: GuardOptions = {}): ((u: unknown) => u is A) =>
+  lazily(() => compileGuard(schema, onExcessProperty, options) ?? refuseAll) as (u: unknown) => u is A
 
 /**
  * `Schema.decodeUnknownEither` with a compiled fast path: a value the predicate accepts is
