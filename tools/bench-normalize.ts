@@ -2,11 +2,17 @@
  * Part 1 of `pnpm bench` (tools/bench.ts bundles this file and runs it with node): normalize,
  * JSON text -> validated canonical scans, against JSON.parse alone on the same lines, per source
  * format, on the example export's records. Prints its Markdown table on stdout. Target 0.6 x.
+ * `--jitless`: the same with `Codegen.configure({ jitless: true })`, every guard made of closures.
  */
 import { readFileSync } from "node:fs"
 import { join } from "node:path"
 import { Either } from "effect"
 import { defaultNormalizer } from "@scanbridge/migrate"
+import { Codegen } from "@scanbridge/model"
+
+// Before the first record: importing compiled nothing, so every guard is made as configured here.
+const JITLESS = process.argv.includes("--jitless")
+Codegen.configure({ jitless: JITLESS })
 
 const PAIRS = 31
 const LINES = 2_000
@@ -57,7 +63,7 @@ const measure = (parse: () => void, normalize: () => void) => {
   return { parse: quantile(parseMs, 0.5), normalize: quantile(normalizeMs, 0.5), ratio: quantile(ratios, 0.5), low: quantile(ratios, 0.25), high: quantile(ratios, 0.75) }
 }
 
-console.log(`## normalize against JSON.parse (median of ${PAIRS} paired rounds, ${LINES} records each)\n`)
+console.log(`## normalize against JSON.parse, ${JITLESS ? "jitless (closures only)" : "generated code"} (median of ${PAIRS} paired rounds, ${LINES} records each)\n`)
 console.log("| format | record bytes | JSON.parse records/s | normalize records/s | ratio | middle half of the pairs | target |")
 console.log("|---|---|---|---|---|---|---|")
 for (const [name, line] of SAMPLES) {

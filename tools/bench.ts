@@ -3,7 +3,8 @@
  * noisy shared machine slows both sides alike. Writes `bench/results.md`.
  *
  * 1. normalize (JSON text -> validated canonical scans) against JSON.parse alone, per source
- *    format, on the example export's records; target 0.6 x (tools/bench-normalize.ts).
+ *    format, on the example export's records; target 0.6 x (tools/bench-normalize.ts). Twice:
+ *    with generated guards (the default), and jitless (`Codegen.configure({ jitless: true })`).
  * 2. `scanbridge migrate` of a generated NDJSON file to canonical NDJSON against a bare Node
  *    script that reads the lines, JSON.parses and JSON.stringifies each; target 0.5 x. The
  *    command as a user runs it (its default picks worker threads for a large input), and with
@@ -87,9 +88,13 @@ const run = async () => {
   // --- 1. normalize against JSON.parse (tools/bench-normalize.ts prints its table) ----------
   const normalizeBench = join(dir, "bench-normalize.mjs")
   await bundle("tools/bench-normalize.ts", normalizeBench)
-  const table = spawnSync(process.execPath, [normalizeBench], { cwd: repoRoot, encoding: "utf8" })
-  if (table.status !== 0) throw new Error(`bench-normalize exited with ${table.status}: ${table.stderr}`)
-  for (const line of table.stdout.trimEnd().split("\n")) log(line)
+  // Each in its own process: guards are compiled once per process, as configured then.
+  for (const args of [[], ["--jitless"]]) {
+    const table = spawnSync(process.execPath, [normalizeBench, ...args], { cwd: repoRoot, encoding: "utf8" })
+    if (table.status !== 0) throw new Error(`bench-normalize exited with ${table.status}: ${table.stderr}`)
+    if (args.length > 0) log("")
+    for (const line of table.stdout.trimEnd().split("\n")) log(line)
+  }
 
   await bundle("packages/cli/src/main.ts", cli[0]!)
   const input = join(dir, "input.ndjson")

@@ -4,7 +4,7 @@
  * then migrates the bundled mixed export (examples/export) to canonical scans and prints the
  * report. Everything it prints is deterministic, so the README can show it.
  */
-import { FetchHttpClient } from "@effect/platform"
+import * as FetchHttpClient from "@effect/platform/FetchHttpClient"
 import * as NodeContext from "@effect/platform-node/NodeContext"
 import { Console, Effect, Layer } from "effect"
 import { EstimationClient, makeJpeg } from "@scanbridge/estimation"

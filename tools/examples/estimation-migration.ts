@@ -4,7 +4,7 @@
  * serve an old consumer the read response of a platform scan.
  * Run it: `node --conditions=@scanbridge/source --import tsx tools/examples/estimation-migration.ts`.
  */
-import { FetchHttpClient } from "@effect/platform"
+import * as FetchHttpClient from "@effect/platform/FetchHttpClient"
 import { Effect, Either, Layer } from "effect"
 import { EstimationClient, decodeReadResponseEither, encodeReadResponseEither, makeJpeg } from "@scanbridge/estimation"
 import { PlatformClient } from "@scanbridge/platform"

@@ -4,7 +4,7 @@
  * and a stored size fitting result read as `scanbridge.size/v1`.
  * Run it: `node --conditions=@scanbridge/source --import tsx tools/examples/fit-flow.ts`.
  */
-import { FetchHttpClient } from "@effect/platform"
+import * as FetchHttpClient from "@effect/platform/FetchHttpClient"
 import { Effect, Layer } from "effect"
 import { FitClient, decodeEstimationResultEither, decodeSizeFittingEither } from "@scanbridge/fit"
 import { DEMO_FIT_CLIENT_KEY, Simulator } from "@scanbridge/simulator"

@@ -1,4 +1,4 @@
-import { FetchHttpClient } from "@effect/platform"
+import * as FetchHttpClient from "@effect/platform/FetchHttpClient"
 import { Console, Effect, Layer, Stream } from "effect"
 import { PlatformClient } from "@scanbridge/platform"
 import { DEMO_ORG, Simulator } from "@scanbridge/simulator"

@@ -3,7 +3,7 @@
  * read a stored ScanningResults, run a live session, then serve an old consumer the
  * ScanningResults of a platform scan. Run it: `node --conditions=@scanbridge/source --import tsx tools/examples/session-migration.ts`.
  */
-import { FetchHttpClient } from "@effect/platform"
+import * as FetchHttpClient from "@effect/platform/FetchHttpClient"
 import { Effect, Layer } from "effect"
 import { PlatformClient } from "@scanbridge/platform"
 import { SessionClient, decodeResultsEither, encodeResultsEither } from "@scanbridge/session"

@@ -168,6 +168,39 @@ describe("worker threads", () => {
   )
 })
 
+describe("SCANBRIDGE_JITLESS", () => {
+  // A preload (inherited by worker threads) that stops the process with code 7 at the first
+  // `new Function` or `Function()`: only a run that generates no code at all gets through.
+  const NO_CODEGEN = "data:text/javascript,globalThis.Function = new Proxy(Function, { construct() { process.exit(7) }, apply() { process.exit(7) } })"
+  const run = (args: ReadonlyArray<string>, jitless: boolean, preload: boolean) =>
+    exited(
+      spawn(process.execPath, [...(preload ? ["--import", NO_CODEGEN] : []), executable, ...args], {
+        cwd: repoRoot,
+        stdio: ["ignore", "pipe", "pipe"],
+        env: { ...process.env, SCANBRIDGE_JITLESS: jitless ? "1" : "" }
+      })
+    )
+
+  it(
+    "=1 generates no code, in the main thread or a worker, and writes the same bytes",
+    async () => {
+      const input = join(tmp, "jitless.ndjson")
+      const records = ["examples/export/platform/entries.ndjson", "examples/export/estimation/read-responses.ndjson", "examples/export/fit/estimations.ndjson"]
+      await writeFile(input, records.map((f) => `${readFileSync(join(repoRoot, f), "utf8").trimEnd()}\n`).join(""))
+      for (const workers of ["0", "1"]) {
+        const args = ["migrate", input, "--workers", workers, "--quiet"]
+        const [generated, jitless, refused] = await Promise.all([run(args, false, false), run(args, true, true), run(args, false, true)])
+        expect([generated.code, jitless.code]).toEqual([0, 0])
+        expect(jitless.stdout.length).toBeGreaterThan(0)
+        expect(jitless.stdout).toBe(generated.stdout)
+        // Without the switch, the same run generates code, and the preload stops it.
+        expect(refused.code).not.toBe(0)
+      }
+    },
+    TIMEOUT
+  )
+})
+
 describe("the README's form of the command", () => {
   // pnpm runs the suite (`pnpm test`) and says where it is; run directly by vitest, there is no pnpm to run.
   const pnpm = process.env["npm_execpath"]

@@ -3,7 +3,7 @@
  * steps (anonymous token, create, upload front and right, poll the read endpoint), one method
  * each, and `estimate`, which runs them all and returns the canonical scan.
  */
-import type { HttpClient } from "@effect/platform"
+import type * as HttpClient from "@effect/platform/HttpClient"
 import type { ConfigError } from "effect"
 import { Config, Context, Duration, Effect, Either, Layer, Redacted, Schedule, Schema } from "effect"
 import { DecodeError, type Scan, type Stats, checkStats } from "@scanbridge/model"

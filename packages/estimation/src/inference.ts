@@ -13,7 +13,7 @@
  * between mm and cm), so no value is both. Without a stature the band is the whole human
  * range (a factor of 31), a value may fit both, and a record of such values is undecided.
  */
-import { HUMAN_RANGES, type MeasurementName, PROPORTIONS, type Path, type Range, compiled, formatPath, measurementBit, measurementIndex } from "@scanbridge/model"
+import { Codegen, HUMAN_RANGES, type MeasurementName, PROPORTIONS, type Path, type Range, formatPath, measurementBit, measurementIndex } from "@scanbridge/model"
 
 export interface Candidate<U extends string> {
   readonly unit: U
@@ -207,8 +207,9 @@ export interface LengthSurvey {
  * position, as `measurementsFrom` takes them; untouched where absent) and weighs each against
  * both units' bands, between `lowStature` and `highStature` (the stature twice when the record
  * has one). Generated as one pass with each key's band factors inlined: this runs for every
- * record of a bulk migration. `generate: false` gives the same function as a loop (as where
- * `new Function` is refused).
+ * record of a bulk migration, on the first call (so a module that makes one at load generates
+ * nothing). `generate: false` gives the same function as a loop (as where code is not generated,
+ * see `Codegen`).
  */
 export const compileLengthSurvey = (
   targets: ReadonlyArray<LengthTarget>,
@@ -240,8 +241,10 @@ export const compileLengthSurvey = (
     return { count, mm, cm, inBoth, decisive, set }
   }
   if (options.generate === false) return loop
-  const each = targets.map(
-    (t, i) => `v = o[${JSON.stringify(t.key)}];
+  let survey: typeof loop | undefined
+  const generate = (): typeof loop => {
+    const each = targets.map(
+      (t, i) => `v = o[${JSON.stringify(t.key)}];
 if (v !== undefined) {
   values[${t.index}] = v; count++; set += ${measurementBit(t.index)};
   min = ${t.low} * lowStature; max = ${t.high} * highStature;
@@ -250,12 +253,18 @@ if (v !== undefined) {
   if (inMm !== inCm) { if (decisive < 0) decisive = ${i}; } else if (inMm) inBoth = true;
 }
 `
-  )
-  return compiled(
-    ["o", "lowStature", "highStature", "values"],
-    `let count = 0, mm = true, cm = true, inBoth = false, decisive = -1, set = 0, v, min, max, inMm, inCm;\n${each.join("")}return { count, mm, cm, inBoth, decisive, set };`,
-    () => loop
-  )
+    )
+    return Codegen.compiled(
+      {
+        kind: "length-survey",
+        name: `${targets.length}-keys`,
+        params: ["o", "lowStature", "highStature", "values"],
+        body: `let count = 0, mm = true, cm = true, inBoth = false, decisive = -1, set = 0, v, min, max, inMm, inCm;\n${each.join("")}return { count, mm, cm, inBoth, decisive, set };`
+      },
+      () => loop
+    )
+  }
+  return (o, lowStature, highStature, values) => (survey ??= generate())(o, lowStature, highStature, values)
 }
 
 // The rare case, apart so that the common one stays small: a clue per value, in the record's order.

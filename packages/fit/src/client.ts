@@ -3,7 +3,7 @@
  * size recommendation and order confirmation. The last never breaks the caller's checkout:
  * spec 03 says its errors must be invisible to end users, so they are logged and swallowed.
  */
-import type { HttpClient } from "@effect/platform"
+import type * as HttpClient from "@effect/platform/HttpClient"
 import type { ConfigError, Duration } from "effect"
 import { Config, Context, Effect, Either, Layer, Redacted } from "effect"
 import type { DecodeError, ProductId, SizeDocument } from "@scanbridge/model"

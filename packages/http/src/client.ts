@@ -9,8 +9,12 @@
  * credential in the query (the estimation API's `client_id`) or in a header of its own
  * (`Access-Token`) would reach every installed tracer.
  */
-import { HttpClient, HttpClientRequest, HttpClientResponse, Headers, HttpTraceContext } from "@effect/platform"
-import type { HttpClientError } from "@effect/platform"
+import * as Headers from "@effect/platform/Headers"
+import * as HttpClient from "@effect/platform/HttpClient"
+import type * as HttpClientError from "@effect/platform/HttpClientError"
+import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
+import * as HttpClientResponse from "@effect/platform/HttpClientResponse"
+import * as HttpTraceContext from "@effect/platform/HttpTraceContext"
 import { Clock, Duration, Effect, Either, FiberRef, Option, ParseResult, Redacted, Schedule, Schema } from "effect"
 import { ApiEncodeError, ApiStatusError, ApiTimeoutError, ApiTransportError } from "./errors.js"
 import { REDACTED, redactHeaders, redactUrl } from "./redact.js"

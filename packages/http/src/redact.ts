@@ -1,5 +1,5 @@
 /** URLs and headers as they may be shown: in errors, span attributes and logs. */
-import { Headers } from "@effect/platform"
+import * as Headers from "@effect/platform/Headers"
 
 export const REDACTED = "<redacted>"
 

@@ -3,6 +3,7 @@
  * canonical scans. Format detection, `normalize`, and the streaming migration, in the calling
  * thread or on worker threads.
  */
+export * from "./migrate.js"
 export * from "./normalizer.js"
 export * from "./output.js"
 export * from "./pipeline.js"

@@ -5,7 +5,8 @@
  * was. An output that is an input, or lies in an input folder, is refused before anything is
  * opened.
  */
-import { FileSystem, Path } from "@effect/platform"
+import * as FileSystem from "@effect/platform/FileSystem"
+import * as Path from "@effect/platform/Path"
 import type { PlatformError } from "@effect/platform/Error"
 import { Effect, Option, Schema, type Scope } from "effect"
 

@@ -5,7 +5,8 @@
  * a regular file that changes size while it is read fails the run. The reader cuts the input
  * into chunks, the unit a worker thread takes.
  */
-import { FileSystem, Path } from "@effect/platform"
+import * as FileSystem from "@effect/platform/FileSystem"
+import * as Path from "@effect/platform/Path"
 import type { PlatformError } from "@effect/platform/Error"
 import { Chunk, Effect, Encoding, Option, Schema, Stream } from "effect"
 

@@ -7,13 +7,14 @@
  *
  * Platform-neutral: the Node side is `NodeWorker.layerPlatform` (main thread) and
  * `NodeWorkerRunner.layer` (worker) from `@effect/platform-node`, provided by whoever spawns the
- * workers.
+ * workers. Only @effect/platform's public Worker and WorkerRunner API is used.
  */
 import * as Transferable from "@effect/platform/Transferable"
 import * as Worker from "@effect/platform/Worker"
 import { type WorkerError, isWorkerError } from "@effect/platform/WorkerError"
 import * as WorkerRunner from "@effect/platform/WorkerRunner"
 import { Deferred, Effect, FiberRef, LogLevel, Schema, type Scope } from "effect"
+import { Codegen } from "@scanbridge/model"
 import { Normalizer } from "./normalizer.js"
 import { type MigratedChunk, UnknownTargetError, migrateChunk } from "./pipeline.js"
 import type { InputChunk } from "./read.js"
@@ -27,6 +28,8 @@ export class MigrateWorkerError extends Schema.TaggedError<MigrateWorkerError>("
 interface ChunkRequest {
   readonly target: string
   readonly chunk: InputChunk
+  /** The main thread is jitless (`Codegen`): so is the worker, before it compiles anything. */
+  readonly jitless: boolean
 }
 
 interface ChunkFailure {
@@ -63,30 +66,23 @@ const describe = (error: WorkerError): string => {
 }
 
 /**
- * A platform whose workers report a failure before they are ready (a missing or broken worker
- * entry) to `failed`: the manager alone would respawn them every second for ever, and the pool
- * would wait for ever. Its own warnings are silenced, since the pool reports every failure as a
+ * A platform whose workers report a failure to `failed` while `starting()` (a missing or broken
+ * worker entry): the manager alone would respawn them every second for ever, and the pool would
+ * wait for ever. Its own warnings are silenced, since the pool reports every failure as a
  * `MigrateWorkerError` (and a logger may well write to stdout, where the records go).
  */
-const watched = (platform: Worker.PlatformWorker, failed: Deferred.Deferred<never, MigrateWorkerError>): Worker.PlatformWorker => ({
+const watched = (platform: Worker.PlatformWorker, starting: () => boolean, failed: Deferred.Deferred<void, MigrateWorkerError>): Worker.PlatformWorker => ({
   ...platform,
   spawn: <I, O>(id: number) =>
     Effect.map(
       platform.spawn<I, O>(id),
       (backing): Worker.BackingWorker<I, O> => ({
         send: backing.send,
-        run: (handler) => {
-          let ready = false
-          return FiberRef.set(FiberRef.currentMinimumLogLevel, LogLevel.None).pipe(
-            Effect.zipRight(
-              backing.run((message) => {
-                if (message[0] === 0) ready = true
-                return handler(message)
-              })
-            ),
-            Effect.tapError((e) => (ready || !isWorkerError(e) ? Effect.void : Deferred.fail(failed, new MigrateWorkerError({ message: describe(e) }))))
+        run: (handler) =>
+          FiberRef.set(FiberRef.currentMinimumLogLevel, LogLevel.None).pipe(
+            Effect.zipRight(backing.run(handler)),
+            Effect.tapError((e) => (starting() && isWorkerError(e) ? Deferred.fail(failed, new MigrateWorkerError({ message: describe(e) })) : Effect.void))
           )
-        }
       })
     )
 })
@@ -102,23 +98,29 @@ export const makeMigratePool = (options: MigratePoolOptions): Effect.Effect<Migr
     if (!Number.isInteger(options.size) || options.size < 1) {
       return yield* new MigrateWorkerError({ message: `a migration pool needs at least one worker, not ${options.size}` })
     }
-    const failed = yield* Deferred.make<never, MigrateWorkerError>()
-    const manager = yield* Effect.provideService(Worker.makeManager, Worker.PlatformWorker, watched(yield* Worker.PlatformWorker, failed))
+    // The pool is up once every worker has been created (the pool's `onCreate`, after the
+    // worker said it was ready); a failure before that is a worker that cannot start. `started`
+    // completes either way: with the pool, or with the first such failure.
+    const started = yield* Deferred.make<void, MigrateWorkerError>()
+    let created = 0
+    const onCreate = () => Effect.suspend(() => (++created === options.size ? Deferred.succeed(started, undefined) : Effect.void))
+    const platform = watched(yield* Worker.PlatformWorker, () => created < options.size, started)
+    const manager = yield* Effect.provideService(Worker.makeManager, Worker.PlatformWorker, platform)
     // Disconnected: interrupting a pool that still waits for its workers would wait as long as
     // they do. The failure is reported at once, and the scope's close stops the workers.
     const pool = yield* Effect.raceFirst(
       Effect.disconnect(Effect.mapError(
-        Worker.makePool<ChunkRequest, MigratedChunk, ChunkFailure>({ size: options.size, concurrency: CHUNKS_PER_WORKER, encode: transferBytes }),
+        Worker.makePool<ChunkRequest, MigratedChunk, ChunkFailure>({ size: options.size, concurrency: CHUNKS_PER_WORKER, encode: transferBytes, onCreate }),
         (e) => new MigrateWorkerError({ message: describe(e) })
-      )),
-      Deferred.await(failed)
+      )).pipe(Effect.zipLeft(Deferred.await(started))),
+      Effect.zipRight(Deferred.await(started), Effect.never)
     ).pipe(Effect.provideService(Worker.WorkerManager, manager))
     return {
       size: options.size,
       concurrency: options.size * CHUNKS_PER_WORKER,
       migrateChunk: (target, chunk) =>
         Effect.mapError(
-          pool.executeEffect({ target, chunk }),
+          pool.executeEffect({ target, chunk, jitless: Codegen.options().jitless }),
           (e): MigrateWorkerError | UnknownTargetError =>
             e._tag === "WorkerError" ? new MigrateWorkerError({ message: describe(e) }) : new UnknownTargetError({ target: e.target, message: e.message })
         )
@@ -140,6 +142,8 @@ export const runMigrateWorker: Effect.Effect<void, MigrateWorkerError, Normalize
   const byTarget = new Map<string, ReturnType<typeof migrateChunk>>()
   const handle = (request: ChunkRequest): Effect.Effect<MigratedChunk, ChunkFailure> =>
     Effect.suspend(() => {
+      // Before the first chunk's guards are compiled: a pool never mixes jitless and not.
+      if (request.jitless && !Codegen.options().jitless) Codegen.configure({ jitless: true })
       let run = byTarget.get(request.target)
       if (run === undefined) {
         if (!normalizer.encoders.has(request.target)) {

@@ -6,6 +6,7 @@ import * as NodeContext from "@effect/platform-node/NodeContext"
 import * as NodeWorker from "@effect/platform-node/NodeWorker"
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { Effect, Layer } from "effect"
+import { Codegen } from "@scanbridge/model"
 import { readFileSync } from "node:fs"
 import { mkdtemp, mkdir, rm, writeFile } from "node:fs/promises"
 import { tmpdir } from "node:os"
@@ -153,6 +154,25 @@ describe("migrate on worker threads", () => {
         expect(error._tag).toBe("MigrateWorkerError")
         expect(error.message).toContain("exited with code 3")
       }).pipe(Effect.scoped, Effect.provide(platformOf("./crash-worker.ts"))),
+    TIMEOUT
+  )
+
+  it.effect(
+    "makes its workers jitless when the main thread is, before they compile anything",
+    () =>
+      Effect.gen(function* () {
+        // jitless-worker.ts stops with code 7 on any generated code: only a jitless worker migrates.
+        const inputs = [join(dir, "c.jsonl")]
+        const here = yield* run(inputs, "canonical")
+        const notJitless = yield* Effect.flip(Effect.scoped(Effect.flatMap(makeMigratePool({ size: 1 }), (pool) => run(inputs, "canonical", pool))))
+        expect(notJitless.message).toContain("exited with code 7")
+        Codegen.configure({ jitless: true })
+        const there = yield* Effect.scoped(Effect.flatMap(makeMigratePool({ size: 1 }), (pool) => run(inputs, "canonical", pool))).pipe(
+          Effect.ensuring(Effect.sync(() => Codegen.configure({ jitless: false })))
+        )
+        expect(there.out).toBe(here.out)
+        expect(there.rejects).toBe(here.rejects)
+      }).pipe(Effect.provide(platformOf("./jitless-worker.ts"))),
     TIMEOUT
   )
 

@@ -32,6 +32,3 @@ export interface Adapter {
   readonly formats: ReadonlyArray<ScanFormat>
   readonly encoder: ScanEncoder
 }
-
-/** A plain object, not an array or null: the start of every shape test. */
-export const isRecord = (json: unknown): json is Record<string, unknown> => typeof json === "object" && json !== null && !Array.isArray(json)

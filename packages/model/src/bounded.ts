@@ -6,9 +6,9 @@
  * MAX_ISSUES bad leaves go through Schema for their messages, the others are counted.
  */
 import { Either, type ParseResult, Schema, SchemaAST } from "effect"
-import { isRecord } from "./adapter.js"
+import { isRecord } from "./json.js"
 import { type Issue, type IssueList, MAX_ISSUES, type Path, collectIssues } from "./errors.js"
-import { type Excess, compileGuard, excessOf } from "./fast.js"
+import { type Excess, compileGuard, excessOf, lazyGuard } from "./fast.js"
 
 type Check = (u: unknown) => boolean
 
@@ -152,10 +152,10 @@ export const boundedIssues = (ast: SchemaAST.AST, value: unknown, excess: Excess
  */
 export const boundedDecodeEither = <A, I>(schema: Schema.Schema<A, I>, options: { readonly onExcessProperty?: Excess } = {}) => {
   const excess = options.onExcessProperty ?? "ignore"
-  const guard = compileGuard(schema, excess)
+  const guard = lazyGuard(schema, excess)
   const first = Schema.decodeUnknownEither(schema, { errors: "first", onExcessProperty: excess })
   return (u: unknown, base: Path = []): Either.Either<A, IssueList> => {
-    if (guard?.(u)) return Either.right(u)
+    if (guard(u)) return Either.right(u)
     const result = first(u)
     return Either.isRight(result) ? Either.right(result.right) : Either.left(boundedIssues(schema.ast, u, excess, base))
   }

@@ -10,11 +10,14 @@
  * transformation, declaration or template literal anywhere is not compiled: its decoded value
  * differs from its input, and the fast path falls back whole.
  *
- * The predicate is generated as JavaScript source, which V8 optimises as one function; where a
- * runtime refuses `new Function`, the same predicate is made of closures.
+ * The predicate is generated as JavaScript source, which V8 optimises as one function; where
+ * code is not generated (`Codegen.configure({ jitless: true })`, or a runtime that refuses
+ * `new Function`), the same predicate is made of closures. Guards that modules make at load
+ * (`lazyGuard`, `fastDecodeEither`) are compiled on their first call, so importing compiles nothing.
  */
 import { Either, Option, ParseResult, Schema, SchemaAST } from "effect"
-import { isRecord } from "./adapter.js"
+import { isRecord } from "./json.js"
+import { available, compiled } from "./codegen.js"
 
 type Guard = (u: unknown) => boolean
 
@@ -234,7 +237,7 @@ const compile = (node: SchemaAST.AST, inheritedExcess: Excess, narrow: Narrow | 
 // The same predicate as straight-line JavaScript: V8 inlines property loads and comparisons it
 // can see, where the closures above cost a call per node. Values that are not literals (sets,
 // filters, nested guards) are passed in by index. Where code cannot be generated (a runtime
-// without `new Function`, say under a strict CSP), the closures serve.
+// without `new Function`, say under a strict CSP, or jitless), the closures serve.
 class Generator {
   constructor(readonly narrow: Narrow | undefined) {}
   readonly captured: Array<unknown> = []
@@ -416,14 +419,20 @@ class Generator {
   function(ast: SchemaAST.AST, excess: Excess): Guard {
     const inner = new Generator(this.narrow)
     const body = inner.check(ast, "v", excess)
-    const make = compiled<(c: ReadonlyArray<unknown>, hasOwn: typeof Object.hasOwn) => Guard>(["c", "hasOwn"], `return function guard(v) {\n${body}return true;\n}`, () => {
+    const source = { kind: "guard", name: nameOf(ast), params: ["c", "hasOwn"], body: `return function guard(v) {\n${body}return true;\n}` }
+    const make = compiled<(c: ReadonlyArray<unknown>, hasOwn: typeof Object.hasOwn) => Guard>(source, () => {
       throw new Uncompilable("no new Function in this runtime")
     })
     return make(inner.captured, Object.hasOwn)
   }
 }
 
+/** What a generated guard's frames are called: the schema's identifier or title, or its kind of node. */
+const nameOf = (ast: SchemaAST.AST): string =>
+  Option.getOrUndefined(SchemaAST.getIdentifierAnnotation(ast)) ?? Option.getOrUndefined(SchemaAST.getTitleAnnotation(ast)) ?? ast._tag
+
 const generate = (ast: SchemaAST.AST, excess: Excess, narrow: Narrow | undefined): Guard | null => {
+  if (!available()) return null
   try {
     return new Generator(narrow).function(ast, excess)
   } catch (e) {
@@ -433,16 +442,25 @@ const generate = (ast: SchemaAST.AST, excess: Excess, narrow: Narrow | undefined
   }
 }
 
+/** How a guard is compiled. */
+export interface GuardOptions {
+  /** false: from closures only, as where code is not generated. */
+  readonly generate?: boolean
+  /**
+   * Replaces a node of the schema with a stricter one before it is compiled (the proto3
+   * reader's exact-print check reads an enum field as a name only).
+   */
+  readonly narrow?: Narrow
+}
+
 /**
- * The compiled predicate of a schema, or null when the schema transforms its input.
- * `generate: false` builds it from closures only; `narrow` replaces a node of the schema with a
- * stricter one before it is compiled (the proto3 reader's exact-print check reads an enum field
- * as a name only).
+ * The compiled predicate of a schema, now, or null when the schema transforms its input.
+ * Generated code where it may be (see `Codegen`), closures otherwise.
  */
 export const compileGuard = <A, I>(
   schema: Schema.Schema<A, I>,
   onExcessProperty: Excess = "ignore",
-  options: { readonly generate?: boolean; readonly narrow?: Narrow } = {}
+  options: GuardOptions = {}
 ): ((u: unknown) => u is A) | null => {
   try {
     const generated = options.generate === false ? null : generate(schema.ast, onExcessProperty, options.narrow)
@@ -453,30 +471,23 @@ export const compileGuard = <A, I>(
   }
 }
 
+const refuseAll = (_: unknown): boolean => false
+
+/**
+ * `compileGuard` on the guard's first call, not before: a module that makes its guards when it
+ * loads compiles nothing until data arrives. Where the schema transforms its input (no guard
+ * compiles), the guard refuses everything: the caller's slow path (Schema) then decides.
+ */
+export const lazyGuard = <A, I>(schema: Schema.Schema<A, I>, onExcessProperty: Excess = "ignore", options: GuardOptions = {}): ((u: unknown) => u is A) =>
+  lazily(() => compileGuard(schema, onExcessProperty, options) ?? refuseAll) as (u: unknown) => u is A
+
 /**
  * `Schema.decodeUnknownEither` with a compiled fast path: a value the predicate accepts is
  * returned as it is (the schema does not transform it), anything else is decoded by the
- * schema for its error.
+ * schema for its error. The predicate is compiled on the first call.
  */
 export const fastDecodeEither = <A, I>(schema: Schema.Schema<A, I>, options: SchemaAST.ParseOptions = {}) => {
   const slow = Schema.decodeUnknownEither(schema, options)
-  const guard = compileGuard(schema, options.onExcessProperty ?? "ignore")
-  if (guard === null) return slow
+  const guard = lazyGuard(schema, options.onExcessProperty ?? "ignore")
   return (u: unknown): Either.Either<A, ParseResult.ParseError> => (guard(u) ? Either.right(u) : slow(u))
-}
-
-/**
- * A function made from JavaScript source with `new Function` (strict mode), or `fallback()`
- * where the runtime refuses that (EvalError, as under a strict CSP): the same behaviour, made
- * of closures, slower. The one place code is generated: guards, measurement constructors, and
- * readers of fixed keys, where one named load per key lets V8 serve each from the object's
- * shape, and a loop over the keys would make one slow, megamorphic site.
- */
-export const compiled = <F>(params: ReadonlyArray<string>, body: string, fallback: () => F): F => {
-  try {
-    return new Function(...params, `"use strict";\n${body}`) as F
-  } catch (e) {
-    if (e instanceof EvalError) return fallback()
-    throw e
-  }
 }

@@ -8,7 +8,7 @@
  * `exactSchemaDecoder`): a record the exact guard accepts has no such key, and is not walked.
  */
 import { Schema, SchemaAST } from "effect"
-import { isRecord } from "./adapter.js"
+import { isRecord } from "./json.js"
 import { checkOf } from "./bounded.js"
 import type { Path, PathSegment } from "./errors.js"
 

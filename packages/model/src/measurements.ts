@@ -6,7 +6,7 @@
  * costs, and a bulk migration sees the same few sets of measurements again and again.
  */
 import { Catalogue, type MeasurementName } from "./catalogue.js"
-import { compiled } from "./fast.js"
+import { compiled } from "./codegen.js"
 
 type Measurements = Partial<Record<MeasurementName, number>>
 
@@ -19,7 +19,7 @@ export const measurementIndex = (name: MeasurementName): number => INDEX.get(nam
 
 type Construct = (values: ReadonlyArray<number | undefined>) => Measurements
 
-// Without `new Function` (a strict CSP, say), keys are added one by one, as generic code does.
+// Where code is not generated (jitless, a strict CSP), keys are added one by one, as generic code does.
 const generic =
   (indices: ReadonlyArray<number>): Construct =>
   (values) => {
@@ -29,7 +29,10 @@ const generic =
   }
 
 const compile = (indices: ReadonlyArray<number>): Construct =>
-  compiled(["v"], `return {${indices.map((i) => `${JSON.stringify(NAMES[i])}: v[${i}]`).join(", ")}}`, () => generic(indices))
+  compiled(
+    { kind: "measurements", name: `${indices.length}-of-${NAMES.length}`, params: ["v"], body: `return {${indices.map((i) => `${JSON.stringify(NAMES[i])}: v[${i}]`).join(", ")}}` },
+    () => generic(indices)
+  )
 
 // One constructor per set of measurements seen, keyed by the set as a bit mask (35 bits fit a
 // double exactly). Bounded: a stream of ever new sets falls back to the generic constructor.

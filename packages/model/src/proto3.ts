@@ -14,9 +14,9 @@
  * one message reads to the same result.
  */
 import { boundedDecodeEither } from "./bounded.js"
-import { compileGuard, fastTest } from "./fast.js"
+import { fastTest, lazyGuard } from "./fast.js"
 import { Either, Option, Schema, SchemaAST } from "effect"
-import { isRecord } from "./adapter.js"
+import { isRecord } from "./json.js"
 import { DecodeError, type Path, type PathSegment } from "./errors.js"
 import { isUtcTimestamp } from "./scan.js"
 
@@ -339,9 +339,9 @@ export const reader = <A, I>(schema: Schema.Schema<A, I>, format: string, base: 
   // Most stored messages are already in printed spelling with no unknown field: the reader would
   // copy them unchanged, so they are returned as they are once the schema's predicate agrees.
   // An enum field then holds a name: a number is the reader's to map.
-  const printedExactly = compileGuard(schema, "error", { narrow: (ast) => (kindOf(ast)?._tag === "enum" ? Schema.String.ast : undefined) })
+  const printedExactly = lazyGuard(schema, "error", { narrow: (ast) => (kindOf(ast)?._tag === "enum" ? Schema.String.ast : undefined) })
   return (json: unknown): Either.Either<Read<A>, DecodeError> => {
-    if (printedExactly?.(json)) return Either.right({ value: json as A, renamed: [], ignored: [], locate: identityPath })
+    if (printedExactly(json)) return Either.right({ value: json as A, renamed: [], ignored: [], locate: identityPath })
     const ctx: Context = { renamed: [], ignored: [], spelled: new WeakMap() }
     let printed: unknown
     try {

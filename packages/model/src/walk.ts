@@ -4,7 +4,7 @@
  * walk that does the same for what a target format cannot hold (an EncodeError).
  */
 import { boundedDecodeEither } from "./bounded.js"
-import { type Narrow, compileGuard } from "./fast.js"
+import { type Narrow, lazyGuard } from "./fast.js"
 import { type UnknownKey, unknownKeysOf } from "./keys.js"
 import { Either, Schema } from "effect"
 import { DecodeError, EncodeError, type Path, previewValue } from "./errors.js"
@@ -132,10 +132,10 @@ const NO_KEYS: ReadonlyArray<UnknownKey> = []
  */
 export const exactSchemaDecoder = <A, I>(schema: Schema.Schema<A, I>, format: string, options: { readonly base?: Path; readonly narrow?: Narrow } = {}) => {
   const decode = schemaDecoder(schema, format, options.base)
-  const exact = compileGuard(schema, "error", options.narrow === undefined ? {} : { narrow: options.narrow })
+  const exact = lazyGuard(schema, "error", options.narrow === undefined ? {} : { narrow: options.narrow })
   const unknownKeys = unknownKeysOf(schema)
   return (json: unknown): Either.Either<ExactRead<A>, DecodeError> => {
-    if (exact?.(json)) return Either.right({ value: json, exact: true, unknownKeys: NO_KEYS })
+    if (exact(json)) return Either.right({ value: json, exact: true, unknownKeys: NO_KEYS })
     const decoded = decode(json)
     return Either.isLeft(decoded) ? Either.left(decoded.left) : Either.right({ value: decoded.right, exact: false, unknownKeys: unknownKeys(json) })
   }

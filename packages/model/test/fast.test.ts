@@ -1,6 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Arbitrary, FastCheck as fc, Schema } from "effect"
-import { Proto3, Scan, SizeDocument, UtcTimestamp, compileGuard, compiled, fastDecodeEither, isUtcTimestamp } from "../src/index.js"
+import { Codegen, Proto3, Scan, SizeDocument, UtcTimestamp, compileGuard, fastDecodeEither, isUtcTimestamp, lazyGuard } from "../src/index.js"
 
 /** Values near a valid one: one leaf replaced by anything, so most are almost valid. */
 const mutated = <A>(valid: fc.Arbitrary<A>) =>
@@ -105,15 +105,74 @@ describe("compileGuard", () => {
   })
 })
 
-describe("compiled", () => {
+describe("Codegen.compiled", () => {
+  const source = (body: string) => ({ kind: "test", name: "add one", params: ["a"], body })
+
   it("makes the function from its source where the runtime allows it", () => {
     const fallback = (a: number) => a - 1
-    const f = compiled<(a: number) => number>(["a"], "return a + 1;", () => fallback)
+    const f = Codegen.compiled<(a: number) => number>(source("return a + 1;"), () => fallback)
     expect(f).not.toBe(fallback)
     expect(f(1)).toBe(2)
   })
 
   it("does not hide a mistake in the source behind the fallback", () => {
-    expect(() => compiled(["a"], "return a +;", () => () => 0)).toThrow(SyntaxError)
+    expect(() => Codegen.compiled(source("return a +;"), () => () => 0)).toThrow(SyntaxError)
+  })
+
+  it("names the generated code with a sourceURL, so its frames say what they are", () => {
+    const f = Codegen.compiled<(a: () => void) => void>({ kind: "test", name: "call me/maybe", params: ["a"], body: "a();" }, () => (a) => a())
+    let stack = ""
+    f(() => {
+      stack = new Error("where").stack ?? ""
+    })
+    expect(stack).toMatch(/scanbridge-test\/call_me_maybe-\d+\.js/)
+  })
+
+  it("names a guard's frames after its schema", () => {
+    const Shouty = Schema.Struct({ a: Schema.String.pipe(Schema.filter(() => (void (stack = new Error("where").stack ?? ""), true))) }).annotations({ identifier: "Shouty" })
+    let stack = ""
+    expect(compileGuard(Shouty)!({ a: "x" })).toBe(true)
+    expect(stack).toMatch(/scanbridge-guard\/Shouty-\d+\.js/)
+  })
+
+  it("uses the closures, generating nothing, while jitless", () => {
+    const fallback = (a: number) => a - 1
+    Codegen.configure({ jitless: true })
+    try {
+      expect(Codegen.options().jitless).toBe(true)
+      expect(Codegen.available()).toBe(false)
+      expect(Codegen.compiled(source("return a + 1;"), () => fallback)).toBe(fallback)
+      // A guard compiled while jitless is the closures' (a filter's frame has no generated caller).
+      let stack = ""
+      const S = Schema.Struct({ a: Schema.String.pipe(Schema.filter(() => (void (stack = new Error("where").stack ?? ""), true))) })
+      expect(compileGuard(S)!({ a: "x" })).toBe(true)
+      expect(stack).not.toContain("scanbridge-guard/")
+    } finally {
+      Codegen.configure({ jitless: false })
+    }
+    expect(Codegen.compiled(source("return a + 1;"), () => fallback)).not.toBe(fallback)
+  })
+})
+
+describe("lazyGuard", () => {
+  it("compiles on its first call, not when it is made", () => {
+    let calls = 0
+    const S = Schema.Struct({ a: Schema.Number }).annotations({ identifier: "Counted" })
+    const spied = new Proxy(S, {
+      get: (target, key, receiver) => {
+        if (key === "ast") calls++
+        return Reflect.get(target, key, receiver) as unknown
+      }
+    })
+    const guard = lazyGuard(spied)
+    expect(calls).toBe(0)
+    expect(guard({ a: 1 })).toBe(true)
+    expect(guard({ a: "1" })).toBe(false)
+    expect(calls).toBeGreaterThan(0)
+  })
+
+  it("refuses everything where the schema transforms: the caller's slow path decides", () => {
+    expect(lazyGuard(Schema.NumberFromString)("1")).toBe(false)
+    expect(lazyGuard(Schema.NumberFromString)(1)).toBe(false)
   })
 })

@@ -2,7 +2,7 @@
  * PlatformClient: the Scan Platform REST API as an Effect service over HttpClient. Results come
  * back as canonical scans; failures as one tagged error per status class.
  */
-import type { HttpClient } from "@effect/platform"
+import type * as HttpClient from "@effect/platform/HttpClient"
 import type { ConfigError, Duration } from "effect"
 import { Chunk, Config, Context, Effect, Either, Layer, Option, Redacted, Schema, Stream } from "effect"
 import { Catalogue, DecodeError, type MeasurementName, type Scan, previewValue } from "@scanbridge/model"

@@ -2,7 +2,7 @@
  * SessionClient: the deprecated session API as an Effect service over HttpClient. A server
  * creates a session, hands its SSID to the widget, and reads the results as a canonical scan.
  */
-import type { HttpClient } from "@effect/platform"
+import type * as HttpClient from "@effect/platform/HttpClient"
 import type { ConfigError } from "effect"
 import { Clock, Config, Context, Duration, Effect, Either, Layer, type Redacted, Schedule } from "effect"
 import type { DecodeError, Scan } from "@scanbridge/model"

@@ -14,7 +14,10 @@
  * - The job runs for 2 s after the second photo (a staging mode: 2 min), or for a number of
  *   reads when `processingPolls` is set.
  */
-import { HttpRouter, HttpServerRequest, HttpServerResponse, type Multipart } from "@effect/platform"
+import * as HttpRouter from "@effect/platform/HttpRouter"
+import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
+import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
+import type * as Multipart from "@effect/platform/Multipart"
 import { Chunk, Clock, Effect, Either, Schema, Stream } from "effect"
 import { convertLength, convertMass } from "@scanbridge/model"
 import { Wire, checkPhoto, estimationDialect } from "@scanbridge/estimation"

@@ -15,7 +15,9 @@
  * - CreatePurchase accepts a clientSessionId it has not seen (the call must "return without
  *   error in most cases"); an invalid order is 400 with `{status: error, error: {message}}`.
  */
-import { HttpRouter, HttpServerRequest, HttpServerResponse } from "@effect/platform"
+import * as HttpRouter from "@effect/platform/HttpRouter"
+import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
+import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import { Effect, Either, Schema } from "effect"
 import { GENDER_CODES, type MeasurementName, Proto3 } from "@scanbridge/model"
 import { FIT_UNITS, type FittingPointName, Wire, buildPurchase, fitDialect } from "@scanbridge/fit"

@@ -2,7 +2,8 @@
  * What the simulator refuses whatever the API: bodies beyond a size (413), JSON nested beyond a
  * depth (400), which would otherwise reach a decoder's recursion and end as an empty 500.
  */
-import { HttpServerError, type HttpServerRequest } from "@effect/platform"
+import * as HttpServerError from "@effect/platform/HttpServerError"
+import type * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import { Effect, Option, Stream } from "effect"
 
 /** Default body limit: two base64 photos of a platform photo scan fit with room to spare. */

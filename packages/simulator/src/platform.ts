@@ -12,7 +12,9 @@
  * - A JPEG whose bytes contain `scanbridge-fail:<code>` fails with that code (for testing
  *   scan-level errors such as rightPhotoFacingWrongDirection).
  */
-import { HttpRouter, HttpServerRequest, HttpServerResponse } from "@effect/platform"
+import * as HttpRouter from "@effect/platform/HttpRouter"
+import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
+import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import { Clock, Effect, Either, Schema } from "effect"
 import { Catalogue, DecodeError, HUMAN_RANGES, type MeasurementName, collectIssues, isBase64 } from "@scanbridge/model"
 import { Wire } from "@scanbridge/platform"

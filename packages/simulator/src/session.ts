@@ -16,7 +16,9 @@
  * were ready before the expiry stay readable after it; errors carry an HTTP status that suits
  * them (or 200 with `errorStatus: "ok"`), and the client must not depend on either.
  */
-import { HttpRouter, HttpServerRequest, HttpServerResponse } from "@effect/platform"
+import * as HttpRouter from "@effect/platform/HttpRouter"
+import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
+import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import { Clock, Effect, Either, Schema } from "effect"
 import { GENDER_CODES, HUMAN_RANGES, Proto3, convertAngle } from "@scanbridge/model"
 import { SESSION_POSTURE, Wire, sessionDialect } from "@scanbridge/session"

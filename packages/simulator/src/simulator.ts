@@ -2,7 +2,12 @@
  * The simulator as a service: an HTTP server on 127.0.0.1 (a free port by default) serving the
  * vendor's APIs, with controls for tests: quotas, scripted and seeded faults, a request log.
  */
-import { HttpMiddleware, HttpRouter, HttpServer, type HttpServerError, HttpServerRequest, HttpServerResponse } from "@effect/platform"
+import * as HttpMiddleware from "@effect/platform/HttpMiddleware"
+import * as HttpRouter from "@effect/platform/HttpRouter"
+import * as HttpServer from "@effect/platform/HttpServer"
+import type * as HttpServerError from "@effect/platform/HttpServerError"
+import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
+import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import { Clock, Context, Effect, Layer, Option } from "effect"
 import { createServer } from "node:http"

@@ -1,5 +1,5 @@
 /** The scans of a file, for the commands that show them. */
-import { FileSystem } from "@effect/platform"
+import * as FileSystem from "@effect/platform/FileSystem"
 import { Effect, Either, Layer, Option } from "effect"
 import { Normalizer } from "@scanbridge/migrate"
 import type { Scan } from "@scanbridge/model"

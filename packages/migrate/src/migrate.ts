@@ -1,0 +1,92 @@
+/**
+ * The streaming migration: records in (NDJSON lines, a JSON file's object or array elements,
+ * or a folder of such files), scans out in the target shape, and every record that cannot be
+ * migrated in the rejects output with its reason. Nothing is held but the chunks in hand (one,
+ * or a few per worker thread) and the report's counters, so memory stays flat whatever the
+ * input size; the output keeps the input's order, so two runs write the same bytes.
+ */
+import { Effect, Option, Stream } from "effect"
+import { Normalizer } from "./normalizer.js"
+import type { TextWriter } from "./output.js"
+import { type MigratedChunk, type Report, UnknownTargetError, makeCounter, migrateChunk } from "./pipeline.js"
+import { CHUNK_BYTES, type InputChunk, type ListedInputs, MigrateInputError, type StdinBytes, inputChunks, listInputs } from "./read.js"
+import type { MigratePool, MigrateWorkerError } from "./workers.js"
+
+/** How far a migration has got. */
+export interface MigrateProgress {
+  readonly report: Report
+  /** Input bytes (compressed, for a `.gz`) of the chunks whose results have been written. */
+  readonly bytesRead: number
+  /** The inputs' size, or null when it is not known (standard input, a pipe). */
+  readonly bytesTotal: number | null
+}
+
+export interface MigrateOptions {
+  /** Files, folders and `-` (standard input), or the inputs `listInputs` listed (so they are walked once). */
+  readonly inputs: ReadonlyArray<string> | ListedInputs
+  /** Standard input's bytes, read for an input `-` (on Node: `NodeStream.fromReadable(() => process.stdin)`). */
+  readonly stdin?: StdinBytes
+  /** `canonical` (default), `platform`, `session`, `estimation`, `fit`, or an added adapter's target. */
+  readonly to?: string
+  /** Where the migrated records go, one JSON per line. */
+  readonly output: TextWriter
+  /** Where rejects go, one `{file, line, error, raw}` per line. */
+  readonly rejects: TextWriter
+  /** Called after every chunk with the report so far and the input bytes done (for a progress bar). */
+  readonly onProgress?: (progress: MigrateProgress) => Effect.Effect<void>
+  /**
+   * Worker threads to migrate the chunks on (from `makeMigratePool`); without it, the calling
+   * thread migrates them. Either way the output is the same bytes.
+   */
+  readonly pool?: MigratePool
+}
+
+/**
+ * Runs a migration: every record of the inputs goes to `output` or `rejects`, in input order,
+ * and the report counts them. Fails only on input it cannot read at all (or a pool's worker
+ * that cannot run).
+ */
+export const migrate = (options: MigrateOptions) =>
+  Effect.gen(function* () {
+    const normalizer = yield* Normalizer
+    const target = options.to ?? "canonical"
+    if (!normalizer.encoders.has(target)) return yield* Effect.fail(UnknownTargetError.of(target, normalizer))
+    const listed = "files" in options.inputs ? options.inputs : yield* listInputs(options.inputs)
+    // Before anything is read: a run that cannot read all its inputs does not begin.
+    if (options.stdin === undefined && listed.files.some((f) => f.kind === "stdin")) return yield* MigrateInputError.noStdin()
+    const pool = options.pool
+    const here = migrateChunk(normalizer, target)
+    const migrateHere = (chunk: InputChunk) => Effect.sync(() => here(chunk))
+    // With a pool, this thread migrates too, but only a chunk the workers have no room for: it
+    // also reads and writes, and one worker fewer is one heap fewer. A permit is a place in the
+    // workers' queues; none free, the chunk is migrated here.
+    const room = pool === undefined ? undefined : yield* Effect.makeSemaphore(pool.concurrency)
+    const run = (chunk: InputChunk): Effect.Effect<MigratedChunk, MigrateWorkerError | UnknownTargetError> => {
+      // A chunk past CHUNK_BYTES is one very large record: it stays here, so a worker's heap
+      // can be kept small.
+      const large = chunk._tag === "Lines" && chunk.bytes.length > CHUNK_BYTES
+      if (pool === undefined || room === undefined || large) return migrateHere(chunk)
+      return room.withPermitsIfAvailable(1)(pool.migrateChunk(target, chunk)).pipe(
+        Effect.flatMap(Option.match({ onNone: () => migrateHere(chunk), onSome: Effect.succeed }))
+      )
+    }
+    const counter = makeCounter(target)
+    // Chunks are migrated side by side (as many as the pool takes at once, plus one here, so
+    // memory stays bounded), but taken back in input order: the output is the same bytes with or
+    // without a pool.
+    let bytesRead = 0
+    yield* Stream.fromIterable(listed.files).pipe(
+      Stream.flatMap((input) => inputChunks(input, options.stdin)),
+      Stream.mapEffect((chunk) => Effect.map(run(chunk), (migrated) => ({ ...migrated, inputBytes: chunk.inputBytes })), {
+        concurrency: pool === undefined ? 1 : pool.concurrency + 1
+      }),
+      Stream.runForEach((chunk) => {
+        counter.merge(chunk.tally)
+        bytesRead += chunk.inputBytes
+        const written = Effect.zipRight(options.output(chunk.out), options.rejects(chunk.rejected))
+        const progress = Effect.suspend(() => options.onProgress!({ report: counter.report(), bytesRead, bytesTotal: listed.bytesTotal }))
+        return options.onProgress ? Effect.zipRight(written, progress) : written
+      })
+    )
+    return counter.report()
+  })
