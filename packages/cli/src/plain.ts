@@ -63,7 +63,7 @@ export const migrateFile = async (inputs: string | ReadonlyArray<string>, option
         if (rejects !== undefined) yield* rejects.commit
         return report
       })
-    ).pipe(Effect.provide(Layer.mergeAll(NodeContext.layer, Normalizer.layer.pipe(Layer.provide(Normalizer.adapters)))), Effect.either)
+    ).pipe(Effect.provide(Layer.mergeAll(NodeContext.layer, Normalizer.default)), Effect.either)
   )
   // Thrown here, not by runPromise, so the caller gets the ScanbridgeError itself.
   if (Either.isLeft(result)) throw new ScanbridgeError(result.left)

@@ -10,7 +10,7 @@ const isResponse = (json: unknown): boolean => isRecord(json) && Array.isArray(j
 
 /** The adapter, reading units as `units` states them (inferred per record by default). */
 export const estimationAdapterWith = (units: UnitOptions = {}): Adapter => ({
-  api: "estimation",
+  name: "estimation",
   formats: [
     { name: "estimation read response", api: "estimation", detect: isResponse, decode: (j) => decodeReadResponseEither(j, units) },
     { name: "estimation read item", api: "estimation", detect: isItem, decode: (j) => Either.map(decodeReadItemEither(j, units), (s) => [s]) }

@@ -4,7 +4,7 @@ import { type Adapter, isRecord } from "@scanbridge/model"
 import { decodeEstimationResultEither, encodeEstimationResultEither } from "./codec.js"
 
 export const fitAdapter: Adapter = {
-  api: "fit",
+  name: "fit",
   formats: [
     {
       name: "fit estimation result",

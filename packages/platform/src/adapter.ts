@@ -21,7 +21,7 @@ const isEnvelope = (json: unknown): boolean => isRecord(json) && Object.keys(jso
 const one = <A, E>(result: Either.Either<A, E>) => Either.map(result, (a) => [a])
 
 export const platformAdapter: Adapter = {
-  api: "platform",
+  name: "platform",
   formats: [
     { name: "platform entry", api: "platform", detect: (j) => isEntry(j) && !isClientLibrary(j), decode: (j) => one(decodeEntryEither(j)) },
     { name: "platform entry envelope", api: "platform", detect: isEnvelope, decode: (j) => one(decodeEntryEither(j)) },

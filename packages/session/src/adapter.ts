@@ -14,7 +14,7 @@ const isScanningResults = (json: unknown): boolean =>
   !Array.isArray(json["results"])
 
 export const sessionAdapter: Adapter = {
-  api: "session",
+  name: "session",
   formats: [{ name: "session ScanningResults", api: "session", detect: isScanningResults, decode: (j) => Either.map(decodeResultsEither(j), (s) => [s]) }],
   encoder: { target: "session", encode: encodeResultsEither }
 }

@@ -30,7 +30,7 @@ import { choice, count, file, flag } from "./flags.js"
 
 const TARGETS = ["canonical", "platform", "session", "estimation", "fit"] as const
 
-export const normalizerLayer = Normalizer.layer.pipe(Layer.provide(Normalizer.adapters))
+export const normalizerLayer = Normalizer.default
 
 /**
  * The process's own standard streams by their device names. They may be sockets (a parent
