@@ -3,6 +3,7 @@
  * over plain JSON; each throws (or rejects with) `ScanbridgeError`, whose `code` is the tag of
  * the typed error behind it.
  */
-export { normalizePlain as normalize, detectFormatPlain as detectFormat, migrateFile, encoders, ScanbridgeError } from "./plain.js"
-export type { MigrateFileOptions } from "./plain.js"
+export { normalizePlain as normalize, detectFormatPlain as detectFormat, migrateFile, encode, encoders, ScanbridgeError } from "./plain.js"
+export type { AdapterOptions, EncodeOptions, MigrateFileOptions } from "./plain.js"
+export type { Adapter, ScanEncoder, ScanFormat } from "@scanbridge/model"
 export type { Report, Reject } from "@scanbridge/migrate"

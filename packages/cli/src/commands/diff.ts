@@ -4,8 +4,8 @@ import { Console, Effect, type Option } from "effect"
 import type { Scan } from "@scanbridge/model"
 import { ExitCode, exitWith } from "../exit.js"
 import { differences, onlyIn, renderDiff } from "../render.js"
+import { adapterOption, withAdapters } from "../adapters.js"
 import { flag, number } from "./flags.js"
-import { normalizerLayer } from "./migrate.js"
 import { recordOption, recordsOf } from "./scans.js"
 
 // One paragraph: @effect/cli lists a command with its description only when it is one.
@@ -33,30 +33,33 @@ export const diffCommand = Command.make(
     recordA: recordOption("record-a", "a", "the first record with a scan"),
     recordB: recordOption("record-b", "b", "the first record with a scan"),
     toleranceMm: number("tolerance-mm", 0, Number.MAX_SAFE_INTEGER, 0, `exit with code ${ExitCode.differs} when a shared measurement differs by more than this many mm`),
-    json: flag("json", "print {a, b, toleranceMm, differences: [{name, a, b, delta, percent}], onlyInA, onlyInB, beyondTolerance} (default: off, a table)")
+    json: flag("json", "print {a, b, toleranceMm, differences: [{name, a, b, delta, percent}], onlyInA, onlyInB, beyondTolerance} (default: off, a table)"),
+    adapter: adapterOption
   },
   (args) =>
-    Effect.gen(function* () {
-      const a = yield* sideOf(args.a, "--record-a", args.recordA)
-      const b = yield* sideOf(args.b, "--record-b", args.recordB)
-      const diffs = differences(a.scan, b.scan)
-      const beyond = diffs.filter((d) => Math.abs(d.delta) > args.toleranceMm).map((d) => d.name)
-      if (args.json) {
-        yield* Console.log(
-          JSON.stringify({
-            a: describeSide(a),
-            b: describeSide(b),
-            toleranceMm: args.toleranceMm,
-            differences: diffs,
-            onlyInA: onlyIn(a.scan, b.scan),
-            onlyInB: onlyIn(b.scan, a.scan),
-            beyondTolerance: beyond
-          })
-        )
-      } else {
-        yield* Console.log(renderDiff(a.scan, b.scan, [args.a, args.b]))
-        yield* Console.log(`\n${beyond.length} of ${diffs.length} shared measurements differ by more than ${args.toleranceMm} mm`)
-      }
-      if (beyond.length > 0) yield* exitWith(ExitCode.differs)
-    }).pipe(Effect.provide(normalizerLayer))
+    withAdapters(args.adapter, () =>
+      Effect.gen(function* () {
+        const a = yield* sideOf(args.a, "--record-a", args.recordA)
+        const b = yield* sideOf(args.b, "--record-b", args.recordB)
+        const diffs = differences(a.scan, b.scan)
+        const beyond = diffs.filter((d) => Math.abs(d.delta) > args.toleranceMm).map((d) => d.name)
+        if (args.json) {
+          yield* Console.log(
+            JSON.stringify({
+              a: describeSide(a),
+              b: describeSide(b),
+              toleranceMm: args.toleranceMm,
+              differences: diffs,
+              onlyInA: onlyIn(a.scan, b.scan),
+              onlyInB: onlyIn(b.scan, a.scan),
+              beyondTolerance: beyond
+            })
+          )
+        } else {
+          yield* Console.log(renderDiff(a.scan, b.scan, [args.a, args.b]))
+          yield* Console.log(`\n${beyond.length} of ${diffs.length} shared measurements differ by more than ${args.toleranceMm} mm`)
+        }
+        if (beyond.length > 0) yield* exitWith(ExitCode.differs)
+      })
+    )
 ).pipe(Command.withDescription(description))

@@ -2,8 +2,8 @@
 import { Args, Command } from "@effect/cli"
 import { Console, Effect } from "effect"
 import { renderScan } from "../render.js"
+import { adapterOption, withAdapters } from "../adapters.js"
 import { flag } from "./flags.js"
-import { normalizerLayer } from "./migrate.js"
 import { recordOption, scansOf } from "./scans.js"
 
 // One paragraph: @effect/cli lists a command with its description only when it is one.
@@ -15,11 +15,14 @@ export const inspectCommand = Command.make(
   {
     file: Args.text({ name: "file" }).pipe(Args.withDescription("a record of any supported format: one JSON document, a JSON array of records, or NDJSON")),
     record: recordOption("record", "the file", "every record"),
-    json: flag("json", "print the canonical scans as NDJSON, one per line (default: off, tables)")
+    json: flag("json", "print the canonical scans as NDJSON, one per line (default: off, tables)"),
+    adapter: adapterOption
   },
-  ({ file, json, record }) =>
-    Effect.gen(function* () {
-      const scans = yield* scansOf(file, { flag: "--record", record })
-      yield* Console.log(json ? scans.map((scan) => JSON.stringify(scan)).join("\n") : scans.map(renderScan).join("\n\n"))
-    }).pipe(Effect.provide(normalizerLayer))
+  ({ adapter, file, json, record }) =>
+    withAdapters(adapter, () =>
+      Effect.gen(function* () {
+        const scans = yield* scansOf(file, { flag: "--record", record })
+        yield* Console.log(json ? scans.map((scan) => JSON.stringify(scan)).join("\n") : scans.map(renderScan).join("\n\n"))
+      })
+    )
 ).pipe(Command.withDescription(description))
