@@ -4,7 +4,8 @@
  * with every command without an edit to Scanbridge.
  */
 import { Options } from "@effect/cli"
-import { Effect } from "effect"
+import { Effect, Option } from "effect"
+import { existsSync } from "node:fs"
 import { createRequire } from "node:module"
 import { isAbsolute, join, resolve } from "node:path"
 import { pathToFileURL } from "node:url"
@@ -15,6 +16,9 @@ import { GivenAdapters } from "./given-adapters.js"
 export const adapterOption = Options.text("adapter").pipe(
   Options.withPseudoName("MODULE"),
   Options.repeated,
+  // Optional as well, so that the usage shows it in brackets: repeated alone allows none already.
+  Options.optional,
+  Options.map(Option.getOrElse((): ReadonlyArray<string> => [])),
   Options.withDescription(
     "a module that exports an adapter for another storage format (a path, or a package name as the current folder resolves it); repeatable (default: the built-in adapters only)"
   )
@@ -24,13 +28,14 @@ export const adapterOption = Options.text("adapter").pipe(
 const URL_SCHEME = /^[a-z][a-z0-9+.-]+:/i
 
 /**
- * A module as a URL any thread can import: a path from the current folder, or a package name as
- * Node resolves it there. A package that can only be imported (no `require` condition) is left to
+ * A module as a URL any thread can import: a path from the current folder (one that starts with
+ * `.` or `/`, or names a file there), or else a package name as Node resolves it there. A package that can only be imported (no `require` condition) is left to
  * `import()` by name.
  */
 export const adapterModuleUrl = (specifier: string, cwd: string = process.cwd()): string => {
   if (URL_SCHEME.test(specifier)) return specifier
-  if (specifier.startsWith(".") || isAbsolute(specifier)) return pathToFileURL(resolve(cwd, specifier)).href
+  // A path as a shell user types it (`my-adapter/index.js`), when there is such a file.
+  if (specifier.startsWith(".") || isAbsolute(specifier) || existsSync(resolve(cwd, specifier))) return pathToFileURL(resolve(cwd, specifier)).href
   try {
     return pathToFileURL(createRequire(join(cwd, "package.json")).resolve(specifier)).href
   } catch {
