@@ -9,10 +9,10 @@ import {
   WIRE_UNITS
 } from "@scanbridge/model"
 
-const table = (header: ReadonlyArray<string>, rows: ReadonlyArray<ReadonlyArray<string>>): string =>
+export const table = (header: ReadonlyArray<string>, rows: ReadonlyArray<ReadonlyArray<string>>): string =>
   [header, header.map(() => "---"), ...rows].map((cells) => `| ${cells.join(" | ")} |`).join("\n")
 
-const code = (s: string | null): string => (s === null ? "(none)" : `\`${s}\``)
+export const code = (s: string | null): string => (s === null ? "(none)" : `\`${s}\``)
 
 export const measurementTable = (): string =>
   table(

@@ -12,8 +12,14 @@ const isResponse = (json: unknown): boolean => isRecord(json) && Array.isArray(j
 export const estimationAdapterWith = (units: UnitOptions = {}): Adapter => ({
   name: "estimation",
   formats: [
-    { name: "estimation read response", api: "estimation", detect: isResponse, decode: (j) => decodeReadResponseEither(j, units) },
-    { name: "estimation read item", api: "estimation", detect: isItem, decode: (j) => Either.map(decodeReadItemEither(j, units), (s) => [s]) }
+    {
+      name: "estimation read response",
+      api: "estimation",
+      shape: "`measurements` is an array of items with `estimation_id` and `status`",
+      detect: isResponse,
+      decode: (j) => decodeReadResponseEither(j, units)
+    },
+    { name: "estimation read item", api: "estimation", shape: "one such item", detect: isItem, decode: (j) => Either.map(decodeReadItemEither(j, units), (s) => [s]) }
   ],
   encoder: { target: "estimation", encode: (scan) => encodeReadResponseEither(scan) }
 })

@@ -9,6 +9,7 @@ export const fitAdapter: Adapter = {
     {
       name: "fit estimation result",
       api: "fit",
+      shape: "`estimations` is an object",
       detect: (j) => isRecord(j) && isRecord(j["estimations"]),
       decode: (j) => Either.map(decodeEstimationResultEither(j), (s) => [s])
     }

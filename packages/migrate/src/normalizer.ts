@@ -22,6 +22,7 @@ import { type AdapterError, CANONICAL_TARGET, builtInAdapters, checkAdapters } f
 export const canonicalFormat: ScanFormat = {
   name: SCAN_FORMAT,
   api: null,
+  shape: `\`format\` is \`${SCAN_FORMAT}\``,
   detect: (json) => isRecord(json) && json["format"] === SCAN_FORMAT,
   decode: (json) => Either.map(decodeScanEither(json), (scan) => [scan as Scan])
 }

@@ -105,6 +105,7 @@ export const Base64 = Schema.String.pipe(
  */
 export const Api = Schema.String.pipe(Schema.minLength(1)).annotations({
   identifier: "Api",
+  title: "API",
   description: "the name of the adapter that read the scan: platform, session, estimation, fit, or an integrator's own",
   examples: ["platform", "session", "estimation", "fit"],
   // Mostly the built-in names, whose codecs treat their own source apart, and some others.

@@ -23,12 +23,25 @@ const one = <A, E>(result: Either.Either<A, E>) => Either.map(result, (a) => [a]
 export const platformAdapter: Adapter = {
   name: "platform",
   formats: [
-    { name: "platform entry", api: "platform", detect: (j) => isEntry(j) && !isClientLibrary(j), decode: (j) => one(decodeEntryEither(j)) },
-    { name: "platform entry envelope", api: "platform", detect: isEnvelope, decode: (j) => one(decodeEntryEither(j)) },
-    { name: "platform client-library entry", api: "platform", detect: (j) => isEntry(j) && isClientLibrary(j), decode: (j) => one(decodeEntryEither(j)) },
+    {
+      name: "platform entry",
+      api: "platform",
+      shape: "`id`, `status` (success or failure) and `input`",
+      detect: (j) => isEntry(j) && !isClientLibrary(j),
+      decode: (j) => one(decodeEntryEither(j))
+    },
+    { name: "platform entry envelope", api: "platform", shape: '`{ "entry": <platform entry> }`', detect: isEnvelope, decode: (j) => one(decodeEntryEither(j)) },
+    {
+      name: "platform client-library entry",
+      api: "platform",
+      shape: "a platform entry whose `bodyComposition` holds bare numbers or whose avatar is glb",
+      detect: (j) => isEntry(j) && isClientLibrary(j),
+      decode: (j) => one(decodeEntryEither(j))
+    },
     {
       name: "platform list page",
       api: "platform",
+      shape: "`results` is an array",
       detect: (j) => isRecord(j) && Array.isArray(j["results"]) && !("id" in j),
       decode: decodeListPageEither
     }

@@ -15,7 +15,15 @@ const isScanningResults = (json: unknown): boolean =>
 
 export const sessionAdapter: Adapter = {
   name: "session",
-  formats: [{ name: "session ScanningResults", api: "session", detect: isScanningResults, decode: (j) => Either.map(decodeResultsEither(j), (s) => [s]) }],
+  formats: [
+    {
+      name: "session ScanningResults",
+      api: "session",
+      shape: "only its own fields (camel or snake case), with `results`, `pending` or `error`",
+      detect: isScanningResults,
+      decode: (j) => Either.map(decodeResultsEither(j), (s) => [s])
+    }
+  ],
   encoder: { target: "session", encode: encodeResultsEither }
 }
 
