@@ -61,9 +61,9 @@ export const commandAdapters = (specifiers: ReadonlyArray<string>): Effect.Effec
     const given = yield* GivenAdapters
     const modules = specifiers.map((s) => adapterModuleUrl(s))
     const imported = yield* importAdapters(modules)
-    const normalizer = given.length === 0 && imported.length === 0 ? yield* Normalizer : yield* Normalizer.make([...builtInAdapters, ...given, ...imported])
+    const normalizer = given.length === 0 && imported.length === 0 ? defaultNormalizer : yield* Normalizer.make([...builtInAdapters, ...given, ...imported])
     return { normalizer, modules, onWorkers: given.length === 0 }
-  }).pipe(Effect.provide(Normalizer.default))
+  })
 
 /** Runs `f` with the command's adapters, the Normalizer in its context. */
 export const withAdapters = <A, E, R>(
