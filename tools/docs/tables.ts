@@ -1,57 +1,63 @@
-/** Markdown tables rendered from the catalogue in @scanbridge/model. */
-import {
-  GENDER_CODES,
-  MEASUREMENTS,
-  POSTURE_FRONT,
-  POSTURE_RIGHT,
-  SESSION_ANGLE_UNITS,
-  STATS,
-  WIRE_UNITS
-} from "@scanbridge/model"
+/**
+ * Markdown tables rendered from the catalogue in @scanbridge/model and the adapters' dialects:
+ * one column per dialect, so a dialect added to the list is a column more.
+ */
+import { type Dialect, GENDER_CODES, MEASUREMENTS, POSTURE_FRONT, POSTURE_RIGHT, STATS, type Spelling } from "@scanbridge/model"
+import { estimationDialect } from "@scanbridge/estimation"
+import { FIT_UNITS, fitDialect } from "@scanbridge/fit"
+import { PLATFORM_UNITS, platformDialect } from "@scanbridge/platform"
+import { SESSION_ANGLE_UNITS, SESSION_UNITS, sessionDialect } from "@scanbridge/session"
+
+const DIALECTS: ReadonlyArray<Dialect> = [platformDialect, sessionDialect, estimationDialect, fitDialect]
 
 export const table = (header: ReadonlyArray<string>, rows: ReadonlyArray<ReadonlyArray<string>>): string =>
   [header, header.map(() => "---"), ...rows].map((cells) => `| ${cells.join(" | ")} |`).join("\n")
 
 export const code = (s: string | null): string => (s === null ? "(none)" : `\`${s}\``)
 
-export const measurementTable = (): string =>
+/** A spelling with its enum number and unit where it has them: `WEIGHT` (3, GRAMS). */
+const spelled = (s: Spelling | null): string => {
+  if (s === null) return "(none)"
+  const extra = [s.number, s.unit].filter((x) => x !== undefined)
+  return extra.length === 0 ? code(s.name) : `${code(s.name)} (${extra.join(", ")})`
+}
+
+// A dialect that spells every measurement by its canonical name needs no column of its own.
+const canonicallySpelled = (d: Dialect): boolean => MEASUREMENTS.every((e) => d.measurements[e.name]?.name === e.name)
+const canonicalHeader = (dialects: ReadonlyArray<Dialect>): string => {
+  const apis = dialects.filter(canonicallySpelled).map((d) => d.api)
+  return apis.length === 0 ? "canonical" : `canonical (${apis.join(", ")})`
+}
+
+export const measurementTable = (dialects: ReadonlyArray<Dialect> = DIALECTS): string => {
+  const own = dialects.filter((d) => !canonicallySpelled(d))
+  return table(
+    [canonicalHeader(dialects), ...own.map((d) => d.api), "kind", "side", "ISO 8559-1"],
+    MEASUREMENTS.map((e) => [code(e.name), ...own.map((d) => spelled(d.measurements[e.name])), e.kind, e.side, e.iso8559 ?? ""])
+  )
+}
+
+export const statTable = (dialects: ReadonlyArray<Dialect> = DIALECTS): string =>
   table(
-    ["canonical (platform)", "session enum (number)", "estimation key", "fit estimationType", "kind", "side", "ISO 8559-1"],
-    MEASUREMENTS.map((e) => [
-      code(e.name),
-      `${code(e.session.name)} (${e.session.number})`,
-      code(e.estimation),
-      code(e.fit),
-      e.kind,
-      e.side,
-      e.iso8559 ?? ""
-    ])
+    ["canonical", ...dialects.map((d) => d.api)],
+    STATS.map((s) => [code(s.target), ...dialects.map((d) => spelled(d.stats[s.target]))])
   )
 
-export const statTable = (): string =>
-  table(
-    ["session enum (number, unit)", "fit estimationType (unit)", "estimation key", "platform key", "canonical"],
-    STATS.map((s) => [
-      `${code(s.session.name)} (${s.session.number}, ${s.session.unit})`,
-      s.fit === null ? "(none)" : `${code(s.fit.name)} (${s.fit.unit})`,
-      code(s.estimation),
-      code(s.platform),
-      code(s.target)
-    ])
-  )
-
-export const postureTable = (): string =>
-  [
+export const postureTable = (dialects: ReadonlyArray<Dialect> = DIALECTS): string => {
+  const own = dialects.flatMap((d) => (d.posture === undefined || canonicallySpelled(d) ? [] : [{ api: d.api, posture: d.posture }]))
+  const header = canonicalHeader(dialects.filter((d) => d.posture !== undefined))
+  return [
     table(
-      ["front angle and line (canonical)", "session name", "landmark", "ISO 8559-1"],
-      POSTURE_FRONT.map((p) => [code(p.name), code(p.session), p.landmark, p.iso8559 ?? ""])
+      [`front angle and line, ${header}`, ...own.map((d) => d.api), "landmark", "ISO 8559-1"],
+      POSTURE_FRONT.map((p) => [code(p.name), ...own.map((d) => code(d.posture.front[p.name])), p.landmark, p.iso8559 ?? ""])
     ),
     "",
     table(
-      ["right line (canonical)", "session name", "points", "segment angles"],
-      POSTURE_RIGHT.map((l) => [code(l.name), code(l.session), String(l.points), String(l.points - 1)])
+      [`right line, ${header}`, ...own.map((d) => d.api), "points", "segment angles"],
+      POSTURE_RIGHT.map((l) => [code(l.name), ...own.map((d) => code(d.posture.right[l.name])), String(l.points), String(l.points - 1)])
     )
   ].join("\n")
+}
 
 const genderCodes = Object.entries(GENDER_CODES)
   .map(([gender, n]) => `${n} ${gender}`)
@@ -62,24 +68,24 @@ export const unitTable = (): string =>
     table(
       ["quantity", "platform", "session", "fit"],
       [
-        ["length", code(WIRE_UNITS.platform.length), code(WIRE_UNITS.session.length), code(WIRE_UNITS.fit.length)],
-        ["mass", code(WIRE_UNITS.platform.mass), code(WIRE_UNITS.session.mass), code(WIRE_UNITS.fit.mass)],
-        ["percentage", code(WIRE_UNITS.platform.percent), `${code(WIRE_UNITS.session.percentE4)} (percent x 10^4)`, "(none)"],
-        ["age", "(unitless integer)", code(WIRE_UNITS.session.years), code(WIRE_UNITS.fit.years)],
+        ["length", code(PLATFORM_UNITS.length), code(SESSION_UNITS.length), code(FIT_UNITS.length)],
+        ["mass", code(PLATFORM_UNITS.mass), code(SESSION_UNITS.mass), code(FIT_UNITS.mass)],
+        ["percentage", code(PLATFORM_UNITS.percent), `${code(SESSION_UNITS.percentE4)} (percent x 10^4)`, "(none)"],
+        ["age", "(unitless integer)", code(SESSION_UNITS.years), code(FIT_UNITS.years)],
         [
           "gender",
           Object.keys(GENDER_CODES).map(code).join(" / "),
-          `${code(WIRE_UNITS.session.gender)} (${genderCodes})`,
-          `${code(WIRE_UNITS.fit.gender)} (${genderCodes})`
+          `${code(SESSION_UNITS.gender)} (${genderCodes})`,
+          `${code(FIT_UNITS.gender)} (${genderCodes})`
         ],
         [
           "posture angle",
-          [WIRE_UNITS.platform.angle, ...WIRE_UNITS.platform.angleAliases].map(code).join(" or "),
+          [PLATFORM_UNITS.angle, ...PLATFORM_UNITS.angleAliases].map(code).join(" or "),
           SESSION_ANGLE_UNITS.map((u) => `${code(u.name)} (${u.number})`).join(", "),
           "(none)"
         ]
       ]
     ),
     "",
-    `The estimation API states no unit for its measurements or body composition; the estimation adapter infers them per record. Session \`UnitType\` numbers other than ${code(WIRE_UNITS.session.unspecified.name)} (${WIRE_UNITS.session.unspecified.number}) are not given by the spec.`
+    `The estimation API states no unit for its measurements or body composition; the estimation adapter infers them per record. Session \`UnitType\` numbers other than ${code(SESSION_UNITS.unspecified.name)} (${SESSION_UNITS.unspecified.number}) are not given by the spec.`
   ].join("\n")

@@ -16,6 +16,7 @@ import {
   Proto3,
   type Scan,
   type ScanInit,
+  type ScanInitJson,
   attempt,
   convertLength,
   convertMass,
@@ -31,6 +32,7 @@ import {
   formatPath,
   type UnknownKey,
   unknownKeysOfItem,
+  sourceIdFor,
   walkScan
 } from "@scanbridge/model"
 import type { Percent, PercentE4 } from "@scanbridge/model"
@@ -50,6 +52,7 @@ import {
   inferMuscleMass,
   lengthTarget
 } from "./inference.js"
+import { estimationDialect } from "./dialect.js"
 import * as Wire from "./wire.js"
 
 export const FORMATS = {
@@ -64,7 +67,6 @@ export interface UnitOptions {
   readonly muscleMassUnit?: MuscleMassUnit
 }
 
-type ScanInitJson = { -readonly [K in keyof ScanInit]-?: Exclude<ScanInit[K], undefined> }
 
 // --- Decode: parts ------------------------------------------------------------------------
 
@@ -175,8 +177,8 @@ const readMeasurements = (w: DecodeWalk, result: Wire.Result, statureMm: number 
   if (!exact && survey.count !== Object.keys(m).length) {
     for (const key in m) {
       if (Wire.MEASUREMENT_KEYS.has(key)) continue
-      const guess = Catalogue.suggest(key)
-      w.note("dropped", [...MEASUREMENT.path, key], `unknown measurement ${key} = ${m[key]}${guess?.estimation ? ` (did you mean ${guess.estimation}?)` : ""}`)
+      const guess = estimationDialect.suggest(key)
+      w.note("dropped", [...MEASUREMENT.path, key], `unknown measurement ${key} = ${m[key]}${guess ? ` (did you mean ${guess.name}?)` : ""}`)
     }
   }
   if (survey.count === 0) return {}
@@ -349,13 +351,7 @@ export interface EncodeOptions {
   readonly muscleMassUnit?: MuscleMassUnit
 }
 
-const estimationId = (w: EncodeWalk, scan: Scan): string => {
-  const { api, id } = scan.source
-  if (api === "estimation") return id ?? w.fail(["source", "id"], id, "an estimation needs its estimation_id")
-  const derived = `${api}:${id ?? "unknown"}`
-  w.note("converted", ["source", "id"], `estimation_id ${derived} derived from the ${api} source: not an estimation id`)
-  return derived
-}
+const ESTIMATION_ID = { api: "estimation", field: "estimation_id", notA: "an estimation id", required: "an estimation needs its estimation_id" } as const
 
 const writeInput = (w: EncodeWalk, scan: Scan, required: boolean): Wire.Input | undefined => {
   const { age, gender, heightMm, weightG } = scan.subject
@@ -370,12 +366,13 @@ const writeInput = (w: EncodeWalk, scan: Scan, required: boolean): Wire.Input | 
 const writeResult = (w: EncodeWalk, scan: Scan, options: EncodeOptions): Wire.Result => {
   const unit = options.lengthUnit ?? "mm"
   const measurement: Record<string, number> = {}
-  for (const entry of Catalogue.measurements) {
-    const mm = scan.measurementsMm[entry.name]
+  for (const { name } of Catalogue.measurements) {
+    const mm = scan.measurementsMm[name]
     if (mm === undefined) continue
-    const path = ["measurementsMm", entry.name]
-    if (entry.estimation === null) w.note("dropped", path, `${mm} mm: the estimation API has no ${entry.name}`)
-    else measurement[entry.estimation] = w.integer(path, convertLength(mm, "mm", unit), unit)
+    const path = ["measurementsMm", name]
+    const key = estimationDialect.measurements[name]
+    if (key === null) w.note("dropped", path, `${mm} mm: the estimation API has no ${name}`)
+    else measurement[key.name] = w.integer(path, convertLength(mm, "mm", unit), unit)
   }
   const c = scan.composition
   let body: Wire.BodyComposition | undefined
@@ -414,26 +411,25 @@ const writeCode = (w: EncodeWalk, f: NonNullable<Scan["failure"]>): { readonly c
 export const encodeReadResponseEither = (scan: Scan, options: EncodeOptions = {}): Either.Either<Encoded<Wire.ReadResponseJson>, EncodeError> => {
   const w = new EncodeWalk(FORMATS.readResponse)
   return attempt<Encoded<Wire.ReadResponseJson>, EncodeError>(() => {
-    const id = estimationId(w, scan)
-    const dropIf = (present: boolean, path: Path, why: string) => present && w.note("dropped", path, why)
-    dropIf(scan.externalId !== null, ["externalId"], `${scan.externalId}: the estimation API has no id of the integrator's`)
-    dropIf(scan.expiresAt !== null, ["expiresAt"], `${scan.expiresAt}: estimations do not expire`)
-    dropIf(scan.method !== null && scan.method !== "photo", ["method"], `method ${scan.method}: the estimation API runs photo estimations only`)
-    dropIf(scan.posture !== null, ["posture"], "the estimation API has no posture")
-    dropIf(scan.avatar !== null, ["avatar"], "the estimation API has no avatar")
-    dropIf(scan.adjustment !== null, ["adjustment"], "the estimation API has no adjusted scans")
-    dropIf(scan.notes.length > 0, ["notes"], `${scan.notes.length} note(s): the read response has no place for notes`)
+    const id = sourceIdFor(w, scan, ESTIMATION_ID)
+    w.dropIf(scan.externalId !== null, ["externalId"], `${scan.externalId}: the estimation API has no id of the integrator's`)
+    w.dropIf(scan.expiresAt !== null, ["expiresAt"], `${scan.expiresAt}: estimations do not expire`)
+    w.dropIf(scan.method !== null && scan.method !== "photo", ["method"], `method ${scan.method}: the estimation API runs photo estimations only`)
+    w.dropIf(scan.posture !== null, ["posture"], "the estimation API has no posture")
+    w.dropIf(scan.avatar !== null, ["avatar"], "the estimation API has no avatar")
+    w.dropIf(scan.adjustment !== null, ["adjustment"], "the estimation API has no adjusted scans")
+    w.dropIf(scan.notes.length > 0, ["notes"], `${scan.notes.length} note(s): the read response has no place for notes`)
     const head = { ...(scan.createdAt === null ? {} : { created_at: scan.createdAt }), estimation_id: id }
     let item: Wire.ReadItemJson
     let message = ""
     if (scan.status === "pending") {
       const results = Object.keys(scan.measurementsMm).length > 0 || scan.composition !== null
-      dropIf(results, ["measurementsMm"], "results of a pending scan: an estimation in progress has none")
-      dropIf(Object.values(scan.subject).some((v) => v !== null), ["subject"], "the subject of a pending scan: an estimation in progress is an empty object")
+      w.dropIf(results, ["measurementsMm"], "results of a pending scan: an estimation in progress has none")
+      w.dropIf(Object.values(scan.subject).some((v) => v !== null), ["subject"], "the subject of a pending scan: an estimation in progress is an empty object")
       item = { ...head, status: "in-progress", estimation: {} }
     } else if (scan.status === "failure") {
       const results = Object.keys(scan.measurementsMm).length > 0 || scan.composition !== null
-      dropIf(results, ["measurementsMm"], "results of a failed scan: a failed estimation has none")
+      w.dropIf(results, ["measurementsMm"], "results of a failed scan: a failed estimation has none")
       const { code, message: text } = writeCode(w, scan.failure ?? w.fail(["failure"], null, "a failed scan needs its failure"))
       message = text ?? ""
       const input = writeInput(w, scan, false)

@@ -5,6 +5,7 @@
  * `EstimationClient`, an Effect service over HttpClient.
  */
 export * as Wire from "./wire.js"
+export * from "./dialect.js"
 export * from "./codec.js"
 export * from "./inference.js"
 export * from "./jpeg.js"

@@ -5,16 +5,15 @@
  * `result.body_composition`: the schemas take any non-negative number, and the codec infers.
  */
 import { Schema } from "effect"
-import { Catalogue, type MeasurementName } from "@scanbridge/model"
+import type { MeasurementName } from "@scanbridge/model"
+import { estimationDialect } from "./dialect.js"
 
 const NonNegative = Schema.Number.pipe(Schema.finite(), Schema.nonNegative())
 const Count = Schema.Number.pipe(Schema.int(), Schema.nonNegative())
 const opt = <S extends Schema.Schema.Any>(schema: S) => Schema.optionalWith(schema, { exact: true })
 
-/** The 33 `result.measurement` keys and the canonical name of each, from the catalogue. */
-export const MEASUREMENT_KEYS: ReadonlyMap<string, MeasurementName> = new Map(
-  Catalogue.measurements.flatMap((e) => (e.estimation === null ? [] : [[e.estimation, e.name] as const]))
-)
+/** The 33 `result.measurement` keys and the canonical name of each, from the dialect. */
+export const MEASUREMENT_KEYS: ReadonlyMap<string, MeasurementName> = new Map(estimationDialect.measurementList.map((e) => [e.spelling.name, e.name] as const))
 
 /** The code spec 02 shows on a completed success. */
 export const SUCCESS_CODE = 101

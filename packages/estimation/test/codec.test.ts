@@ -21,6 +21,7 @@ import {
   decodeReadItemEither,
   decodeReadResponseEither,
   encodeReadResponseEither,
+  estimationDialect,
   lengthClue
 } from "../src/index.js"
 
@@ -797,7 +798,7 @@ describe("encodeReadResponseEither", () => {
 const RUNS = { fastCheck: { numRuns: 300 } }
 
 /** The 33 measurements the estimation API has, in catalogue order. */
-const ESTIMATION = Catalogue.measurements.flatMap((e) => (e.estimation === null ? [] : [{ key: e.estimation, name: e.name as MeasurementName, kind: e.kind }]))
+const ESTIMATION = estimationDialect.measurementList.map(({ name, spelling }) => ({ key: spelling.name, name, kind: Catalogue.entry(name).kind }))
 const BREADTH = new Set(["girth", "width", "depth"])
 const INDICES = ESTIMATION.map((_, i) => i)
 

@@ -24,13 +24,15 @@ import {
   type ScanInit,
   type SizeDocument,
   type SizeFit,
-  WIRE_UNITS,
   attempt,
+  genderOfCode,
   makeNote,
   makeSizeDocument,
   previewValue,
+  sourceIdFor,
   walkScan
 } from "@scanbridge/model"
+import { FIT_UNITS as UNITS, fitDialect, fittingPointDisplayName } from "./dialect.js"
 import * as Wire from "./wire.js"
 
 export const FORMATS = {
@@ -49,8 +51,6 @@ const aliasNotes = (read: Proto3.Read<unknown>): Array<Note> => [
 // --- Estimation result <-> Scan -----------------------------------------------------------
 
 const readEstimation = Proto3.reader(Wire.EstimationResult, FORMATS.estimationResult)
-const UNITS = WIRE_UNITS.fit
-const GENDER_BY_CODE = new Map<number, "male" | "female">(Object.entries(GENDER_CODES).map(([g, n]) => [n, g as "male" | "female"]))
 // /^-?\d+(\.\d+)?$/ as a loop over char codes: it runs once per item of a bulk migration.
 /** @internal */
 export const isDecimal = (s: string): boolean => {
@@ -88,10 +88,10 @@ type Target =
 // One lookup per item: every fit estimationType, length or stat, with the unit spec 03 gives it.
 // The fit service's stats are all of the subject.
 const TARGETS = new Map<string, Target>([
-  ...Catalogue.stats.flatMap((s): Array<[string, Target]> =>
-    s.fit === null || !s.target.startsWith("subject.") ? [] : [[s.fit.name, { kind: "stat", field: s.target.slice("subject.".length) as keyof Subject, unit: s.fit.unit }]]
+  ...fitDialect.statList.flatMap(({ target, spelling }): Array<[string, Target]> =>
+    !target.startsWith("subject.") ? [] : [[spelling.name, { kind: "stat", field: target.slice("subject.".length) as keyof Subject, unit: spelling.unit }]]
   ),
-  ...Catalogue.measurements.flatMap((e): Array<[string, Target]> => (e.fit === null ? [] : [[e.fit, { kind: "length", index: measurementIndex(e.name), unit: UNITS.length }]]))
+  ...fitDialect.measurementList.map(({ name, spelling }): [string, Target] => [spelling.name, { kind: "length", index: measurementIndex(name), unit: UNITS.length }])
 ])
 
 const readItems = (w: DecodeWalk, items: ReadonlyArray<Wire.EstimationItem>) => {
@@ -102,8 +102,8 @@ const readItems = (w: DecodeWalk, items: ReadonlyArray<Wire.EstimationItem>) => 
     const type = item.estimationType ?? ""
     const target = TARGETS.get(type)
     if (target === undefined) {
-      const guess = Catalogue.suggest(type)
-      w.note("dropped", itemPath(i), `unknown estimationType ${previewValue(type)}${guess?.fit ? ` (did you mean ${guess.fit}?)` : ""}`)
+      const guess = fitDialect.suggest(type)
+      w.note("dropped", itemPath(i), `unknown estimationType ${previewValue(type)}${guess ? ` (did you mean ${guess.name}?)` : ""}`)
       continue
     }
     // Every item that gets this far sets its value or fails the record: a set value is a repeat.
@@ -120,7 +120,7 @@ const readItems = (w: DecodeWalk, items: ReadonlyArray<Wire.EstimationItem>) => 
       if (value < 0) w.fail(itemPath(i, "value"), item.value, `a ${type} of at least 0`)
       measurements.setAt(target.index, value)
     } else if (target.field === "gender") {
-      subject.gender = GENDER_BY_CODE.get(value) ?? w.fail(itemPath(i, "value"), item.value, "a GENDER code: 1 (male) or 2 (female)")
+      subject.gender = genderOfCode(value) ?? w.fail(itemPath(i, "value"), item.value, "a GENDER code: 1 (male) or 2 (female)")
     } else {
       if (value < 0) w.fail(itemPath(i, "value"), item.value, `a ${type} of at least 0`)
       if (target.field === "age" && !Number.isInteger(value)) w.fail(itemPath(i, "value"), item.value, "whole years")
@@ -186,6 +186,15 @@ export const decodeEstimationResultEither = (json: unknown): Either.Either<Scan,
     )
   )
 
+const FIT_TOKEN = { api: "fit", field: "estimation token", notA: "a token the fit service issued", required: "a fit estimation needs its estimation token", emptyIsNone: true } as const
+// The fit dialect spells every subject stat (its test pins them to spec 03).
+const SUBJECT = {
+  age: fitDialect.stats["subject.age"]!,
+  gender: fitDialect.stats["subject.gender"]!,
+  weightG: fitDialect.stats["subject.weightG"]!,
+  heightMm: fitDialect.stats["subject.heightMm"]!
+}
+
 const INPUT_TYPE_OF: Record<NonNullable<Scan["method"]>, Wire.InputType> = {
   photo: "CAMERA_FLOW",
   selfie: "SELFIE_FLOW",
@@ -201,13 +210,7 @@ export const encodeEstimationResultEither = (scan: Scan): Either.Either<Encoded<
   const w = new EncodeWalk(FORMATS.estimationResult)
   return attempt<Encoded<Wire.EstimationResultJson>, EncodeError>(() => {
     if (scan.status !== "success") w.fail(["status"], scan.status, "the client library resolves with a successful estimation only")
-    const { api, id } = scan.source
-    let token: string
-    if (api === "fit") token = id === null || id === "" ? w.fail(["source", "id"], id, "a fit estimation needs its estimation token") : id
-    else {
-      token = `${api}:${id ?? "unknown"}`
-      w.note("converted", ["source", "id"], `estimation token ${token} derived from the ${api} source: not a token the fit service issued`)
-    }
+    const token = sourceIdFor(w, scan, FIT_TOKEN)
     const method = scan.method
     if (method === null) w.note("assumed", ["method"], "no method: written as INPUT_TYPE_UNSPECIFIED")
     if (method === "adjusted") w.note("converted", ["method"], "adjusted written as MANUAL_STATS: the client library has no adjusted scans")
@@ -215,24 +218,24 @@ export const encodeEstimationResultEither = (scan: Scan): Either.Either<Encoded<
     const { age, gender, heightMm, weightG } = scan.subject
     const stat = (name: string, value: number | null, path: Path, unit: string) =>
       value !== null && items.push({ estimationType: name, value: String(w.integer(path, value, unit)), unit })
-    stat("AGE", age, ["subject", "age"], UNITS.years)
-    if (gender !== null) items.push({ estimationType: "GENDER", value: String(GENDER_CODES[gender]), unit: UNITS.gender })
-    stat("WEIGHT", weightG, ["subject", "weightG"], UNITS.mass)
-    stat("HEIGHT", heightMm, ["subject", "heightMm"], UNITS.length)
-    for (const entry of Catalogue.measurements) {
-      const v = scan.measurementsMm[entry.name]
+    stat(SUBJECT.age.name, age, ["subject", "age"], SUBJECT.age.unit)
+    if (gender !== null) items.push({ estimationType: SUBJECT.gender.name, value: String(GENDER_CODES[gender]), unit: SUBJECT.gender.unit })
+    stat(SUBJECT.weightG.name, weightG, ["subject", "weightG"], SUBJECT.weightG.unit)
+    stat(SUBJECT.heightMm.name, heightMm, ["subject", "heightMm"], SUBJECT.heightMm.unit)
+    for (const { name } of Catalogue.measurements) {
+      const v = scan.measurementsMm[name]
       if (v === undefined) continue
-      if (entry.fit === null) w.note("dropped", ["measurementsMm", entry.name], `${v} mm: the fit estimation has no ${entry.name}`)
-      else stat(entry.fit, v, ["measurementsMm", entry.name], UNITS.length)
+      const type = fitDialect.measurements[name]
+      if (type === null) w.note("dropped", ["measurementsMm", name], `${v} mm: the fit estimation has no ${name}`)
+      else stat(type.name, v, ["measurementsMm", name], UNITS.length)
     }
-    const dropIf = (present: boolean, path: Path, why: string) => present && w.note("dropped", path, why)
-    dropIf(scan.composition !== null, ["composition"], "the fit estimation has no body composition")
-    dropIf(scan.posture !== null, ["posture"], "the fit estimation has no posture")
-    dropIf(scan.avatar !== null, ["avatar"], "avatarData's shape is not shown in spec 03: left null")
-    dropIf(scan.adjustment !== null, ["adjustment"], "the fit estimation has no adjustment")
-    dropIf(scan.createdAt !== null, ["createdAt"], `${scan.createdAt}: the fit estimation has no time`)
-    dropIf(scan.externalId !== null, ["externalId"], `${scan.externalId}: the fit estimation has no id of the integrator's`)
-    dropIf(scan.notes.length > 0, ["notes"], `${scan.notes.length} note(s): the fit estimation has no place for notes`)
+    w.dropIf(scan.composition !== null, ["composition"], "the fit estimation has no body composition")
+    w.dropIf(scan.posture !== null, ["posture"], "the fit estimation has no posture")
+    w.dropIf(scan.avatar !== null, ["avatar"], "avatarData's shape is not shown in spec 03: left null")
+    w.dropIf(scan.adjustment !== null, ["adjustment"], "the fit estimation has no adjustment")
+    w.dropIf(scan.createdAt !== null, ["createdAt"], `${scan.createdAt}: the fit estimation has no time`)
+    w.dropIf(scan.externalId !== null, ["externalId"], `${scan.externalId}: the fit estimation has no id of the integrator's`)
+    w.dropIf(scan.notes.length > 0, ["notes"], `${scan.notes.length} note(s): the fit estimation has no place for notes`)
     return {
       value: {
         estimations: {
@@ -376,7 +379,7 @@ const sizeFit = (w: DecodeWalk, at: Path, item: (typeof Wire.SizeItem)["Type"]):
     tightness: finite(["tightness"], item.tightness),
     fittingPoints: (item.fittingPoints ?? []).map((p, j) => {
       const point = p.fittingPoint ?? ""
-      const displayName = Catalogue.fittingPointDisplayName(point) ?? null
+      const displayName = fittingPointDisplayName(point) ?? null
       if (displayName === null) w.note("assumed", [...at, "fittingPoints", j], `fitting point ${previewValue(point)} is not in spec 03's list: no display name`)
       return { point, displayName, tightness: finite(["fittingPoints", j, "tightness"], p.tightness) }
     })

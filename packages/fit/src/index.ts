@@ -5,6 +5,7 @@
  * `FitClient`, an Effect service over HttpClient.
  */
 export * as Wire from "./wire.js"
+export * from "./dialect.js"
 export * from "./codec.js"
 export * from "./purchase.js"
 export * from "./validators.js"

@@ -2,7 +2,6 @@ import { isDecimal } from "../src/codec.js"
 import { Arbitrary, Either, FastCheck as fc, Schema } from "effect"
 import { describe, expect, it } from "@effect/vitest"
 import {
-  Catalogue,
   DecodeError,
   EncodeError,
   type MeasurementName,
@@ -26,6 +25,7 @@ import {
   decodeSizeRecommendationsEither,
   encodeEstimationResultEither
 } from "../src/codec.js"
+import { fitDialect, fittingPointDisplayName } from "../src/dialect.js"
 import * as Wire from "../src/wire.js"
 
 // --- Helpers ------------------------------------------------------------------------------
@@ -58,10 +58,10 @@ const checked = (document: SizeDocument): SizeDocument => {
 type Obj = Record<string, unknown>
 
 const MM = "MILLIMETERS"
-const FIT_LENGTHS = Catalogue.measurements.filter((e) => e.fit !== null)
-const FIT_STATS = Catalogue.stats.filter((s) => s.fit !== null)
-/** The unit spec 03 gives an estimationType: the catalogue's for stats, millimetres for lengths. */
-const unitOf = (type: string): string => Catalogue.statByFitType(type)?.fit?.unit ?? (Catalogue.byFitType(type) !== undefined ? MM : "?")
+const FIT_LENGTHS = fitDialect.measurementList.map(({ name, spelling }) => ({ name, fit: spelling.name }))
+const FIT_STATS = fitDialect.statList.map((s) => ({ fit: s.spelling }))
+/** The unit spec 03 gives an estimationType: the dialect's for stats, millimetres for lengths. */
+const unitOf = (type: string): string => fitDialect.statBySpelling(type)?.spelling.unit ?? (fitDialect.measurementBySpelling(type) !== undefined ? MM : "?")
 
 const estimation = (estimations: Obj): Obj => ({ estimations })
 const withItems = (...measurements: ReadonlyArray<Obj>): Obj => estimation({ estimationToken: { token: "tok-1" }, measurements })
@@ -169,7 +169,7 @@ describe("decodeEstimationResultEither", () => {
     ["WEIGHT", "72000", { weightG: 72000 }],
     ["HEIGHT", "1800", { heightMm: 1800 }]
   ] as const)("reads %s %s into the subject, in the catalogue's unit", (type, value, subject) => {
-    const unit = Catalogue.statByFitType(type)!.fit!.unit
+    const unit = fitDialect.statBySpelling(type)!.spelling.unit
     const scan = decode(withItems(item(type, value, unit)))
     expect(scan.subject).toEqual({ age: null, gender: null, heightMm: null, weightG: null, ...subject })
     expect(scan.measurementsMm).toEqual({})
@@ -422,8 +422,8 @@ describe("encodeEstimationResultEither", () => {
     for (const i of items) {
       expect(typeof i.value).toBe("string")
       expect(Object.keys(i).sort()).toEqual(["estimationType", "unit", "value"])
-      const stat = Catalogue.statByFitType(i.estimationType!)
-      expect(i.unit, i.estimationType).toBe(stat !== undefined ? stat.fit!.unit : MM)
+      const stat = fitDialect.statBySpelling(i.estimationType!)
+      expect(i.unit, i.estimationType).toBe(stat !== undefined ? stat.spelling.unit : MM)
     }
     expect(byType(encoded.value)["GENDER"]).toEqual({ estimationType: "GENDER", value: "1", unit: "GENDER" })
     expect(byType(encoded.value)["AGE"]).toEqual({ estimationType: "AGE", value: "40", unit: "YEARS" })
@@ -892,7 +892,7 @@ describe("decodeSizeFittingEither", () => {
       ["UNDERBUST", "Underbust"]
     ] as const
   )("names the fitting point %s %j, as the catalogue does, with no note", (point, displayName) => {
-    expect(Catalogue.fittingPointDisplayName(point)).toBe(displayName)
+    expect(fittingPointDisplayName(point)).toBe(displayName)
     const [doc] = fitting([{ result: { sizes: [sizeItem("M", 0, 2, [[point, 0.5]])] } }])
     expect(doc!.sizes[0]!.fittingPoints).toEqual([{ point, displayName, tightness: 0.5 }])
     expect(doc!.notes).toEqual([])
@@ -1142,7 +1142,7 @@ describe("properties", () => {
       const decoded = ok(decodeEstimationResultEither(JSON.parse(JSON.stringify(encoded.value))))
       const rounded = Object.fromEntries(
         Object.entries(scan.measurementsMm)
-          .filter(([name]) => Catalogue.byName(name)!.fit !== null)
+          .filter(([name]) => fitDialect.measurements[name as MeasurementName] !== null)
           .map(([name, v]) => [name, Math.round(v)])
       )
       expect(decoded.measurementsMm).toEqual(rounded)
@@ -1151,7 +1151,7 @@ describe("properties", () => {
       expect(decoded.method).toBe(scan.method === null ? "selfie" : scan.method === "adjusted" ? "stats" : scan.method)
       const roundedPaths = [
         ...Object.entries(scan.measurementsMm)
-          .filter(([name, v]) => Catalogue.byName(name)!.fit !== null && !Number.isInteger(v))
+          .filter(([name, v]) => fitDialect.measurements[name as MeasurementName] !== null && !Number.isInteger(v))
           .map(([name]) => `measurementsMm.${name}`),
         ...(["heightMm", "weightG"] as const).filter((k) => scan.subject[k] !== null && !Number.isInteger(scan.subject[k])).map((k) => `subject.${k}`)
       ]

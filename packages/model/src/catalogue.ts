@@ -1,11 +1,11 @@
 /**
- * The measurement catalogue: every measurement and stat the vendor's APIs know, once, with its
- * name in every dialect. Codecs, docs, arbitraries and the simulator derive from this table;
- * nothing else in Scanbridge lists measurement names.
+ * The measurement catalogue: what is the body's, once. Every measurement with its canonical
+ * (platform camelCase) name, kind, side and ISO 8559-1 reference; the stats and composition
+ * quantities; the posture parts. How each API spells them is that API's own: its adapter's
+ * `dialect.ts` (see dialect.ts here for the shape) maps its spellings onto these names.
  *
- * Sources: platform name list and units (spec 01), session MeasurementType enum and estimation
- * `measurement` keys (spec 02), fit `estimationType` values (spec 03). ISO 8559-1 references
- * are the ones the documents themselves give (in the posture landmark tables).
+ * Sources: the platform name list (spec 01, whose names are the canonical ones); ISO 8559-1
+ * references are the ones the documents themselves give (in the posture landmark tables).
  */
 
 export type MeasurementKind = "girth" | "length" | "height" | "width" | "depth"
@@ -13,33 +13,16 @@ export type Side = "right" | "none"
 
 /** One body length or girth. All 35 are millimetres on every API that states a unit. */
 export interface MeasurementEntry<Name extends string = string> {
-  /** The platform's camelCase name; the canonical name in `measurementsMm`. */
+  /** The canonical name, the key in `measurementsMm`. */
   readonly name: Name
-  /** Session API MeasurementType enum name and number. */
-  readonly session: { readonly name: string; readonly number: number }
-  /** Estimation API `result.measurement` key, or null where that API lacks the measurement. */
-  readonly estimation: string | null
-  /** Fit / client-library `estimationType`, or null where that API lacks the measurement. */
-  readonly fit: string | null
   readonly kind: MeasurementKind
   readonly side: Side
   /** ISO 8559-1:2017 clause, where the vendor's documents give one. */
   readonly iso8559: string | null
 }
 
-const m = <const N extends string>(
-  name: N,
-  sessionName: string,
-  sessionNumber: number,
-  estimation: string | null,
-  fit: string | null,
-  kind: MeasurementKind,
-  iso8559: string | null = null
-): MeasurementEntry<N> => ({
+const m = <const N extends string>(name: N, kind: MeasurementKind, iso8559: string | null = null): MeasurementEntry<N> => ({
   name,
-  session: { name: sessionName, number: sessionNumber },
-  estimation,
-  fit,
   kind,
   // Spec 01: "names ending in R are right-side measurements".
   side: name.endsWith("R") ? "right" : "none",
@@ -48,41 +31,41 @@ const m = <const N extends string>(
 
 /** The 35 measurements, in the order of the platform's name list. */
 export const MEASUREMENTS = [
-  m("acrossBackShoulderWidth", "ACROSS_BACK_SHOULDER_WIDTH", 6, "across_back_shoulder_width", "ACROSS_BACK_SHOULDER_WIDTH", "width"),
-  m("backNeckHeight", "BACK_NECK_HEIGHT", 33, "back_neck_height", "BACK_NECK_HEIGHT", "height"),
-  m("backNeckPointToGroundContoured", "BACK_NECK_POINT_TO_GROUND_CONTOURED", 27, "back_neck_point_to_ground_contoured", "BACK_NECK_POINT_TO_GROUND_CONTOURED", "length"),
-  m("backNeckPointToWaist", "BACK_NECK_POINT_TO_WAIST", 15, "back_neck_point_to_waist", "BACK_NECK_POINT_TO_WAIST", "length"),
-  m("backNeckPointToWristLengthR", "BACK_NECK_POINT_TO_WRIST_R", 8, "back_neck_point_to_wrist_length_r", "BACK_NECK_POINT_TO_WRIST_R", "length"),
-  m("bellyWaistDepth", "BELLY_WAIST_DEPTH", 38, null, null, "depth"),
-  m("bellyWaistGirth", "BELLY_WAIST_GIRTH", 13, "belly_waist_girth", "BELLY_WAIST_GIRTH", "girth"),
-  m("bellyWaistHeight", "BELLY_WAIST_HEIGHT", 36, "belly_waist_height", "BELLY_WAIST_HEIGHT", "height"),
-  m("bellyWaistWidth", "BELLY_WAIST_WIDTH", 37, null, null, "width"),
-  m("bustGirth", "BUST_GIRTH", 10, "bust_girth", "BUST_GIRTH", "girth"),
-  m("bustHeight", "BUST_HEIGHT", 29, "bust_height", "BUST_HEIGHT", "height"),
-  m("calfGirthR", "CALF_GIRTH_R", 21, "calf_girth_r", "CALF_GIRTH_R", "girth"),
-  m("forearmGirthR", "FOREARM_GIRTH_R", 34, "forearm_girth_r", "FOREARM_GIRTH_R", "girth"),
-  m("hipGirth", "HIP_GIRTH", 17, "hip_girth", "HIP_GIRTH", "girth"),
-  m("hipHeight", "HIP_HEIGHT", 30, "hip_height", "HIP_HEIGHT", "height"),
-  m("insideLegHeight", "INSIDE_LEG_HEIGHT", 23, "inside_leg_height", "INSIDE_LEG_HEIGHT", "height"),
-  m("insideLegLengthR", "INSIDE_LEG_LENGTH_R", 24, "inside_leg_length_r", "INSIDE_LEG_LENGTH_R", "length"),
-  m("kneeGirthR", "KNEE_GIRTH_R", 20, "knee_girth_r", "KNEE_GIRTH_R", "girth", "5.3.22"),
-  m("kneeHeightR", "KNEE_HEIGHT_R", 28, "knee_height_r", "KNEE_HEIGHT_R", "height"),
-  m("midThighGirthR", "MID_THIGH_GIRTH_R", 19, "mid_thigh_girth_r", "MID_THIGH_GIRTH_R", "girth"),
-  m("neckBaseGirth", "NECK_BASE_GIRTH", 5, "neck_base_girth", "NECK_BASE_GIRTH", "girth"),
-  m("neckGirth", "NECK_GIRTH", 4, "neck_girth", "NECK_GIRTH", "girth"),
-  m("outerAnkleHeightR", "OUTER_ANKLE_HEIGHT_R", 26, "outer_ankle_height_r", "OUTER_ANKLE_HEIGHT_R", "height"),
-  m("outerArmLengthR", "OUTER_ARM_LENGTH_R", 9, "outer_arm_length_r", "OUTER_ARM_LENGTH_R", "length"),
-  m("outseamR", "OUTSEAM_R", 25, "outseam_r", "OUTSEAM_R", "length"),
-  m("outsideLegLengthR", "OUTSIDE_LEG_LENGTH_R", 22, "outside_leg_length_r", "OUTSIDE_LEG_LENGTH_R", "length"),
-  m("shoulderToElbowR", "SHOULDER_TO_ELBOW_R", 35, "shoulder_to_elbow_r", "SHOULDER_TO_ELBOW_R", "length"),
-  m("thighGirthR", "THIGH_GIRTH_R", 18, "thigh_girth_r", "THIGH_GIRTH_R", "girth"),
-  m("topHipGirth", "TOP_HIP_GIRTH", 16, "top_hip_girth", "TOP_HIP_GIRTH", "girth", "5.3.13"),
-  m("topHipHeight", "TOP_HIP_HEIGHT", 32, "top_hip_height", "TOP_HIP_HEIGHT", "height"),
-  m("underBustGirth", "UNDER_BUST_GIRTH", 11, "under_bust_girth", "UNDER_BUST_GIRTH", "girth", "5.3.8"),
-  m("upperArmGirthR", "UPPER_ARM_GIRTH_R", 7, "upper_arm_girth_r", "UPPER_ARM_GIRTH_R", "girth"),
-  m("waistGirth", "WAIST_GIRTH", 12, "waist_girth", "WAIST_GIRTH", "girth", "5.3.10"),
-  m("waistHeight", "WAIST_HEIGHT", 31, "waist_height", "WAIST_HEIGHT", "height"),
-  m("wristGirthR", "WRIST_GIRTH_R", 14, "wrist_girth_r", "WRIST_GIRTH_R", "girth")
+  m("acrossBackShoulderWidth", "width"),
+  m("backNeckHeight", "height"),
+  m("backNeckPointToGroundContoured", "length"),
+  m("backNeckPointToWaist", "length"),
+  m("backNeckPointToWristLengthR", "length"),
+  m("bellyWaistDepth", "depth"),
+  m("bellyWaistGirth", "girth"),
+  m("bellyWaistHeight", "height"),
+  m("bellyWaistWidth", "width"),
+  m("bustGirth", "girth"),
+  m("bustHeight", "height"),
+  m("calfGirthR", "girth"),
+  m("forearmGirthR", "girth"),
+  m("hipGirth", "girth"),
+  m("hipHeight", "height"),
+  m("insideLegHeight", "height"),
+  m("insideLegLengthR", "length"),
+  m("kneeGirthR", "girth", "5.3.22"),
+  m("kneeHeightR", "height"),
+  m("midThighGirthR", "girth"),
+  m("neckBaseGirth", "girth"),
+  m("neckGirth", "girth"),
+  m("outerAnkleHeightR", "height"),
+  m("outerArmLengthR", "length"),
+  m("outseamR", "length"),
+  m("outsideLegLengthR", "length"),
+  m("shoulderToElbowR", "length"),
+  m("thighGirthR", "girth"),
+  m("topHipGirth", "girth", "5.3.13"),
+  m("topHipHeight", "height"),
+  m("underBustGirth", "girth", "5.3.8"),
+  m("upperArmGirthR", "girth"),
+  m("waistGirth", "girth", "5.3.10"),
+  m("waistHeight", "height"),
+  m("wristGirthR", "girth")
 ] as const
 
 export type MeasurementName = (typeof MEASUREMENTS)[number]["name"]
@@ -136,7 +119,7 @@ export const MEASUREMENT_NAMES: ReadonlyArray<MeasurementName> = MEASUREMENTS.ma
 
 // --- Stats and body composition -------------------------------------------------------------
 
-/** Where a stat lands in the canonical Scan, with the unit the canonical model stores it in. */
+/** A stat's canonical name: where it lands in the canonical Scan, in the unit the model stores it in. */
 export type CanonicalTarget =
   | "subject.age"
   | "subject.gender"
@@ -145,78 +128,23 @@ export type CanonicalTarget =
   | "composition.bodyFatPercent"
   | "composition.skeletalMuscleMassG"
 
-/** Session UnitType names (spec 02), from WIRE_UNITS. Only UNIT_TYPE_UNSPECIFIED has a number (0). */
-export type SessionUnit = Exclude<(typeof WIRE_UNITS.session)[keyof typeof WIRE_UNITS.session], object>
+/** What a stat measures; a dialect gives each quantity its unit. */
+export type StatQuantity = "years" | "gender" | "length" | "mass" | "percent"
 
-// --- Units as each dialect spells them ------------------------------------------------------
-
-/** The unit strings on the wire. The estimation API states no units (inferred per record). */
-export const WIRE_UNITS = {
-  platform: {
-    length: "mm",
-    percent: "percent",
-    mass: "g",
-    /** Spec 01 writes `degrees`; its endpoint conventions table writes `degree`. Both are read. */
-    angle: "degrees",
-    angleAliases: ["degree"]
-  },
-  session: {
-    length: "MILLIMETERS",
-    mass: "GRAMS",
-    percentE4: "PERCENTAGE_E4",
-    years: "YEARS",
-    gender: "GENDER",
-    unspecified: { name: "UNIT_TYPE_UNSPECIFIED", number: 0 }
-  },
-  fit: { length: "MILLIMETERS", mass: "GRAMS", years: "YEARS", gender: "GENDER" }
-} as const
-
-/** Session AngleUnitType, with the numbers spec 02 gives. */
-export const SESSION_ANGLE_UNITS = [
-  { name: "ANGLE_UNIT_TYPE_NOT_SPECIFIED", number: 0, unit: null },
-  { name: "ANGLE_UNIT_TYPE_DEGREES", number: 1, unit: "deg" },
-  { name: "ANGLE_UNIT_TYPE_RADIANS", number: 2, unit: "rad" }
-] as const
-
-/** A non-length entry of the session MeasurementType and fit estimationType enums. */
+/** A stat or body composition quantity: its canonical name and what it measures. */
 export interface StatEntry {
-  /** The enum name shared by the session and fit dialects. */
-  readonly name: string
-  readonly session: { readonly name: string; readonly number: number; readonly unit: SessionUnit }
-  /** Fit estimationType and its unit, or null where the fit dialect lacks it. */
-  readonly fit: { readonly name: string; readonly unit: SessionUnit } | null
-  /** Estimation API key: `estimation.input.*` or `result.body_composition.*`. */
-  readonly estimation: string
-  /** Platform key: `input.*` or `bodyComposition.*`. */
-  readonly platform: string
   readonly target: CanonicalTarget
+  readonly quantity: StatQuantity
 }
 
-const stat = (
-  name: string,
-  sessionNumber: number,
-  unit: SessionUnit,
-  inFit: boolean,
-  estimation: string,
-  platform: string,
-  target: CanonicalTarget
-): StatEntry => ({
-  name,
-  session: { name, number: sessionNumber, unit },
-  // Where the fit dialect has a stat, it spells and measures it as the session enum does.
-  fit: inFit ? { name, unit } : null,
-  estimation,
-  platform,
-  target
-})
-
+/** The six stats and composition quantities some API reports beside the measurements. */
 export const STATS: ReadonlyArray<StatEntry> = [
-  stat("SKELETAL_MUSCLE_MASS", 1, "GRAMS", false, "skeletal_muscle_mass", "skeletalMuscleMass", "composition.skeletalMuscleMassG"),
-  stat("BODY_FAT_PERCENTAGE", 2, "PERCENTAGE_E4", false, "body_fat_percentage", "bodyFatPercentage", "composition.bodyFatPercent"),
-  stat("WEIGHT", 3, "GRAMS", true, "weight", "weight", "subject.weightG"),
-  stat("AGE", 39, "YEARS", true, "age", "age", "subject.age"),
-  stat("GENDER", 40, "GENDER", true, "gender", "gender", "subject.gender"),
-  stat("HEIGHT", 41, "MILLIMETERS", true, "height", "height", "subject.heightMm")
+  { target: "composition.skeletalMuscleMassG", quantity: "mass" },
+  { target: "composition.bodyFatPercent", quantity: "percent" },
+  { target: "subject.weightG", quantity: "mass" },
+  { target: "subject.age", quantity: "years" },
+  { target: "subject.gender", quantity: "gender" },
+  { target: "subject.heightMm", quantity: "length" }
 ]
 
 /** A closed range of plausible values, in the canonical unit. */
@@ -236,55 +164,23 @@ export const HUMAN_RANGES = {
   age: { min: 1, max: 130 }
 } as const satisfies Record<string, Range>
 
-/** The session enum's zero value, which names no measurement. */
-export const SESSION_MEASUREMENT_UNSPECIFIED = { name: "MEASUREMENT_TYPE_UNSPECIFIED", number: 0 } as const
-
-/** GENDER unit codes shared by the session and fit dialects: 1 male, 2 female. */
-export const GENDER_CODES = { male: 1, female: 2 } as const
-export type Gender = keyof typeof GENDER_CODES
-
 // --- Posture --------------------------------------------------------------------------------
 
-/** Front-view angles and lines: canonical (platform) name and session enum name. */
+/** Front-view angles and lines: canonical (platform) name, landmark and its ISO 8559-1 clause. */
 export const POSTURE_FRONT = [
-  { name: "ear", session: "EAR", landmark: "tragion", iso8559: "3.1.3" },
-  { name: "shoulder", session: "SHOULDER", landmark: "shoulder point", iso8559: "3.1.1" },
-  { name: "topHip", session: "TOP_HIP", landmark: "highest point of the hip bone", iso8559: "3.1.16" },
-  { name: "foot", session: "FOOT", landmark: "ground level (horizontal reference)", iso8559: null }
+  { name: "ear", landmark: "tragion", iso8559: "3.1.3" },
+  { name: "shoulder", landmark: "shoulder point", iso8559: "3.1.1" },
+  { name: "topHip", landmark: "highest point of the hip bone", iso8559: "3.1.16" },
+  { name: "foot", landmark: "ground level (horizontal reference)", iso8559: null }
 ] as const
 export type FrontPostureName = (typeof POSTURE_FRONT)[number]["name"]
 
 /** Right-view polylines: a line of n points has n - 1 segment angles. */
 export const POSTURE_RIGHT = [
-  { name: "bodyLine", session: "BODY_LINE", points: 5 },
-  { name: "backWaistLine", session: "BACK_WAIST_LINE", points: 4 }
+  { name: "bodyLine", points: 5 },
+  { name: "backWaistLine", points: 4 }
 ] as const
 export type RightPostureName = (typeof POSTURE_RIGHT)[number]["name"]
-
-// --- Fit ----------------------------------------------------------------------------------
-
-/** The fit service's fitting points and the display name spec 03 gives each. */
-export const FITTING_POINTS = [
-  { name: "NECK_GIRTH", displayName: "Neck" },
-  { name: "SHOULDER_WIDTH", displayName: "Shoulders" },
-  { name: "SLEEVE_LENGTH_CENTER_BACK", displayName: "Sleeve" },
-  { name: "SLEEVE_LENGTH", displayName: "Sleeve" },
-  { name: "CHEST", displayName: "Chest Width" },
-  { name: "BODY_WIDTH", displayName: "Chest Width" },
-  { name: "WAIST", displayName: "Waist" },
-  { name: "HIP", displayName: "Hips" },
-  { name: "INSEAM", displayName: "Inseam" },
-  { name: "THIGH_GIRTH", displayName: "Thigh" },
-  { name: "DRESS_LENGTH", displayName: "Length" },
-  { name: "SKIRT_LENGTH", displayName: "Length" },
-  { name: "MINISKIRT_LENGTH", displayName: "Length" },
-  { name: "HALF_CALF_SKIRT_LENGTH", displayName: "Length" },
-  { name: "ANKLE_SKIRT_LENGTH", displayName: "Length" },
-  { name: "ANKLE_DRESS_LENGTH", displayName: "Length" },
-  { name: "BODY_LENGTH", displayName: "Length" },
-  { name: "UNDERBUST", displayName: "Underbust" }
-] as const
-export type FittingPointName = (typeof FITTING_POINTS)[number]["name"]
 
 // --- Lookups: built once, total on their domain, constant time -----------------------------
 
@@ -302,30 +198,18 @@ const index = <K, V>(entries: ReadonlyArray<V>, key: (v: V) => K | null): Readon
 type Measurement = (typeof MEASUREMENTS)[number]
 
 const byName = index<string, Measurement>(MEASUREMENTS, (e) => e.name)
-const bySessionName = index<string, Measurement>(MEASUREMENTS, (e) => e.session.name)
-const bySessionNumber = index<number, Measurement>(MEASUREMENTS, (e) => e.session.number)
-const byEstimation = index<string, Measurement>(MEASUREMENTS, (e) => e.estimation)
-const byFit = index<string, Measurement>(MEASUREMENTS, (e) => e.fit)
-const statBySessionName = index<string, StatEntry>(STATS, (e) => e.session.name)
-const statBySessionNumber = index<number, StatEntry>(STATS, (e) => e.session.number)
-const statByFit = index<string, StatEntry>(STATS, (e) => e.fit?.name ?? null)
 const statByTarget = index<CanonicalTarget, StatEntry>(STATS, (e) => e.target)
-const frontBySession = new Map<string, FrontPostureName>(POSTURE_FRONT.map((p) => [p.session, p.name]))
-const rightBySession = new Map<string, RightPostureName>(POSTURE_RIGHT.map((p) => [p.session, p.name]))
 const rightPoints = new Map<string, number>(POSTURE_RIGHT.map((p) => [p.name, p.points]))
 const nullsOf = (table: ReadonlyArray<{ readonly name: string }>): Readonly<Record<string, null>> => Object.freeze(Object.fromEntries(table.map((p) => [p.name, null])))
-const fittingPoints = index<string, (typeof FITTING_POINTS)[number]>(FITTING_POINTS, (e) => e.name)
 
-// Every spelling in every dialect, folded to lower case letters and digits, for suggestions.
-const fold = (name: string): string => name.toLowerCase().replace(/[^a-z0-9]/g, "")
-const byFolded = new Map<string, Measurement>()
-for (const e of MEASUREMENTS) {
-  for (const spelling of [e.name, e.session.name, e.estimation, e.fit]) if (spelling !== null) byFolded.set(fold(spelling), e)
-}
+/** A name folded to lower case letters and digits: `waist_girth`, `WAIST_GIRTH` and `waistGirth` are one. */
+export const foldName = (name: string): string => name.toLowerCase().replace(/[^a-z0-9]/g, "")
+const byFolded = index<string, Measurement>(MEASUREMENTS, (e) => foldName(e.name))
 
 /**
- * Lookups in every direction. Each returns `undefined` for a name the dialect does not have,
- * so callers decide whether that is an error (strict) or a `dropped` note (tolerant).
+ * Lookups on canonical names. Each returns `undefined` for a name the catalogue does not have,
+ * so callers decide whether that is an error (strict) or a `dropped` note (tolerant). A
+ * dialect's own lookups are its adapter's (see `makeDialect`).
  */
 export const Catalogue = {
   measurements: MEASUREMENTS,
@@ -334,18 +218,8 @@ export const Catalogue = {
   /** Total on canonical names: the type rules out a miss. */
   entry: (name: MeasurementName): MeasurementEntry<MeasurementName> => byName.get(name)!,
   byName: (name: string): MeasurementEntry<MeasurementName> | undefined => byName.get(name),
-  bySessionName: (name: string): MeasurementEntry<MeasurementName> | undefined => bySessionName.get(name),
-  bySessionNumber: (n: number): MeasurementEntry<MeasurementName> | undefined => bySessionNumber.get(n),
-  byEstimationKey: (key: string): MeasurementEntry<MeasurementName> | undefined => byEstimation.get(key),
-  byFitType: (type: string): MeasurementEntry<MeasurementName> | undefined => byFit.get(type),
-  statBySessionName: (name: string): StatEntry | undefined => statBySessionName.get(name),
-  statBySessionNumber: (n: number): StatEntry | undefined => statBySessionNumber.get(n),
-  statByFitType: (type: string): StatEntry | undefined => statByFit.get(type),
-  statByTarget: (target: CanonicalTarget): StatEntry => statByTarget.get(target)!,
-  /** A front posture name by its session enum name. */
-  frontPostureBySession: (name: string): FrontPostureName | undefined => frontBySession.get(name),
-  /** A right posture name by its session enum name. */
-  rightPostureBySession: (name: string): RightPostureName | undefined => rightBySession.get(name),
+  /** Total on canonical targets. */
+  stat: (target: CanonicalTarget): StatEntry => statByTarget.get(target)!,
   /** The points of a right-view line (its segment angles are one fewer), or undefined for an unknown name. */
   rightPosturePoints: (name: string): number | undefined => rightPoints.get(name),
   /**
@@ -353,11 +227,10 @@ export const Catalogue = {
    * every name is present whatever the source gave.
    */
   postureNulls: { front: nullsOf(POSTURE_FRONT), right: nullsOf(POSTURE_RIGHT) },
-  /** The display name of a fit fitting point, or undefined for one spec 03 does not list. */
-  fittingPointDisplayName: (name: string): string | undefined => fittingPoints.get(name)?.displayName,
   /**
-   * The measurement a name probably means, whatever its dialect or case: `waist_girth`,
-   * `WAIST_GIRTH` and `WaistGirth` all give waistGirth. For messages, never for decoding.
+   * The measurement a name probably means, whatever its case or separators: `waist_girth`,
+   * `WAIST_GIRTH` and `WaistGirth` all give waistGirth. For messages, never for decoding; a
+   * dialect's `suggest` also knows its own spellings.
    */
-  suggest: (name: string): MeasurementEntry<MeasurementName> | undefined => byFolded.get(fold(name))
+  suggest: (name: string): MeasurementEntry<MeasurementName> | undefined => byFolded.get(foldName(name))
 } as const

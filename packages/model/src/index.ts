@@ -3,6 +3,8 @@
  * For code that does not use Effect, see `@scanbridge/model/plain`.
  */
 export * from "./catalogue.js"
+export * from "./dialect.js"
+export * from "./internal/codec.js"
 export * from "./units.js"
 export * from "./errors.js"
 export * from "./scan.js"

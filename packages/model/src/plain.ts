@@ -8,8 +8,9 @@ import { DecodeError, type Issue, type Path, type ScanbridgeFailure } from "./er
 import { makeScan as makeScanEither, type ScanInit, type ScanJson } from "./scan.js"
 import * as units from "./units.js"
 
-export { Catalogue, GENDER_CODES, MEASUREMENTS, MEASUREMENT_NAMES, POSTURE_FRONT, POSTURE_RIGHT, STATS } from "./catalogue.js"
-export type { CanonicalTarget, MeasurementEntry, MeasurementKind, MeasurementName, Side, StatEntry } from "./catalogue.js"
+export { Catalogue, MEASUREMENTS, MEASUREMENT_NAMES, POSTURE_FRONT, POSTURE_RIGHT, STATS } from "./catalogue.js"
+export type { CanonicalTarget, MeasurementEntry, MeasurementKind, MeasurementName, Side, StatEntry, StatQuantity } from "./catalogue.js"
+export { GENDER_CODES } from "./internal/codec.js"
 export {
   convertAngle,
   convertLength,

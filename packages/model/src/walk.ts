@@ -62,6 +62,10 @@ export class EncodeWalk {
   fail(path: Path, value: unknown, reason: string): never {
     throw new Abort(EncodeError.at(this.format, path, value, reason))
   }
+  /** What the target has no place for, when the scan has it: left out, with a `dropped` note. */
+  dropIf(present: boolean, path: Path, why: string): void {
+    if (present) this.note("dropped", path, why)
+  }
   /**
    * A whole number as the target writes it: rounded with a `converted` note, and refused past
    * 2^53 - 1, where a double is no longer the number written (no decoder could read it back).

@@ -60,6 +60,6 @@ describe("the plain entry", () => {
   })
 
   it("exposes the catalogue", () => {
-    expect(Catalogue.bySessionNumber(17)?.name).toBe("hipGirth")
+    expect(Catalogue.byName("hipGirth")?.kind).toBe("girth")
   })
 })

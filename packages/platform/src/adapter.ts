@@ -4,17 +4,10 @@
  */
 import { Context, Either, Layer } from "effect"
 import { type Adapter, isRecord } from "@scanbridge/model"
-import { decodeEntryEither, decodeListPageEither, encodeEntryEither } from "./codec.js"
+import { decodeEntryEither, decodeListPageEither, encodeEntryEither, looksClientLibrary as isClientLibrary } from "./codec.js"
 
 const isEntry = (json: unknown): json is Record<string, unknown> =>
   isRecord(json) && typeof json["id"] === "string" && (json["status"] === "success" || json["status"] === "failure") && isRecord(json["input"])
-
-// The client library's composition is two bare numbers, and its photo avatar is glb.
-const isClientLibrary = (entry: Record<string, unknown>): boolean => {
-  const c = entry["bodyComposition"]
-  const avatar = entry["avatar"]
-  return (isRecord(c) && ("skeletalMuscleMass" in c || typeof c["bodyFatPercentage"] === "number")) || (isRecord(avatar) && avatar["format"] === "glb")
-}
 
 const isEnvelope = (json: unknown): boolean => isRecord(json) && Object.keys(json).length === 1 && isEntry(json["entry"])
 

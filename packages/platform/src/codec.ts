@@ -15,13 +15,12 @@ import {
   type MeasurementName,
   MeasurementsBuilder,
   type Method,
-  POSTURE_FRONT,
-  POSTURE_RIGHT,
   type Path,
   type Scan,
   type ScanInit,
-  type ScanJson,
+  type ScanInitJson,
   isBase64,
+  isRecord,
   isUtcTimestamp,
   attempt,
   convertLength,
@@ -32,8 +31,16 @@ import {
   type UnknownKey,
   exactSchemaDecoder,
   unknownKeysOf,
-  unknownKeysOfItem
+  unknownKeysOfItem,
+  postureNames,
+  type FrontView,
+  type RightView,
+  emptyFrontView,
+  emptyRightView,
+  sourceIdFor,
+  writePosture as postureIn
 } from "@scanbridge/model"
+import { PLATFORM_POSTURE, platformDialect } from "./dialect.js"
 import * as Wire from "./wire.js"
 
 export const FORMATS = {
@@ -43,11 +50,7 @@ export const FORMATS = {
   listPage: "platform list page"
 } as const
 
-type ScanInitJson = { -readonly [K in keyof ScanInit]-?: Exclude<ScanInit[K], undefined> }
-type PostureJson = NonNullable<ScanJson["posture"]>
 type Out<K extends keyof Wire.EntryJson> = Exclude<Wire.EntryJson[K], undefined>
-type FrontJson = NonNullable<PostureJson["front"]>
-type RightJson = NonNullable<PostureJson["right"]>
 
 // --- Decode: the parts shared by entries and summaries -------------------------------------
 
@@ -86,9 +89,9 @@ const readMeasurements = (r: DecodeWalk, items: ReadonlyArray<Wire.MeasurementIt
   if (items === null) return built.build()
   for (let i = 0; i < items.length; i++) {
     const item = items[i]!
-    const entry = Catalogue.byName(item.name)
+    const entry = platformDialect.measurementBySpelling(item.name)
     if (entry === undefined) {
-      const guess = Catalogue.suggest(item.name)
+      const guess = platformDialect.suggest(item.name)
       r.note("dropped", ["measurements", i], `unknown measurement ${previewValue(item.name)} = ${item.value} ${item.unit}${guess ? ` (did you mean ${guess.name}?)` : ""}`)
       continue
     }
@@ -168,6 +171,8 @@ const readClientComposition = (r: DecodeWalk, c: Wire.ClientLibraryBodyCompositi
 // never copied into the canonical scan, whose strict decoder would refuse it.
 const readPoints = (points: ReadonlyArray<typeof Wire.Point.Type>) => points.map((point) => ({ x: point.x, y: point.y }))
 
+const POSTURE = postureNames(PLATFORM_POSTURE)
+
 const readPosture = (r: DecodeWalk, p: Wire.Posture | null | undefined): ScanInitJson["posture"] => {
   if (p === null || p === undefined) return null
   let singular = 0
@@ -177,42 +182,44 @@ const readPosture = (r: DecodeWalk, p: Wire.Posture | null | undefined): ScanIni
   }
   const front = p.front ?? null
   const right = p.right ?? null
-  let frontOut: FrontJson | null = null
+  let frontOut: FrontView | null = null
   if (front !== null) {
-    const angles: Record<string, number | null> = { ...Catalogue.postureNulls.front }
-    const lines: Record<string, ReadonlyArray<{ x: number; y: number }> | null> = { ...Catalogue.postureNulls.front }
+    frontOut = emptyFrontView()
+    const { angles, lines } = frontOut
     front.angles.forEach((a, i) => {
       const path = () => ["posture", "front", "angles", i]
-      if (!Object.hasOwn(angles, a.name)) return r.note("dropped", path(), `unknown front angle ${previewValue(a.name)} = ${a.value}`)
+      const name = POSTURE.front(a.name)
+      if (name === undefined) return r.note("dropped", path(), `unknown front angle ${previewValue(a.name)} = ${a.value}`)
       angleUnit(path, a.unit)
-      angles[a.name] = a.value
+      angles[name] = a.value
     })
     front.lines.forEach((l, i) => {
-      if (!Object.hasOwn(lines, l.name)) return r.note("dropped", ["posture", "front", "lines", i], `unknown front line ${previewValue(l.name)}`)
+      const name = POSTURE.front(l.name)
+      if (name === undefined) return r.note("dropped", ["posture", "front", "lines", i], `unknown front line ${previewValue(l.name)}`)
       if (l.points.length !== 2) r.fail(["posture", "front", "lines", i, "points"], l.points, "exactly 2 points")
-      lines[l.name] = readPoints(l.points)
+      lines[name] = readPoints(l.points)
     })
-    frontOut = { angles, lines } as FrontJson
   }
-  let rightOut: RightJson | null = null
+  let rightOut: RightView | null = null
   if (right !== null) {
-    const angles: Record<string, ReadonlyArray<number> | null> = { ...Catalogue.postureNulls.right }
-    const lines: Record<string, ReadonlyArray<{ x: number; y: number }> | null> = { ...Catalogue.postureNulls.right }
+    rightOut = emptyRightView()
+    const { angles, lines } = rightOut
     right.angles.forEach((a, i) => {
       const path = () => ["posture", "right", "angles", i]
-      const points = Catalogue.rightPosturePoints(a.name)
-      if (points === undefined) return r.note("dropped", path(), `unknown right angle ${previewValue(a.name)}`)
+      const name = POSTURE.right(a.name)
+      if (name === undefined) return r.note("dropped", path(), `unknown right angle ${previewValue(a.name)}`)
+      const points = Catalogue.rightPosturePoints(name)!
       angleUnit(path, a.unit)
       if (a.angles.length !== points - 1) r.fail([...path(), "angles"], a.angles, `${points - 1} segment angles for ${a.name}`)
-      angles[a.name] = a.angles
+      angles[name] = a.angles
     })
     right.lines.forEach((l, i) => {
-      const points = Catalogue.rightPosturePoints(l.name)
-      if (points === undefined) return r.note("dropped", ["posture", "right", "lines", i], `unknown right line ${previewValue(l.name)}`)
+      const name = POSTURE.right(l.name)
+      if (name === undefined) return r.note("dropped", ["posture", "right", "lines", i], `unknown right line ${previewValue(l.name)}`)
+      const points = Catalogue.rightPosturePoints(name)!
       if (l.points.length !== points) r.fail(["posture", "right", "lines", i, "points"], l.points, `${points} points for ${l.name}`)
-      lines[l.name] = readPoints(l.points)
+      lines[name] = readPoints(l.points)
     })
-    rightOut = { angles, lines } as RightJson
   }
   if (singular > 0) {
     r.note("aliased", ["posture"], `angle unit written "degree" ${singular} time(s), read as "${Wire.UNITS.angle}"`)
@@ -304,15 +311,16 @@ const hasMuscleMass = (body: unknown): boolean => {
   return typeof c === "object" && c !== null && "skeletalMuscleMass" in c
 }
 
-/** Does this entry look like the client library's (bare-number composition, glb avatar)? */
-const looksClientLibrary = (body: unknown): boolean => {
-  if (typeof body !== "object" || body === null) return false
-  const o = body as { bodyComposition?: unknown; avatar?: { format?: unknown }; error?: unknown }
-  const c = o.bodyComposition as Record<string, unknown> | null | undefined
-  return (
-    (typeof c === "object" && c !== null && ("skeletalMuscleMass" in c || typeof c["bodyFatPercentage"] === "number")) ||
-    o.avatar?.format === "glb"
-  )
+/**
+ * Does this entry look like the client library's? Its composition is two bare numbers, and its
+ * photo avatar is glb. The adapter's format detection asks the same.
+ * @internal
+ */
+export const looksClientLibrary = (body: unknown): boolean => {
+  if (!isRecord(body)) return false
+  const c = body["bodyComposition"]
+  const avatar = body["avatar"]
+  return (isRecord(c) && ("skeletalMuscleMass" in c || typeof c["bodyFatPercentage"] === "number")) || (isRecord(avatar) && avatar["format"] === "glb")
 }
 
 /**
@@ -422,27 +430,7 @@ const writeInput = (w: EncodeWalk, scan: Scan): Out<"input"> => {
   return { statsEstimations: stats }
 }
 
-const writePosture = (posture: Scan["posture"]): Out<"posture"> => {
-  if (posture === null) return null
-  const unit = Wire.UNITS.angle
-  const { front, right } = posture
-  return {
-    front:
-      front === null
-        ? null
-        : {
-            angles: POSTURE_FRONT.flatMap(({ name }) => (front.angles[name] === null ? [] : [{ name, unit, value: front.angles[name] }])),
-            lines: POSTURE_FRONT.flatMap(({ name }) => (front.lines[name] === null ? [] : [{ name, points: front.lines[name] }]))
-          },
-    right:
-      right === null
-        ? null
-        : {
-            angles: POSTURE_RIGHT.flatMap(({ name }) => (right.angles[name] === null ? [] : [{ name, unit, angles: right.angles[name] }])),
-            lines: POSTURE_RIGHT.flatMap(({ name }) => (right.lines[name] === null ? [] : [{ name, points: right.lines[name] }]))
-          }
-  }
-}
+const writePosture = (posture: Scan["posture"]): Out<"posture"> => (posture === null ? null : postureIn(POSTURE, Wire.UNITS.angle, posture))
 
 const writeComposition = (w: EncodeWalk, c: Scan["composition"]): Out<"bodyComposition"> => {
   if (c === null) return null
@@ -471,13 +459,7 @@ const writeFailure = (w: EncodeWalk, f: Scan["failure"]): Wire.EntryJson["error"
   return { code: f.code, ...(f.message === null ? {} : { message: f.message }) }
 }
 
-const platformId = (w: EncodeWalk, scan: Scan): string => {
-  const { api, id } = scan.source
-  if (api === "platform") return id ?? w.fail(["source", "id"], id, "a platform scan needs its id")
-  const derived = `${api}:${id ?? "unknown"}`
-  w.note("converted", ["source", "id"], `id ${derived} derived from the ${api} source: not a platform scan id`)
-  return derived
-}
+const PLATFORM_ID = { api: "platform", field: "id", notA: "a platform scan id", required: "a platform scan needs its id" } as const
 
 /**
  * The platform entry a canonical scan becomes. Fails (EncodeError) on what the entry cannot
@@ -488,16 +470,16 @@ export const encodeEntryEither = (scan: Scan): Either.Either<Encoded<Wire.EntryJ
   return attempt<Encoded<Wire.EntryJson>, EncodeError>(() => {
     const status = scan.status
     if (status === "pending") return w.fail(["status"], status, "the platform has no pending scans")
-    const id = platformId(w, scan)
+    const id = sourceIdFor(w, scan, PLATFORM_ID)
     if (scan.externalId !== null && scan.externalId.length > Wire.MAX_CUSTOM_SCAN_ID) {
       w.fail(["externalId"], scan.externalId, `customScanId holds at most ${Wire.MAX_CUSTOM_SCAN_ID} characters`)
     }
     if (scan.createdAt !== null) w.note("dropped", ["createdAt"], `${scan.createdAt}: an entry has no creation time (list summaries do)`)
     if (scan.expiresAt !== null) w.note("dropped", ["expiresAt"], `${scan.expiresAt}: platform scans do not expire`)
     const input = writeInput(w, scan)
-    const measurements = Catalogue.measurements.flatMap(({ name }) => {
+    const measurements = platformDialect.measurementList.flatMap(({ name, spelling }) => {
       const v = scan.measurementsMm[name]
-      return v === undefined ? [] : [{ name, unit: Wire.UNITS.length, value: w.integer(["measurementsMm", name], v, "mm") }]
+      return v === undefined ? [] : [{ name: spelling.name, unit: Wire.UNITS.length, value: w.integer(["measurementsMm", name], v, "mm") }]
     })
     const outputWeightG = scan.method === "adjusted" ? (scan.adjustment?.outputWeightG ?? null) : null
     const error = writeFailure(w, scan.failure)

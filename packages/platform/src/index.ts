@@ -3,6 +3,7 @@
  * its JSON and the canonical scan, and `PlatformClient`, an Effect service over HttpClient.
  */
 export * as Wire from "./wire.js"
+export * from "./dialect.js"
 export * from "./codec.js"
 export * from "./errors.js"
 export * from "./guards.js"

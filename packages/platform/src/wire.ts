@@ -4,7 +4,8 @@
  * client of a live API must; the codec notes what it drops.
  */
 import { Schema } from "effect"
-import { Catalogue, type FailureCategory, type MeasurementName, WIRE_UNITS, oneOf } from "@scanbridge/model"
+import { Catalogue, type FailureCategory, type MeasurementName, oneOf } from "@scanbridge/model"
+import { PLATFORM_UNITS } from "./dialect.js"
 
 const Int = Schema.Number.pipe(Schema.int())
 const Count = Int.pipe(Schema.nonNegative())
@@ -226,7 +227,7 @@ export interface ErrorBody extends Schema.Schema.Type<typeof ErrorBody> {}
 
 // --- Units as this API writes them ----------------------------------------------------------
 
-export const UNITS = WIRE_UNITS.platform
+export const UNITS = PLATFORM_UNITS
 
 /** The posture unit: `degrees`, or `degree` as the endpoint conventions table writes it. */
 export const isDegrees = (unit: string): boolean =>

@@ -16,28 +16,34 @@ import {
   type FailureCategory,
   GENDER_CODES,
   MeasurementsBuilder,
+  type CanonicalTarget,
   measurementIndex,
   type Note,
-  POSTURE_FRONT,
-  POSTURE_RIGHT,
   type Path,
   type PathSegment,
-  SESSION_MEASUREMENT_UNSPECIFIED,
   Proto3,
   type Scan,
   type ScanInit,
-  type ScanJson,
-  type StatEntry,
+  type ScanInitJson,
   attempt,
   convertAngle,
   e4ToPercent,
+  genderOfCode,
   isExactE4,
   makeNote,
   percentToE4,
+  postureNames,
+  type FrontView,
+  type RightView,
+  emptyFrontView,
+  emptyRightView,
   previewValue,
-  walkScan
+  sourceIdFor,
+  walkScan,
+  writePosture as postureIn
 } from "@scanbridge/model"
 import type { Percent, PercentE4 } from "@scanbridge/model"
+import { SESSION_MEASUREMENT_UNSPECIFIED, SESSION_POSTURE, type SessionStatSpelling, sessionDialect } from "./dialect.js"
 import * as Wire from "./wire.js"
 
 export const FORMATS = {
@@ -53,10 +59,6 @@ export interface DecodeOptions {
   readonly strict?: boolean
 }
 
-type ScanInitJson = { -readonly [K in keyof ScanInit]-?: Exclude<ScanInit[K], undefined> }
-type PostureJson = NonNullable<ScanJson["posture"]>
-type FrontJson = NonNullable<PostureJson["front"]>
-type RightJson = NonNullable<PostureJson["right"]>
 type PointJson = { readonly x: number; readonly y: number }
 
 interface Ctx {
@@ -92,7 +94,9 @@ const int64 = (w: DecodeWalk, i: number, value: string | undefined): number => {
 
 // --- Measurements -------------------------------------------------------------------------
 
-type Target = { readonly kind: "length"; readonly index: number; readonly unit: string } | { readonly kind: "stat"; readonly stat: StatEntry; readonly unit: string }
+type Target =
+  | { readonly kind: "length"; readonly index: number; readonly unit: string }
+  | { readonly kind: "stat"; readonly target: CanonicalTarget; readonly unit: string }
 
 const UNSPECIFIED_TYPE = SESSION_MEASUREMENT_UNSPECIFIED.name
 
@@ -110,15 +114,15 @@ const targetOf = (c: Ctx, i: number, type: string | number): Target | undefined 
     skip(c, itemPath(i, "measurementType"), type, `${type} names no measurement`)
     return undefined
   }
-  const guess = Catalogue.suggest(type)
-  skip(c, itemPath(i, "measurementType"), type, `unknown MeasurementType ${previewValue(type)}${guess ? ` (did you mean ${guess.session.name}?)` : ""}`)
+  const guess = sessionDialect.suggest(type)
+  skip(c, itemPath(i, "measurementType"), type, `unknown MeasurementType ${previewValue(type)}${guess ? ` (did you mean ${guess.name}?)` : ""}`)
   return undefined
 }
 
 // One lookup per item: every session MeasurementType name, length or stat, with its unit.
 const TARGETS = new Map<string, Target>([
-  ...Catalogue.stats.map((stat): [string, Target] => [stat.session.name, { kind: "stat", stat, unit: stat.session.unit }]),
-  ...Catalogue.measurements.map((e): [string, Target] => [e.session.name, { kind: "length", index: measurementIndex(e.name), unit: Wire.LENGTH_UNIT }])
+  ...sessionDialect.statList.map(({ target, spelling }): [string, Target] => [spelling.name, { kind: "stat", target, unit: spelling.unit }]),
+  ...sessionDialect.measurementList.map(({ name, spelling }): [string, Target] => [spelling.name, { kind: "length", index: measurementIndex(name), unit: Wire.LENGTH_UNIT }])
 ])
 
 /** The unit spec 02 gives a type. Returns false when the item is dropped. */
@@ -140,7 +144,6 @@ const checkUnit = (c: Ctx, i: number, type: string, unit: string | number, expec
   return false
 }
 
-const GENDER_BY_CODE = new Map<number, "male" | "female">(Object.entries(GENDER_CODES).map(([g, n]) => [n, g as "male" | "female"]))
 const E4_MAX = 1_000_000
 
 const readMeasurements = (c: Ctx, items: ReadonlyArray<Wire.MeasurementItem>) => {
@@ -161,19 +164,19 @@ const readMeasurements = (c: Ctx, items: ReadonlyArray<Wire.MeasurementItem>) =>
     }
     if (target.kind === "stat") statsSeen.add(type)
     const value = int64(c.w, i, item.value)
-    if (target.kind === "stat" && target.stat.target === "subject.gender") {
-      const gender = GENDER_BY_CODE.get(value)
+    if (target.kind === "stat" && target.target === "subject.gender") {
+      const gender = genderOfCode(value)
       subject.gender = gender ?? c.w.fail(itemPath(i, "value"), item.value, "a GENDER code: 1 (male) or 2 (female)")
       continue
     }
     if (value < 0) c.w.fail(itemPath(i, "value"), item.value, `a ${type} of at least 0`)
     if (target.kind === "length") measurements.setAt(target.index, value)
-    else if (target.stat.target === "composition.bodyFatPercent") {
+    else if (target.target === "composition.bodyFatPercent") {
       if (value > E4_MAX) c.w.fail(itemPath(i, "value"), item.value, `a PERCENTAGE_E4 up to ${E4_MAX} (100 %)`)
       composition.bodyFatPercent = e4ToPercent(value as PercentE4)
-    } else if (target.stat.target === "composition.skeletalMuscleMassG") composition.skeletalMuscleMassG = value
-    else if (target.stat.target === "subject.age") subject.age = value
-    else if (target.stat.target === "subject.heightMm") subject.heightMm = value
+    } else if (target.target === "composition.skeletalMuscleMassG") composition.skeletalMuscleMassG = value
+    else if (target.target === "subject.age") subject.age = value
+    else if (target.target === "subject.heightMm") subject.heightMm = value
     else subject.weightG = value
   }
   const hasComposition = composition.bodyFatPercent !== undefined || composition.skeletalMuscleMassG !== undefined
@@ -234,36 +237,38 @@ const postureName = <N extends string>(c: Ctx, path: () => Path, name: string | 
   return found
 }
 
+const POSTURE = postureNames(SESSION_POSTURE)
+
 const postureItem = (side: "front" | "right", list: "angles" | "lines", i: number) => (): Path => ["results", "posture", side, list, i]
 
-const readFront = (c: Ctx, front: NonNullable<Wire.Posture["front"]>): FrontJson => {
-  const angles: Record<string, number | null> = { ...Catalogue.postureNulls.front }
-  const lines: Record<string, ReadonlyArray<PointJson> | null> = { ...Catalogue.postureNulls.front }
+const readFront = (c: Ctx, front: NonNullable<Wire.Posture["front"]>): FrontView => {
+  const view = emptyFrontView()
+  const { angles, lines } = view
   const seenAngles = new Set<string>()
   const seenLines = new Set<string>()
   front.angles?.forEach((a, i) => {
     const path = postureItem("front", "angles", i)
-    const name = postureName(c, path, a.name, Catalogue.frontPostureBySession, seenAngles)
+    const name = postureName(c, path, a.name, POSTURE.front, seenAngles)
     if (name === undefined) return
     const value = finite(c.w, () => [...path(), "value"], a.value ?? 0)
     angles[name] = inDegrees(c, path, a.unit, String(a.name), [value])[0]!
   })
   front.lines?.forEach((l, i) => {
     const path = postureItem("front", "lines", i)
-    const name = postureName(c, path, l.name, Catalogue.frontPostureBySession, seenLines)
+    const name = postureName(c, path, l.name, POSTURE.front, seenLines)
     if (name !== undefined) lines[name] = points(c, path, l.points, 2, String(l.name))
   })
-  return { angles, lines } as FrontJson
+  return view
 }
 
-const readRight = (c: Ctx, right: NonNullable<Wire.Posture["right"]>): RightJson => {
-  const angles: Record<string, ReadonlyArray<number> | null> = { ...Catalogue.postureNulls.right }
-  const lines: Record<string, ReadonlyArray<PointJson> | null> = { ...Catalogue.postureNulls.right }
+const readRight = (c: Ctx, right: NonNullable<Wire.Posture["right"]>): RightView => {
+  const view = emptyRightView()
+  const { angles, lines } = view
   const seenAngles = new Set<string>()
   const seenLines = new Set<string>()
   right.angles?.forEach((a, i) => {
     const path = postureItem("right", "angles", i)
-    const name = postureName(c, path, a.name, Catalogue.rightPostureBySession, seenAngles)
+    const name = postureName(c, path, a.name, POSTURE.right, seenAngles)
     const values = a.angles ?? []
     // proto3 leaves an empty list out: no angles is an unknown line, not a wrong count.
     if (name === undefined || values.length === 0) return
@@ -273,10 +278,10 @@ const readRight = (c: Ctx, right: NonNullable<Wire.Posture["right"]>): RightJson
   })
   right.lines?.forEach((l, i) => {
     const path = postureItem("right", "lines", i)
-    const name = postureName(c, path, l.name, Catalogue.rightPostureBySession, seenLines)
+    const name = postureName(c, path, l.name, POSTURE.right, seenLines)
     if (name !== undefined) lines[name] = points(c, path, l.points, Catalogue.rightPosturePoints(name)!, String(l.name))
   })
-  return { angles, lines } as RightJson
+  return view
 }
 
 const readPosture = (c: Ctx, p: Wire.Posture | undefined): ScanInitJson["posture"] =>
@@ -410,26 +415,27 @@ export const decodeCreateSessionResponseEither = (json: unknown): Either.Either<
 
 const item = (type: string, value: string, unit: string): Wire.MeasurementItem => ({ measurementType: type, value, unit })
 
-const STAT = (target: StatEntry["target"]) => Catalogue.statByTarget(target)
+// The session dialect spells all six stats (its test pins them to spec 02's MeasurementType).
+const STAT = sessionDialect.stats as Readonly<Record<CanonicalTarget, SessionStatSpelling>>
 
 const writeMeasurements = (w: EncodeWalk, scan: Scan): Array<Wire.MeasurementItem> => {
   const items: Array<{ readonly number: number; readonly item: Wire.MeasurementItem }> = []
-  const stat = (target: StatEntry["target"], value: number | null, path: Path) => {
+  const stat = (target: CanonicalTarget, value: number | null, path: Path) => {
     if (value === null) return
-    const s = STAT(target).session
+    const s = STAT[target]
     items.push({ number: s.number, item: item(s.name, String(w.integer(path, value, s.unit)), s.unit) })
   }
   const { subject, composition } = scan
   stat("subject.age", subject.age, ["subject", "age"])
   if (subject.gender !== null) {
-    const s = STAT("subject.gender").session
+    const s = STAT["subject.gender"]
     items.push({ number: s.number, item: item(s.name, String(GENDER_CODES[subject.gender]), s.unit) })
   }
   stat("subject.heightMm", subject.heightMm, ["subject", "heightMm"])
   stat("subject.weightG", subject.weightG, ["subject", "weightG"])
   if (composition !== null) {
     if (composition.bodyFatPercent !== null) {
-      const s = STAT("composition.bodyFatPercent").session
+      const s = STAT["composition.bodyFatPercent"]
       const pct = composition.bodyFatPercent as Percent
       const e4 = percentToE4(pct)
       if (!isExactE4(pct)) w.note("converted", ["composition", "bodyFatPercent"], `${pct} % rounded to ${e4} PERCENTAGE_E4 (${e4ToPercent(e4)} %)`)
@@ -439,35 +445,17 @@ const writeMeasurements = (w: EncodeWalk, scan: Scan): Array<Wire.MeasurementIte
     if (composition.bodyFatMassG !== null) w.note("dropped", ["composition", "bodyFatMassG"], `${composition.bodyFatMassG} g: the session API has no body fat mass`)
     if (composition.leanMassG !== null) w.note("dropped", ["composition", "leanMassG"], `${composition.leanMassG} g: the session API has no lean mass`)
   }
-  for (const entry of Catalogue.measurements) {
-    const v = scan.measurementsMm[entry.name]
-    if (v !== undefined) items.push({ number: entry.session.number, item: item(entry.session.name, String(w.integer(["measurementsMm", entry.name], v, "mm")), Wire.LENGTH_UNIT) })
+  for (const { name, spelling } of sessionDialect.measurementList) {
+    const v = scan.measurementsMm[name]
+    if (v !== undefined) items.push({ number: spelling.number, item: item(spelling.name, String(w.integer(["measurementsMm", name], v, "mm")), Wire.LENGTH_UNIT) })
   }
   // The server lists items in enum order.
   return items.sort((a, b) => a.number - b.number).map((i) => i.item)
 }
 
 const writePosture = (p: NonNullable<Scan["posture"]>): Wire.Posture => {
-  const unit = Wire.ANGLE_DEGREES
-  const { front, right } = p
-  return {
-    ...(front === null
-      ? {}
-      : {
-          front: {
-            angles: POSTURE_FRONT.flatMap((f) => (front.angles[f.name] === null ? [] : [{ name: f.session, value: front.angles[f.name]!, unit }])),
-            lines: POSTURE_FRONT.flatMap((f) => (front.lines[f.name] === null ? [] : [{ name: f.session, points: front.lines[f.name]! }]))
-          }
-        }),
-    ...(right === null
-      ? {}
-      : {
-          right: {
-            angles: POSTURE_RIGHT.flatMap((r) => (right.angles[r.name] === null ? [] : [{ name: r.session, angles: right.angles[r.name]!, unit }])),
-            lines: POSTURE_RIGHT.flatMap((r) => (right.lines[r.name] === null ? [] : [{ name: r.session, points: right.lines[r.name]! }]))
-          }
-        })
-  }
+  const { front, right } = postureIn(POSTURE, Wire.ANGLE_DEGREES, p)
+  return { ...(front === null ? {} : { front }), ...(right === null ? {} : { right }) }
 }
 
 const writeAvatar = (w: EncodeWalk, a: Scan["avatar"]): typeof Wire.Avatar.Type | undefined => {
@@ -491,13 +479,7 @@ const writeError = (w: EncodeWalk, f: NonNullable<Scan["failure"]>): typeof Wire
   return { errorType: type, message: f.message === null ? f.code : `${f.code}: ${f.message}` }
 }
 
-const sessionId = (w: EncodeWalk, scan: Scan): string | undefined => {
-  const { api, id } = scan.source
-  if (api === "session") return id ?? undefined
-  const derived = `${api}:${id ?? "unknown"}`
-  w.note("converted", ["source", "id"], `scanningSessionId ${derived} derived from the ${api} source: not an SSID`)
-  return derived
-}
+const SESSION_ID = { api: "session", field: "scanningSessionId", notA: "an SSID" } as const
 
 const printResults = Proto3.printer(Wire.ScanningResults)
 
@@ -509,13 +491,12 @@ const printResults = Proto3.printer(Wire.ScanningResults)
 export const encodeResultsEither = (scan: Scan): Either.Either<Encoded<Wire.ScanningResultsJson>, EncodeError> => {
   const w = new EncodeWalk(FORMATS.results)
   return attempt<Encoded<Wire.ScanningResultsJson>, EncodeError>(() => {
-    const id = sessionId(w, scan)
-    const dropIf = (present: boolean, path: Path, why: string) => present && w.note("dropped", path, why)
-    dropIf(scan.createdAt !== null, ["createdAt"], `${scan.createdAt}: ScanningResults carry no creation time`)
-    dropIf(scan.method !== null && scan.method !== "photo", ["method"], `method ${scan.method}: the session API runs photo scans only`)
-    dropIf(scan.adjustment !== null, ["adjustment"], "the session API has no adjusted scans")
-    dropIf(scan.status !== "pending" && scan.expiresAt !== null, ["expiresAt"], `${scan.expiresAt}: only a pending session carries its expiry`)
-    dropIf(scan.notes.length > 0, ["notes"], `${scan.notes.length} note(s): ScanningResults have no place for notes`)
+    const id = sourceIdFor(w, scan, SESSION_ID) ?? undefined
+    w.dropIf(scan.createdAt !== null, ["createdAt"], `${scan.createdAt}: ScanningResults carry no creation time`)
+    w.dropIf(scan.method !== null && scan.method !== "photo", ["method"], `method ${scan.method}: the session API runs photo scans only`)
+    w.dropIf(scan.adjustment !== null, ["adjustment"], "the session API has no adjusted scans")
+    w.dropIf(scan.status !== "pending" && scan.expiresAt !== null, ["expiresAt"], `${scan.expiresAt}: only a pending session carries its expiry`)
+    w.dropIf(scan.notes.length > 0, ["notes"], `${scan.notes.length} note(s): ScanningResults have no place for notes`)
     const head = {
       ...(id === undefined ? {} : { scanningSessionId: id }),
       ...(scan.externalId === null ? {} : { clientScanningId: scan.externalId })
@@ -532,9 +513,9 @@ export const encodeResultsEither = (scan: Scan): Either.Either<Encoded<Wire.Scan
       }
     } else {
       const results = Object.keys(scan.measurementsMm).length > 0 || scan.composition !== null || scan.posture !== null || scan.avatar !== null
-      dropIf(results, ["measurementsMm"], `results of a ${scan.status} scan: ScanningResults carry results only on success`)
+      w.dropIf(results, ["measurementsMm"], `results of a ${scan.status} scan: ScanningResults carry results only on success`)
       const subject = Object.values(scan.subject).some((v) => v !== null)
-      dropIf(subject, ["subject"], `the subject of a ${scan.status} scan: ScanningResults carry it only with results`)
+      w.dropIf(subject, ["subject"], `the subject of a ${scan.status} scan: ScanningResults carry it only with results`)
       body =
         scan.status === "pending"
           ? { pending: scan.expiresAt === null ? {} : { expireAtTimestamp: scan.expiresAt } }

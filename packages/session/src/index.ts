@@ -4,6 +4,7 @@
  * service over HttpClient.
  */
 export * as Wire from "./wire.js"
+export * from "./dialect.js"
 export * from "./codec.js"
 export * from "./errors.js"
 export * from "./client.js"

@@ -9,7 +9,8 @@
  * guesses which value it meant.
  */
 import { Schema } from "effect"
-import { Catalogue, POSTURE_FRONT, POSTURE_RIGHT, Proto3, SESSION_ANGLE_UNITS, SESSION_MEASUREMENT_UNSPECIFIED, WIRE_UNITS, oneOf } from "@scanbridge/model"
+import { POSTURE_FRONT, POSTURE_RIGHT, Proto3, oneOf } from "@scanbridge/model"
+import { SESSION_ANGLE_UNITS, SESSION_MEASUREMENT_UNSPECIFIED, SESSION_POSTURE, SESSION_UNITS, sessionDialect } from "./dialect.js"
 
 const { field } = Proto3
 
@@ -18,13 +19,13 @@ const { field } = Proto3
 const numbered = (entries: ReadonlyArray<{ readonly name: string; readonly number: number }>) =>
   Object.fromEntries([...entries].sort((a, b) => a.number - b.number).map((e) => [e.name, e.number]))
 
-/** MeasurementType: the 35 lengths and the six stats, from the catalogue. */
+/** MeasurementType: the 35 lengths and the six stats, from the dialect. */
 export const MEASUREMENT_TYPE = Proto3.enumType(
   "MeasurementType",
-  numbered([SESSION_MEASUREMENT_UNSPECIFIED, ...Catalogue.measurements.map((e) => e.session), ...Catalogue.stats.map((s) => s.session)])
+  numbered([SESSION_MEASUREMENT_UNSPECIFIED, ...sessionDialect.measurementList.map((e) => e.spelling), ...sessionDialect.statList.map((s) => s.spelling)])
 )
 
-const { unspecified, ...units } = WIRE_UNITS.session
+const { unspecified, ...units } = SESSION_UNITS
 /** UnitType: only UNIT_TYPE_UNSPECIFIED = 0 has a documented number. */
 export const UNIT_TYPE = Proto3.enumType("UnitType", {
   [unspecified.name]: unspecified.number,
@@ -40,11 +41,11 @@ export const ANGLE_RADIANS = SESSION_ANGLE_UNITS[2].name
 /** Front-view landmark names; only MEASUREMENT_NAME_NOT_SPECIFIED = 0 has a documented number. */
 export const FRONT_NAME = Proto3.enumType("FrontPostureName", {
   MEASUREMENT_NAME_NOT_SPECIFIED: 0,
-  ...Object.fromEntries(POSTURE_FRONT.map((p) => [p.session, null]))
+  ...Object.fromEntries(POSTURE_FRONT.map((p) => [SESSION_POSTURE.front[p.name], null]))
 })
 
 /** Right-view line names; the spec documents no numbers for them. */
-export const RIGHT_NAME = Proto3.enumType("RightPostureName", Object.fromEntries(POSTURE_RIGHT.map((p) => [p.session, null])))
+export const RIGHT_NAME = Proto3.enumType("RightPostureName", Object.fromEntries(POSTURE_RIGHT.map((p) => [SESSION_POSTURE.right[p.name], null])))
 
 /** Errors of create-session. */
 export const CREATE_ERROR_TYPE = Proto3.enumType("CreateSessionErrorType", {

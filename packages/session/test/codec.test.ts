@@ -1,7 +1,6 @@
 import { Arbitrary, Either, FastCheck as fc, Schema } from "effect"
 import { describe, expect, it } from "@effect/vitest"
 import {
-  Catalogue,
   DecodeError,
   EncodeError,
   MEASUREMENT_NAMES,
@@ -13,7 +12,16 @@ import {
   type ScanInit,
   makeScan
 } from "@scanbridge/model"
-import { type DecodeOptions, FORMATS, Wire, decodeCreateSessionResponseEither, decodeResultsEither, encodeResultsEither } from "../src/index.js"
+import {
+  type DecodeOptions,
+  FORMATS,
+  SESSION_POSTURE,
+  Wire,
+  decodeCreateSessionResponseEither,
+  decodeResultsEither,
+  encodeResultsEither,
+  sessionDialect
+} from "../src/index.js"
 
 // --- Helpers ------------------------------------------------------------------------------
 
@@ -184,9 +192,9 @@ describe("decodeResultsEither: the result forms", () => {
 
 describe("decodeResultsEither: measurements", () => {
   it("maps every catalogue measurement by its session name to measurementsMm", () => {
-    const items = Catalogue.measurements.map((e, i) => ({ measurementType: e.session.name, value: String(100 + i), unit: MM }))
+    const items = sessionDialect.measurementList.map((e, i) => ({ measurementType: e.spelling.name, value: String(100 + i), unit: MM }))
     const scan = decode(withItems(...items))
-    expect(scan.measurementsMm).toEqual(Object.fromEntries(Catalogue.measurements.map((e, i) => [e.name, 100 + i])))
+    expect(scan.measurementsMm).toEqual(Object.fromEntries(sessionDialect.measurementList.map((e, i) => [e.name, 100 + i])))
     expect(Object.keys(scan.measurementsMm).sort()).toEqual([...MEASUREMENT_NAMES].sort())
     expect(scan.notes).toEqual([])
     expect(scan.composition).toBeNull()
@@ -805,10 +813,10 @@ const sessionScan: fc.Arbitrary<Scan> = fc
 
 // ScanningResults JSON from the spec's enums and ranges, in the printed spelling.
 const MEASUREMENT_KINDS: ReadonlyArray<{ readonly type: string; readonly unit: string; readonly value: fc.Arbitrary<number> }> = [
-  ...Catalogue.measurements.map((e) => ({ type: e.session.name, unit: MM, value: fc.maxSafeNat() })),
-  ...Catalogue.stats.map((s) => ({
-    type: s.session.name,
-    unit: s.session.unit,
+  ...sessionDialect.measurementList.map((e) => ({ type: e.spelling.name, unit: MM, value: fc.maxSafeNat() })),
+  ...sessionDialect.statList.map((s) => ({
+    type: s.spelling.name,
+    unit: s.spelling.unit,
     value:
       s.target === "subject.gender"
         ? fc.constantFrom(1, 2)
@@ -847,8 +855,8 @@ const wireItem: fc.Arbitrary<Obj> = fc.oneof(
 
 const wireFront = fc
   .record({
-    angles: fc.tuple(...POSTURE_FRONT.map((p) => maybe(fc.record({ name: fc.constant(p.session), value: angle, unit: angleUnit })))),
-    lines: fc.tuple(...POSTURE_FRONT.map((p) => maybe(fc.record({ name: fc.constant(p.session), points: wirePoints(2) }))))
+    angles: fc.tuple(...POSTURE_FRONT.map((p) => maybe(fc.record({ name: fc.constant(SESSION_POSTURE.front[p.name]), value: angle, unit: angleUnit })))),
+    lines: fc.tuple(...POSTURE_FRONT.map((p) => maybe(fc.record({ name: fc.constant(SESSION_POSTURE.front[p.name]), points: wirePoints(2) }))))
   })
   .map(({ angles, lines }) => ({ angles: angles.filter((a) => a !== undefined), lines: lines.filter((l) => l !== undefined) }))
 
@@ -856,10 +864,10 @@ const wireRight = fc
   .record({
     angles: fc.tuple(
       ...POSTURE_RIGHT.map((p) =>
-        maybe(fc.record({ name: fc.constant(p.session), angles: fc.array(angle, { minLength: p.points - 1, maxLength: p.points - 1 }), unit: angleUnit }))
+        maybe(fc.record({ name: fc.constant(SESSION_POSTURE.right[p.name]), angles: fc.array(angle, { minLength: p.points - 1, maxLength: p.points - 1 }), unit: angleUnit }))
       )
     ),
-    lines: fc.tuple(...POSTURE_RIGHT.map((p) => maybe(fc.record({ name: fc.constant(p.session), points: wirePoints(p.points) }))))
+    lines: fc.tuple(...POSTURE_RIGHT.map((p) => maybe(fc.record({ name: fc.constant(SESSION_POSTURE.right[p.name]), points: wirePoints(p.points) }))))
   })
   .map(({ angles, lines }) => ({ angles: angles.filter((a) => a !== undefined), lines: lines.filter((l) => l !== undefined) }))
 

@@ -16,8 +16,8 @@
  */
 import { HttpRouter, HttpServerRequest, HttpServerResponse, type Multipart } from "@effect/platform"
 import { Chunk, Clock, Effect, Either, Schema, Stream } from "effect"
-import { Catalogue, convertLength, convertMass } from "@scanbridge/model"
-import { Wire, checkPhoto } from "@scanbridge/estimation"
+import { convertLength, convertMass } from "@scanbridge/model"
+import { Wire, checkPhoto, estimationDialect } from "@scanbridge/estimation"
 import { type BodyStats, ALL, compositionFor, measurementsFor } from "./body.js"
 import { markedFailure } from "./marker.js"
 import { hash } from "./random.js"
@@ -203,9 +203,7 @@ const resultOf = (state: EstimationState, job: Job): Wire.Result => {
   const lengthUnit = o.lengthUnit ?? "mm"
   const mm = measurementsFor(job.stats, ALL)
   const measurement: Record<string, number> = {}
-  for (const entry of Catalogue.measurements) {
-    if (entry.estimation !== null) measurement[entry.estimation] = Math.round(convertLength(mm[entry.name]!, "mm", lengthUnit))
-  }
+  for (const { name, spelling } of estimationDialect.measurementList) measurement[spelling.name] = Math.round(convertLength(mm[name]!, "mm", lengthUnit))
   const c = compositionFor(job.stats)
   return {
     body_composition: {

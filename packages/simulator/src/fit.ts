@@ -17,8 +17,8 @@
  */
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { Effect, Either, Schema } from "effect"
-import { Catalogue, type FittingPointName, GENDER_CODES, type MeasurementName, Proto3 } from "@scanbridge/model"
-import { Wire, buildPurchase } from "@scanbridge/fit"
+import { GENDER_CODES, type MeasurementName, Proto3 } from "@scanbridge/model"
+import { FIT_UNITS, type FittingPointName, Wire, buildPurchase, fitDialect } from "@scanbridge/fit"
 import { ALL, type BodyStats, measurementsFor } from "./body.js"
 
 export const DEMO_FIT_CLIENT_KEY = "ck_demo_0123456789"
@@ -135,12 +135,17 @@ export class FitState {
     const token = `et_${(this.nextToken++).toString(36).padStart(8, "0")}`
     const body = measurementsFor(stats, ALL)
     this.tokens.set(token, { stats, inputType, body })
+    // The stats first, in the order of spec 03's example, then the lengths in catalogue order.
+    const stat = (target: "subject.age" | "subject.gender" | "subject.weightG" | "subject.heightMm", value: number) => {
+      const spelling = fitDialect.stats[target]!
+      return { estimationType: spelling.name, value: String(value), unit: spelling.unit }
+    }
     const measurements = [
-      { estimationType: "AGE", value: String(stats.age), unit: "YEARS" },
-      { estimationType: "GENDER", value: String(GENDER_CODES[stats.gender]), unit: "GENDER" },
-      { estimationType: "WEIGHT", value: String(stats.weightG), unit: "GRAMS" },
-      { estimationType: "HEIGHT", value: String(stats.heightMm), unit: "MILLIMETERS" },
-      ...Catalogue.measurements.flatMap((e) => (e.fit === null ? [] : [{ estimationType: e.fit, value: String(body[e.name]!), unit: "MILLIMETERS" }]))
+      stat("subject.age", stats.age),
+      stat("subject.gender", GENDER_CODES[stats.gender]),
+      stat("subject.weightG", stats.weightG),
+      stat("subject.heightMm", stats.heightMm),
+      ...fitDialect.measurementList.map(({ name, spelling }) => ({ estimationType: spelling.name, value: String(body[name]!), unit: FIT_UNITS.length }))
     ]
     return { estimations: { estimationToken: { token }, measurements, avatarData: null, input: { preferredSystemOfMeasurement: "METRIC", tightness: 0, inputType } } }
   }

@@ -18,8 +18,8 @@
  */
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { Clock, Effect, Either, Schema } from "effect"
-import { Catalogue, GENDER_CODES, HUMAN_RANGES, POSTURE_FRONT, POSTURE_RIGHT, Proto3, convertAngle } from "@scanbridge/model"
-import { Wire } from "@scanbridge/session"
+import { GENDER_CODES, HUMAN_RANGES, Proto3, convertAngle } from "@scanbridge/model"
+import { SESSION_POSTURE, Wire, sessionDialect } from "@scanbridge/session"
 import { type BodyStats, ALL, avatarVertices, compositionFor, measurementsFor, postureFor, statsFor } from "./body.js"
 
 export const DEMO_SESSION_CLIENT_ID = "cl_demo_0123456789"
@@ -203,15 +203,13 @@ const measurementItems = (stats: BodyStats): Array<Wire.MeasurementItem> => {
     "composition.skeletalMuscleMassG": c.skeletalMuscleMass
   }
   const items = [
-    ...Catalogue.measurements.map((e) => ({ n: e.session.number, item: { measurementType: e.session.name, value: String(lengths[e.name]!), unit: Wire.LENGTH_UNIT } })),
-    ...Catalogue.stats.map((s) => ({ n: s.session.number, item: { measurementType: s.session.name, value: String(statValue[s.target]!), unit: s.session.unit } }))
+    ...sessionDialect.measurementList.map(({ name, spelling }) => ({ n: spelling.number, item: { measurementType: spelling.name, value: String(lengths[name]!), unit: Wire.LENGTH_UNIT } })),
+    ...sessionDialect.statList.map(({ target, spelling }) => ({ n: spelling.number, item: { measurementType: spelling.name, value: String(statValue[target]!), unit: spelling.unit } }))
   ]
   return items.sort((a, b) => a.n - b.n).map((i) => i.item)
 }
 
-const POSTURE_SESSION_NAME: Readonly<Record<string, string>> = Object.fromEntries(
-  [...POSTURE_FRONT, ...POSTURE_RIGHT].map((p) => [p.name, p.session])
-)
+const POSTURE_SESSION_NAME: Readonly<Record<string, string>> = { ...SESSION_POSTURE.front, ...SESSION_POSTURE.right }
 
 const resultsFor = (state: SessionState, session: Session, stats: BodyStats): NonNullable<Wire.ScanningResults["results"]> => {
   const radians = state.options.angleUnit === "radians"

@@ -1,0 +1,119 @@
+/**
+ * The shape of a dialect: how one API spells the catalogue's measurements, stats and posture
+ * parts, keyed by canonical name. Each adapter's `dialect.ts` defines one with `makeDialect`,
+ * an integrator's adapter can too, and codecs, docs tables, the simulator and tests read the
+ * spellings and the lookups built here once, at module load.
+ */
+import {
+  type CanonicalTarget,
+  type FrontPostureName,
+  MEASUREMENTS,
+  type MeasurementName,
+  type RightPostureName,
+  STATS,
+  foldName
+} from "./catalogue.js"
+
+/** One spelling: the name on the wire, and its enum number or unit where the API has them. */
+export interface Spelling {
+  readonly name: string
+  readonly number?: number
+  readonly unit?: string
+}
+
+/** The names a dialect gives the posture parts (front angles and lines, right lines). */
+export interface PostureSpellings {
+  readonly front: Readonly<Record<FrontPostureName, string>>
+  readonly right: Readonly<Record<RightPostureName, string>>
+}
+
+/**
+ * What a dialect definition lists. Records over every canonical name, so a measurement or stat
+ * left out is a type error; null says the API does not have it.
+ */
+export interface DialectSpellings<M extends Spelling = Spelling, S extends Spelling = Spelling> {
+  /** The API these are the spellings of: its adapter's name. */
+  readonly api: string
+  readonly measurements: Readonly<Record<MeasurementName, M | null>>
+  readonly stats: Readonly<Record<CanonicalTarget, S | null>>
+  /** The posture part names, for an API that reports posture. */
+  readonly posture?: PostureSpellings
+}
+
+export interface SpelledMeasurement<M extends Spelling = Spelling> {
+  readonly name: MeasurementName
+  readonly spelling: M
+}
+
+export interface SpelledStat<S extends Spelling = Spelling> {
+  readonly target: CanonicalTarget
+  readonly spelling: S
+}
+
+/** A dialect with its lookups, each built once. */
+export interface Dialect<M extends Spelling = Spelling, S extends Spelling = Spelling> extends DialectSpellings<M, S> {
+  /** The measurements the API has, in catalogue order. */
+  readonly measurementList: ReadonlyArray<SpelledMeasurement<M>>
+  /** The stats the API has, in catalogue order. */
+  readonly statList: ReadonlyArray<SpelledStat<S>>
+  /** A measurement by the API's name for it. */
+  readonly measurementBySpelling: (name: string) => SpelledMeasurement<M> | undefined
+  /** A stat by the API's name for it. */
+  readonly statBySpelling: (name: string) => SpelledStat<S> | undefined
+  /** A measurement by its enum number, for an API whose spellings have numbers. */
+  readonly measurementByNumber: (n: number) => SpelledMeasurement<M> | undefined
+  /** A stat by its enum number, for an API whose spellings have numbers. */
+  readonly statByNumber: (n: number) => SpelledStat<S> | undefined
+  /**
+   * This API's spelling of the measurement a name probably means, whatever its case or
+   * separators, from the canonical names and the API's own spellings. For messages only.
+   */
+  readonly suggest: (name: string) => M | undefined
+}
+
+const indexBy = <K, V>(api: string, entries: ReadonlyArray<V>, key: (v: V) => K | undefined): ReadonlyMap<K, V> => {
+  const map = new Map<K, V>()
+  for (const entry of entries) {
+    const k = key(entry)
+    if (k === undefined) continue
+    if (map.has(k)) throw new Error(`dialect ${api}: duplicate spelling ${String(k)}`)
+    map.set(k, entry)
+  }
+  return map
+}
+
+/**
+ * A dialect from its spellings, with its lookups. Throws at module load on a spelling given to
+ * two names, the one mistake the types cannot rule out.
+ */
+export const makeDialect = <M extends Spelling, S extends Spelling>(spellings: DialectSpellings<M, S>): Dialect<M, S> => {
+  const { api } = spellings
+  const measurementList = MEASUREMENTS.flatMap(({ name }): Array<SpelledMeasurement<M>> => {
+    const spelling = spellings.measurements[name]
+    return spelling === null ? [] : [{ name, spelling }]
+  })
+  const statList = STATS.flatMap(({ target }): Array<SpelledStat<S>> => {
+    const spelling = spellings.stats[target]
+    return spelling === null ? [] : [{ target, spelling }]
+  })
+  const byName = indexBy(api, measurementList, (m) => m.spelling.name)
+  const statByName = indexBy(api, statList, (s) => s.spelling.name)
+  // A name is one of the API's measurements or one of its stats, never both.
+  for (const name of statByName.keys()) if (byName.has(name)) throw new Error(`dialect ${api}: ${name} spells a measurement and a stat`)
+  const byNumber = indexBy(api, measurementList, (m) => m.spelling.number)
+  const statByNumber = indexBy(api, statList, (s) => s.spelling.number)
+  // Canonical names first, so that the API's own spellings win where both fold alike.
+  const byFolded = new Map<string, M>()
+  for (const m of measurementList) byFolded.set(foldName(m.name), m.spelling)
+  for (const m of measurementList) byFolded.set(foldName(m.spelling.name), m.spelling)
+  return {
+    ...spellings,
+    measurementList,
+    statList,
+    measurementBySpelling: (name) => byName.get(name),
+    statBySpelling: (name) => statByName.get(name),
+    measurementByNumber: (n) => byNumber.get(n),
+    statByNumber: (n) => statByNumber.get(n),
+    suggest: (name) => byFolded.get(foldName(name))
+  }
+}
