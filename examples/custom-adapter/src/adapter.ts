@@ -1,11 +1,13 @@
 /** Tapeline for the migration engine: its name, its one format, and its encoder. */
 import { Context, Either, Layer } from "effect"
 import { type Adapter, isRecord } from "@scanbridge/model"
-import { FITTING_FORMAT, TAPELINE, decodeFittingEither, encodeFittingEither } from "./codec.js"
+import { FITTING_FORMAT, decodeFittingEither, encodeFittingEither } from "./codec.js"
+import { TAPELINE, tapelineDialect } from "./dialect.js"
 import { FITTING_VERSION } from "./wire.js"
 
 export const tapelineAdapter: Adapter = {
   name: TAPELINE,
+  dialect: tapelineDialect,
   formats: [
     {
       name: FITTING_FORMAT,

@@ -7,8 +7,8 @@ import { Either, Schema } from "effect"
 import {
   DecodeError,
   EncodeError,
-  MEASUREMENT_NAMES,
   type Encoded,
+  type MeasurementName,
   type Note,
   type Scan,
   convertLength,
@@ -16,11 +16,9 @@ import {
   makeScan,
   round
 } from "@scanbridge/model"
-import { CANONICAL_BY_SPELLING, spellingOf } from "./dialect.js"
+import { TAPELINE, tapelineDialect } from "./dialect.js"
 import { FITTING_VERSION, Fitting } from "./wire.js"
 
-/** The API's name: what its scans hold in `source.api`, and what `--to` picks it by. */
-export const TAPELINE = "tapeline"
 /** The name of its one format, in reports and `{source, payload}` envelopes. */
 export const FITTING_FORMAT = "tapeline fitting"
 
@@ -47,12 +45,12 @@ export const decodeFittingEither = (json: unknown): Either.Either<Scan, DecodeEr
     for (const key of Object.keys(json as object)) if (!KEYS.has(key)) notes.push(makeNote("dropped", [key], "a key Tapeline's fittings do not define"))
     const byName = new Map<string, number>()
     for (const [spelling, value] of Object.entries(fitting.tape)) {
-      const name = CANONICAL_BY_SPELLING.get(spelling)
-      if (name === undefined) notes.push(makeNote("dropped", ["tape", spelling], `no catalogue measurement is Tapeline's ${JSON.stringify(spelling)} (${value} ${fitting.unit})`))
-      else byName.set(name, convertLength(value, fitting.unit, "mm"))
+      const measurement = tapelineDialect.measurementBySpelling(spelling)
+      if (measurement === undefined) notes.push(makeNote("dropped", ["tape", spelling], `no catalogue measurement is Tapeline's ${JSON.stringify(spelling)} (${value} ${fitting.unit})`))
+      else byName.set(measurement.name, convertLength(value, fitting.unit, "mm"))
     }
-    // In catalogue order, as every adapter writes them.
-    const measurementsMm = Object.fromEntries(MEASUREMENT_NAMES.flatMap((name) => (byName.has(name) ? [[name, byName.get(name)!]] : [])))
+    // In catalogue order (the dialect's list is), as every adapter writes them.
+    const measurementsMm = Object.fromEntries(tapelineDialect.measurementList.flatMap(({ name }) => (byName.has(name) ? [[name, byName.get(name)!]] : [])))
     if (fitting.unit === "in" && byName.size > 0) notes.push(makeNote("converted", ["measurementsMm"], "read in inches, 25.4 mm each"))
     const { customer } = fitting
     const scan = makeScan({
@@ -85,7 +83,7 @@ export const encodeFittingEither = (scan: Scan): Either.Either<Encoded<Fitting>,
   const notes: Array<Note> = []
   const tape: Record<string, number> = {}
   for (const [name, mm] of Object.entries(scan.measurementsMm)) {
-    const spelling = spellingOf(name)
+    const spelling = tapelineDialect.measurements[name as MeasurementName]?.name
     if (spelling === undefined) notes.push(makeNote("dropped", ["measurementsMm", name], "Tapeline has no name for it"))
     else tape[spelling] = centimetres(mm, ["measurementsMm", name], notes)
   }

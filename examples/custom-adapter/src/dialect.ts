@@ -1,6 +1,10 @@
 /** Tapeline's names for the catalogue's measurements, keyed by canonical name. */
-import type { MeasurementName } from "@scanbridge/model"
+import { type DialectSpellings, MEASUREMENT_NAMES, type MeasurementName, STATS, type Spelling, makeDialect } from "@scanbridge/model"
 
+/** The API's name: what its scans hold in `source.api`, and what `--to` picks it by. */
+export const TAPELINE = "tapeline"
+
+/** The tape's names, checked against the catalogue by the compiler. */
 export const SPELLINGS = {
   neckGirth: "neck",
   bustGirth: "chest",
@@ -12,10 +16,15 @@ export const SPELLINGS = {
   outerArmLengthR: "sleeve"
 } as const satisfies Partial<Record<MeasurementName, string>>
 
-/** Canonical name by Tapeline's name. */
-export const CANONICAL_BY_SPELLING: ReadonlyMap<string, MeasurementName> = new Map(
-  Object.entries(SPELLINGS).map(([canonical, spelling]) => [spelling, canonical as MeasurementName])
-)
+const spelled: Readonly<Partial<Record<MeasurementName, string>>> = SPELLINGS
 
-/** Tapeline's name of a canonical one, if it has one. */
-export const spellingOf = (name: string): string | undefined => (SPELLINGS as Readonly<Record<string, string>>)[name]
+/**
+ * The dialect, with the lookups `makeDialect` builds once. A dialect lists every canonical name
+ * (null for those the API has not); Tapeline has a few measurements and no stats (its customer's
+ * height is a field of its own).
+ */
+export const tapelineDialect = makeDialect<Spelling, Spelling>({
+  api: TAPELINE,
+  measurements: Object.fromEntries(MEASUREMENT_NAMES.map((name) => [name, spelled[name] === undefined ? null : { name: spelled[name] }])) as DialectSpellings["measurements"],
+  stats: Object.fromEntries(STATS.map((s) => [s.target, null])) as DialectSpellings["stats"]
+})

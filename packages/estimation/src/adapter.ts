@@ -2,6 +2,7 @@
 import { Context, Either, Layer } from "effect"
 import { type Adapter, isRecord } from "@scanbridge/model"
 import { type UnitOptions, decodeReadItemEither, decodeReadResponseEither, encodeReadResponseEither } from "./codec.js"
+import { estimationDialect } from "./dialect.js"
 
 const isItem = (json: unknown): boolean =>
   isRecord(json) && typeof json["estimation_id"] === "string" && (json["status"] === "in-progress" || json["status"] === "completed")
@@ -11,6 +12,7 @@ const isResponse = (json: unknown): boolean => isRecord(json) && Array.isArray(j
 /** The adapter, reading units as `units` states them (inferred per record by default). */
 export const estimationAdapterWith = (units: UnitOptions = {}): Adapter => ({
   name: "estimation",
+  dialect: estimationDialect,
   formats: [
     {
       name: "estimation read response",

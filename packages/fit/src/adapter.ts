@@ -2,9 +2,11 @@
 import { Context, Either, Layer } from "effect"
 import { type Adapter, isRecord } from "@scanbridge/model"
 import { decodeEstimationResultEither, encodeEstimationResultEither } from "./codec.js"
+import { fitDialect } from "./dialect.js"
 
 export const fitAdapter: Adapter = {
   name: "fit",
+  dialect: fitDialect,
   formats: [
     {
       name: "fit estimation result",

@@ -41,6 +41,8 @@ const flaw = (u: unknown): string | undefined => {
   if (!isRecord(encoder) || typeof encoder["target"] !== "string" || encoder["target"] === "" || !isFunction(encoder["encode"])) {
     return "has no encoder ({target, encode})"
   }
+  const dialect = u["dialect"]
+  if (dialect !== undefined && (!isRecord(dialect) || dialect["api"] !== name)) return `has a dialect that is not its own (its api is not ${JSON.stringify(name)})`
   return undefined
 }
 

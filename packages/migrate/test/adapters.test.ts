@@ -32,6 +32,8 @@ describe("a normalizer built from a collection", () => {
   it("over the built-in adapters is the default normalizer", () => {
     expect(defaultNormalizer.adapters).toBe(builtInAdapters)
     expect(defaultNormalizer.adapters.map((a) => a.name)).toEqual(["platform", "session", "estimation", "fit"])
+    // Each with its own dialect.
+    expect(builtInAdapters.map((a) => a.dialect?.api)).toEqual(["platform", "session", "estimation", "fit"])
   })
 
   it("reads every record alike whatever the order of the collection", () => {
@@ -79,6 +81,7 @@ describe("checkAdapters", () => {
     ["a format without detect", { ...ACME, formats: [{ name: "x", api: "acme", decode: ACME.formats[0]!.decode }] }, "adapter acme formats[0] is not a format ({name, api, detect, decode})"],
     ["a format of another API", { ...ACME, formats: [{ ...ACME.formats[0]!, api: "platform" }] }, 'adapter acme formats[0] ("acme csv row") names the API "platform", not its adapter\'s "acme"'],
     ["an adapter without an encoder", { ...ACME, encoder: { target: "acme" } }, "adapter acme has no encoder ({target, encode})"],
+    ["an adapter with another API's dialect", { ...ACME, dialect: builtInAdapters[0]!.dialect }, 'adapter acme has a dialect that is not its own (its api is not "acme")'],
     ["an API name taken", { ...ACME, name: "session", formats: [{ ...ACME.formats[0]!, api: "session" }] }, 'adapters session and session both claim the API name "session"'],
     ["a format name taken", { ...ACME, formats: [{ ...ACME.formats[0]!, name: "fit estimation result" }] }, 'adapters fit and acme both claim the format name "fit estimation result"'],
     ["the canonical form's format name", { ...ACME, formats: [{ ...ACME.formats[0]!, name: "scanbridge.scan/v1" }] }, 'adapter acme: the format name "scanbridge.scan/v1" is the canonical form\'s'],

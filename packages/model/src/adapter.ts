@@ -6,6 +6,7 @@
  * format is one more, in a package of its own (docs/adapters.md).
  */
 import type { Either } from "effect"
+import type { Dialect } from "./dialect.js"
 import type { DecodeError, EncodeError } from "./errors.js"
 import type { Api, Encoded, Scan } from "./scan.js"
 
@@ -38,6 +39,8 @@ export interface Adapter {
   readonly name: Api
   readonly formats: ReadonlyArray<ScanFormat>
   readonly encoder: ScanEncoder
+  /** Its spellings of the catalogue's names (`makeDialect`), for an API that has its own; its `api` is `name`. */
+  readonly dialect?: Dialect
 }
 
 /** A plain object, not an array or null: the start of every shape test. */

@@ -5,6 +5,7 @@
 import { Context, Either, Layer } from "effect"
 import { type Adapter, isRecord } from "@scanbridge/model"
 import { decodeEntryEither, decodeListPageEither, encodeEntryEither, looksClientLibrary as isClientLibrary } from "./codec.js"
+import { platformDialect } from "./dialect.js"
 
 const isEntry = (json: unknown): json is Record<string, unknown> =>
   isRecord(json) && typeof json["id"] === "string" && (json["status"] === "success" || json["status"] === "failure") && isRecord(json["input"])
@@ -15,6 +16,7 @@ const one = <A, E>(result: Either.Either<A, E>) => Either.map(result, (a) => [a]
 
 export const platformAdapter: Adapter = {
   name: "platform",
+  dialect: platformDialect,
   formats: [
     {
       name: "platform entry",

@@ -2,6 +2,7 @@
 import { Context, Either, Layer } from "effect"
 import { type Adapter, isRecord } from "@scanbridge/model"
 import { decodeResultsEither, encodeResultsEither } from "./codec.js"
+import { sessionDialect } from "./dialect.js"
 
 // The message's fields in both spellings; results, pending and error are its three forms.
 const FIELDS = new Set(["scanningSessionId", "scanning_session_id", "clientScanningId", "client_scanning_id", "results", "pending", "error"])
@@ -15,6 +16,7 @@ const isScanningResults = (json: unknown): boolean =>
 
 export const sessionAdapter: Adapter = {
   name: "session",
+  dialect: sessionDialect,
   formats: [
     {
       name: "session ScanningResults",
