@@ -72,6 +72,6 @@ const program = Effect.gen(function* () {
 })
 
 program.pipe(
-  Effect.provide(Layer.mergeAll(Simulator.layer({ estimation: { processingMs: 300 } }), FetchHttpClient.layer, NodeContext.layer, Normalizer.layer.pipe(Layer.provide(Normalizer.adapters)))),
+  Effect.provide(Layer.mergeAll(Simulator.layer({ estimation: { processingMs: 300 } }), FetchHttpClient.layer, NodeContext.layer, Normalizer.default)),
   Effect.runPromise
 )

@@ -7,6 +7,7 @@ import { dirname, join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { JSONSchema } from "effect"
 import { Scan, SizeDocument } from "@scanbridge/model"
+import { formatTable, targetList } from "./adapters.js"
 import { measurementTable, postureTable, statTable, unitTable } from "./tables.js"
 
 export const repoRoot = join(dirname(fileURLToPath(import.meta.url)), "..", "..")
@@ -47,6 +48,10 @@ export const GENERATED: ReadonlyArray<GeneratedFile> = [
   {
     path: "docs/migrate-from-estimation.md",
     render: regions({ "estimation-migration": example("tools/examples/estimation-migration.ts") })
+  },
+  {
+    path: "docs/migrate.md",
+    render: regions({ formats: formatTable, targets: targetList })
   },
   {
     path: "docs/fit.md",

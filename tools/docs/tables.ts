@@ -10,10 +10,10 @@ import { SESSION_ANGLE_UNITS, SESSION_UNITS, sessionDialect } from "@scanbridge/
 
 const DIALECTS: ReadonlyArray<Dialect> = [platformDialect, sessionDialect, estimationDialect, fitDialect]
 
-const table = (header: ReadonlyArray<string>, rows: ReadonlyArray<ReadonlyArray<string>>): string =>
+export const table = (header: ReadonlyArray<string>, rows: ReadonlyArray<ReadonlyArray<string>>): string =>
   [header, header.map(() => "---"), ...rows].map((cells) => `| ${cells.join(" | ")} |`).join("\n")
 
-const code = (s: string | null): string => (s === null ? "(none)" : `\`${s}\``)
+export const code = (s: string | null): string => (s === null ? "(none)" : `\`${s}\``)
 
 /** A spelling with its enum number and unit where it has them: `WEIGHT` (3, GRAMS). */
 const spelled = (s: Spelling | null): string => {

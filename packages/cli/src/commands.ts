@@ -6,6 +6,8 @@
  */
 import { BuiltInOptions, Command, CommandDescriptor, HelpDoc, Options, Usage, ValidationError } from "@effect/cli"
 import { Cause, Effect, HashMap, Option, Ref } from "effect"
+import type { Adapter } from "@scanbridge/model"
+import { GivenAdapters } from "./given-adapters.js"
 import { diffCommand } from "./commands/diff.js"
 import { inspectCommand } from "./commands/inspect.js"
 import { type HelpEpilogue, renderEpilogue } from "./commands/help.js"
@@ -14,6 +16,8 @@ import { simulateCommand } from "./commands/simulate.js"
 import { ExitCode, ExitStatus } from "./exit.js"
 import { Stdio, withStdioConsole } from "./stdio.js"
 import { VERSION, asksForVersion } from "./version.js"
+
+import { UsageError } from "./commands/errors.js"
 
 export { CliError } from "./commands/errors.js"
 
@@ -114,12 +118,21 @@ const messageOf = (error: unknown): string =>
     ? (error as { message: string }).message
     : String(error)
 
+export interface RunCliOptions {
+  /**
+   * Adapters for other storage formats, added to the built-in ones for every command (as
+   * `--adapter` adds a module's). Values have no module a worker thread could import, so with
+   * them `migrate` runs in the main thread whatever `--workers` says.
+   */
+  readonly adapters?: ReadonlyArray<Adapter>
+}
+
 /**
  * Runs a command line (`process.argv`: node, the script, then the arguments) to its exit code.
  * Every failure is printed here, as one line, and becomes its exit code; only an interruption
  * (a signal, which the executable turns into its own exit code) ends it otherwise.
  */
-export const runCli = (argv: ReadonlyArray<string>) =>
+export const runCli = (argv: ReadonlyArray<string>, options: RunCliOptions = {}) =>
   Effect.gen(function* () {
     const stdio = yield* Stdio
     // One line, as the executable prints it without loading the commands (main.ts).
@@ -135,12 +148,14 @@ export const runCli = (argv: ReadonlyArray<string>) =>
       Effect.zipRight(epilogue === undefined ? Effect.void : Effect.ignore(stdio.out(renderEpilogue(epilogue)))),
       Effect.zipRight(Ref.get(status)),
       Effect.provideService(ExitStatus, status),
+      Effect.provideService(GivenAdapters, options.adapters ?? []),
       withStdioConsole,
       Effect.catchAllCause((cause): Effect.Effect<ExitCode> => {
         if (Cause.isInterruptedOnly(cause)) return Effect.failCause(cause as Cause.Cause<never>)
         const failure = Cause.failureOption(cause)
         // A bad command line has been reported already, by @effect/cli.
         if (Option.isSome(failure) && ValidationError.isValidationError(failure.value)) return Effect.succeed(ExitCode.usage)
+        if (Option.isSome(failure) && failure.value instanceof UsageError) return Effect.as(stdio.err(`scanbridge: ${failure.value.message}\n`), ExitCode.usage)
         // The reader of stdout has gone: nothing to tell it.
         if (Option.isSome(failure) && typeof failure.value === "object" && failure.value !== null && "_tag" in failure.value && failure.value._tag === "BrokenPipe") {
           return Effect.succeed(ExitCode.brokenPipe)

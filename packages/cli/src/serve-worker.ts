@@ -7,6 +7,6 @@ import { Normalizer, runMigrateWorker } from "@scanbridge/migrate"
 /** Migrates chunks over the built-in adapters until the main thread closes the pool. */
 export const serveMigrateWorker = (): void =>
   runMigrateWorker.pipe(
-    Effect.provide(Layer.mergeAll(Normalizer.layer.pipe(Layer.provide(Normalizer.adapters)), NodeWorkerRunner.layer)),
+    Effect.provide(Layer.mergeAll(Normalizer.default, NodeWorkerRunner.layer)),
     NodeRuntime.runMain
   )

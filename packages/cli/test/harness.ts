@@ -6,6 +6,7 @@
 import * as NodeContext from "@effect/platform-node/NodeContext"
 import { Effect, Layer, Stream } from "effect"
 import { fileURLToPath } from "node:url"
+import type { Adapter } from "@scanbridge/model"
 import { runCli } from "../src/commands.js"
 import { Stdio, type StdioShape } from "../src/stdio.js"
 import * as NodeWorker from "@effect/platform-node/NodeWorker"
@@ -31,6 +32,8 @@ export interface RunOptions {
   readonly printed?: Printed
   /** What writing to stdout does instead of collecting (a closed pipe, say). */
   readonly out?: StdioShape["out"]
+  /** Adapters given to runCli as values (RunCliOptions). */
+  readonly adapters?: ReadonlyArray<Adapter>
 }
 
 export interface Result {
@@ -53,7 +56,7 @@ export const stdioLayer = (options: RunOptions, printed: Printed) =>
 /** `scanbridge ...args` as an Effect, from the repository's root (as the files in the tests are named). */
 export const command = (args: ReadonlyArray<string>, options: RunOptions = {}): Effect.Effect<Result> => {
   const printed = options.printed ?? { out: "", err: "" }
-  return runCli(["node", "scanbridge", ...args]).pipe(
+  return runCli(["node", "scanbridge", ...args], options.adapters === undefined ? {} : { adapters: options.adapters }).pipe(
     Effect.map((code) => ({ code, stdout: printed.out, stderr: printed.err })),
     Effect.provide(Layer.mergeAll(NodeContext.layer, workers, stdioLayer(options, printed)))
   )

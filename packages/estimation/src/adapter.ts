@@ -2,6 +2,7 @@
 import { Context, Either, Layer } from "effect"
 import { type Adapter, isRecord } from "@scanbridge/model"
 import { type UnitOptions, decodeReadItemEither, decodeReadResponseEither, encodeReadResponseEither } from "./codec.js"
+import { estimationDialect } from "./dialect.js"
 
 const isItem = (json: unknown): boolean =>
   isRecord(json) && typeof json["estimation_id"] === "string" && (json["status"] === "in-progress" || json["status"] === "completed")
@@ -10,10 +11,17 @@ const isResponse = (json: unknown): boolean => isRecord(json) && Array.isArray(j
 
 /** The adapter, reading units as `units` states them (inferred per record by default). */
 export const estimationAdapterWith = (units: UnitOptions = {}): Adapter => ({
-  api: "estimation",
+  name: "estimation",
+  dialect: estimationDialect,
   formats: [
-    { name: "estimation read response", api: "estimation", detect: isResponse, decode: (j) => decodeReadResponseEither(j, units) },
-    { name: "estimation read item", api: "estimation", detect: isItem, decode: (j) => Either.map(decodeReadItemEither(j, units), (s) => [s]) }
+    {
+      name: "estimation read response",
+      api: "estimation",
+      shape: "`measurements` is an array of items with `estimation_id` and `status`",
+      detect: isResponse,
+      decode: (j) => decodeReadResponseEither(j, units)
+    },
+    { name: "estimation read item", api: "estimation", shape: "one such item", detect: isItem, decode: (j) => Either.map(decodeReadItemEither(j, units), (s) => [s]) }
   ],
   encoder: { target: "estimation", encode: (scan) => encodeReadResponseEither(scan) }
 })

@@ -2,13 +2,16 @@
 import { Context, Either, Layer } from "effect"
 import { type Adapter, isRecord } from "@scanbridge/model"
 import { decodeEstimationResultEither, encodeEstimationResultEither } from "./codec.js"
+import { fitDialect } from "./dialect.js"
 
 export const fitAdapter: Adapter = {
-  api: "fit",
+  name: "fit",
+  dialect: fitDialect,
   formats: [
     {
       name: "fit estimation result",
       api: "fit",
+      shape: "`estimations` is an object",
       detect: (j) => isRecord(j) && isRecord(j["estimations"]),
       decode: (j) => Either.map(decodeEstimationResultEither(j), (s) => [s])
     }

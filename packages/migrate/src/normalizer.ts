@@ -1,8 +1,8 @@
 /**
- * Format detection and normalization over whichever adapters it is given. A JSON value is
- * matched against every adapter's shapes (and the canonical form); exactly one must match. An
- * explicit `{ "source": "...", "payload": ... }` envelope names the format (or the API) and
- * skips detection.
+ * Format detection and normalization over a collection of adapters (adapters.ts). A JSON value
+ * is matched against the canonical form's shape and then every adapter's, in the collection's
+ * order; exactly one must match. An explicit `{ "source": "...", "payload": ... }` envelope names
+ * the format (or the API) and skips detection.
  */
 import { Context, Effect, Either, Layer } from "effect"
 import {
@@ -16,21 +16,19 @@ import {
   decodeScanEither,
   isRecord
 } from "@scanbridge/model"
-import { EstimationAdapter, estimationAdapter } from "@scanbridge/estimation"
-import { FitAdapter, fitAdapter } from "@scanbridge/fit"
-import { PlatformAdapter, platformAdapter } from "@scanbridge/platform"
-import { SessionAdapter, sessionAdapter } from "@scanbridge/session"
+import { type AdapterError, CANONICAL_TARGET, builtInAdapters, checkAdapters } from "./adapters.js"
 
 /** The canonical form itself, read and written as it is. */
 export const canonicalFormat: ScanFormat = {
   name: SCAN_FORMAT,
   api: null,
+  shape: `\`format\` is \`${SCAN_FORMAT}\``,
   detect: (json) => isRecord(json) && json["format"] === SCAN_FORMAT,
   decode: (json) => Either.map(decodeScanEither(json), (scan) => [scan as Scan])
 }
 
 export const canonicalEncoder: ScanEncoder = {
-  target: "canonical",
+  target: CANONICAL_TARGET,
   encode: (scan) => Either.right({ value: scan, notes: [] })
 }
 
@@ -58,6 +56,9 @@ export const decodeDetected = ({ format, payload }: Detected): Either.Either<Rea
 }
 
 export interface NormalizerService {
+  /** The collection it was built from, in detection order. */
+  readonly adapters: ReadonlyArray<Adapter>
+  /** The canonical form's and then every adapter's, in detection order. */
   readonly formats: ReadonlyArray<ScanFormat>
   /** Targets by name: `canonical` and one per adapter. */
   readonly encoders: ReadonlyMap<string, ScanEncoder>
@@ -69,8 +70,8 @@ export interface NormalizerService {
 const isEnvelope = (json: unknown): json is { readonly source: string; readonly payload: unknown } =>
   isRecord(json) && typeof json["source"] === "string" && "payload" in json && Object.keys(json).length === 2
 
-/** A normalizer over these adapters, plus the canonical form. */
-export const makeNormalizer = (adapters: ReadonlyArray<Adapter>): NormalizerService => {
+/** A normalizer over a checked collection, plus the canonical form. */
+const build = (adapters: ReadonlyArray<Adapter>): NormalizerService => {
   const formats = [canonicalFormat, ...adapters.flatMap((a) => a.formats)]
   const names = formats.map((f) => f.name)
   const encoders = new Map<string, ScanEncoder>([[canonicalEncoder.target, canonicalEncoder], ...adapters.map((a) => [a.encoder.target, a.encoder] as const)])
@@ -105,7 +106,7 @@ export const makeNormalizer = (adapters: ReadonlyArray<Adapter>): NormalizerServ
           tried: names,
           matched: [],
           value: json.source,
-          message: `unknown source ${JSON.stringify(json.source)}: expected an API (${[...new Set(adapters.map((a) => a.api))].join(", ")}) or a format (${names.join(", ")})`
+          message: `unknown source ${JSON.stringify(json.source)}: expected an API (${adapters.map((a) => a.name).join(", ")}) or a format (${names.join(", ")})`
         })
       )
     }
@@ -127,27 +128,27 @@ export const makeNormalizer = (adapters: ReadonlyArray<Adapter>): NormalizerServ
     return Either.isLeft(detected) ? Either.left(detected.left) : decodeDetected(detected.right)
   }
 
-  return { formats, encoders, detect, normalize }
+  return { adapters, formats, encoders, detect, normalize }
 }
 
-export class Normalizer extends Context.Tag("@scanbridge/migrate/Normalizer")<Normalizer, NormalizerService>() {
-  /** Over the four built-in adapters, from their layers (so one can be swapped). */
-  static readonly layer = Layer.effect(
-    Normalizer,
-    Effect.map(Effect.all([PlatformAdapter, SessionAdapter, EstimationAdapter, FitAdapter]), makeNormalizer)
-  )
-  /** Over the four built-in adapters and any others, such as an integrator's storage format. */
-  static readonly layerWith = (extra: ReadonlyArray<Adapter>) =>
-    Layer.effect(
-      Normalizer,
-      Effect.map(Effect.all([PlatformAdapter, SessionAdapter, EstimationAdapter, FitAdapter]), (built) => makeNormalizer([...built, ...extra]))
-    )
-  /** The built-in adapters' layers, for `Layer.provide(Normalizer.layer, Normalizer.adapters)`. */
-  static readonly adapters = Layer.mergeAll(PlatformAdapter.layer, SessionAdapter.layer, EstimationAdapter.layer, FitAdapter.layer)
-}
+/** A normalizer over this collection, or why the collection cannot be one (adapters.ts). */
+const make = (adapters: ReadonlyArray<Adapter>): Either.Either<NormalizerService, AdapterError> => Either.map(checkAdapters(adapters), build)
 
 /** The normalizer over the built-in adapters, for code that does not use layers. */
-export const defaultNormalizer: NormalizerService = makeNormalizer([platformAdapter, sessionAdapter, estimationAdapter, fitAdapter])
+export const defaultNormalizer: NormalizerService = build(builtInAdapters)
+
+export class Normalizer extends Context.Tag("@scanbridge/migrate/Normalizer")<Normalizer, NormalizerService>() {
+  /**
+   * A normalizer over exactly these adapters (and the canonical form), in this detection order;
+   * an AdapterError when one is not an adapter or two claim one name.
+   */
+  static readonly make = make
+  /** The Normalizer over these adapters (default: the built-in ones). */
+  static readonly layer = (adapters: ReadonlyArray<Adapter> = builtInAdapters): Layer.Layer<Normalizer, AdapterError> =>
+    adapters === builtInAdapters ? Normalizer.default : Layer.effect(Normalizer, make(adapters))
+  /** The Normalizer over the built-in adapters. */
+  static readonly default: Layer.Layer<Normalizer> = Layer.succeed(Normalizer, defaultNormalizer)
+}
 
 /** Which format a JSON value is, from its shape (or its `{source, payload}` envelope). */
 export const detectFormat = (json: unknown): Either.Either<Detected, UnknownFormatError> => defaultNormalizer.detect(json)

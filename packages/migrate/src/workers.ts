@@ -13,9 +13,10 @@ import * as Transferable from "@effect/platform/Transferable"
 import * as Worker from "@effect/platform/Worker"
 import { type WorkerError, isWorkerError } from "@effect/platform/WorkerError"
 import * as WorkerRunner from "@effect/platform/WorkerRunner"
-import { Deferred, Effect, FiberRef, LogLevel, Schema, type Scope } from "effect"
+import { Deferred, Effect, Either, FiberRef, LogLevel, Schema, type Scope } from "effect"
 import { Codegen } from "@scanbridge/model"
-import { Normalizer } from "./normalizer.js"
+import { type AdapterError, importAdapters } from "./adapters.js"
+import { Normalizer, type NormalizerService } from "./normalizer.js"
 import { type MigratedChunk, UnknownTargetError, migrateChunk } from "./pipeline.js"
 import type { InputChunk } from "./read.js"
 
@@ -27,16 +28,16 @@ export class MigrateWorkerError extends Schema.TaggedError<MigrateWorkerError>("
 // The messages are plain data (structured clone), so a class instance never crosses a thread.
 interface ChunkRequest {
   readonly target: string
+  /** URLs of the modules whose adapters the worker adds to its own (see `adapterModules`). */
+  readonly modules: ReadonlyArray<string>
   readonly chunk: InputChunk
   /** The main thread is jitless (`Codegen`): so is the worker, before it compiles anything. */
   readonly jitless: boolean
 }
 
-interface ChunkFailure {
-  readonly _tag: "UnknownTargetError"
-  readonly target: string
-  readonly message: string
-}
+type ChunkFailure =
+  | { readonly _tag: "UnknownTargetError"; readonly target: string; readonly message: string }
+  | { readonly _tag: "AdapterError"; readonly message: string }
 
 // A chunk's bytes move to the worker rather than being copied: the main thread is done with them.
 const transferBytes = (request: ChunkRequest) =>
@@ -57,6 +58,13 @@ export interface MigratePool {
 export interface MigratePoolOptions {
   /** Worker threads: one per core the migration may use. */
   readonly size: number
+  /**
+   * URLs (or package names) of modules that export adapters (adapters.ts `adaptersOfModule`):
+   * each worker imports them and adds their adapters to its own Normalizer's, so that an
+   * integrator's adapter migrates on the workers too. An adapter known only as a value has no
+   * module a worker could import: migrate such a collection without a pool.
+   */
+  readonly adapterModules?: ReadonlyArray<string>
 }
 
 const describe = (error: WorkerError): string => {
@@ -89,7 +97,8 @@ const watched = (platform: Worker.PlatformWorker, starting: () => boolean, faile
 
 /**
  * Starts `size` worker threads, stopped when the scope closes. Each worker must run
- * `runMigrateWorker` over the same adapters as the main thread's `Normalizer`. On Node the
+ * `runMigrateWorker`, whose adapters plus those of `adapterModules` must be the main thread's
+ * `Normalizer`'s. On Node the
  * platform is `NodeWorker.layerPlatform((id) => new Worker(entry))` from `@effect/platform-node`.
  * Fails if a worker cannot start.
  */
@@ -115,45 +124,66 @@ export const makeMigratePool = (options: MigratePoolOptions): Effect.Effect<Migr
       )).pipe(Effect.zipLeft(Deferred.await(started))),
       Effect.zipRight(Deferred.await(started), Effect.never)
     ).pipe(Effect.provideService(Worker.WorkerManager, manager))
+    const modules = options.adapterModules ?? []
     return {
       size: options.size,
       concurrency: options.size * CHUNKS_PER_WORKER,
       migrateChunk: (target, chunk) =>
         Effect.mapError(
-          pool.executeEffect({ target, chunk, jitless: Codegen.options().jitless }),
+          pool.executeEffect({ target, modules, chunk, jitless: Codegen.options().jitless }),
           (e): MigrateWorkerError | UnknownTargetError =>
-            e._tag === "WorkerError" ? new MigrateWorkerError({ message: describe(e) }) : new UnknownTargetError({ target: e.target, message: e.message })
+            e._tag === "WorkerError"
+              ? new MigrateWorkerError({ message: describe(e) })
+              : e._tag === "AdapterError"
+                ? new MigrateWorkerError({ message: `migration worker: ${e.message}` })
+                : new UnknownTargetError({ target: e.target, message: e.message })
         )
     }
   })
 
 /**
- * The worker side: serves chunks until the pool closes, with the `Normalizer` in context. A
- * worker entry on Node provides `NodeWorkerRunner.layer` and the same normalizer layer as the main
- * thread (`Normalizer.layer` for the built-in adapters, `Normalizer.layerWith([...])` for an
- * integrator's own), for example:
+ * The worker side: serves chunks until the pool closes, with the `Normalizer` in context, to
+ * which it adds the adapters of the pool's `adapterModules`. A worker entry on Node provides
+ * `NodeWorkerRunner.layer` and a normalizer layer (`Normalizer.default` for the built-in
+ * adapters), for example:
  *
  * ```ts
- * runMigrateWorker.pipe(Effect.provide([normalizerLayer, NodeWorkerRunner.layer]), NodeRuntime.runMain)
+ * runMigrateWorker.pipe(Effect.provide([Normalizer.default, NodeWorkerRunner.layer]), NodeRuntime.runMain)
  * ```
  */
 export const runMigrateWorker: Effect.Effect<void, MigrateWorkerError, Normalizer | WorkerRunner.PlatformRunner> = Effect.gen(function* () {
-  const normalizer = yield* Normalizer
+  const base = yield* Normalizer
+  // The pool's adapter modules, imported once (the first chunks wait for the same import).
+  const withModules = new Map<string, Promise<Either.Either<NormalizerService, AdapterError>>>()
+  const normalizerFor = (modules: ReadonlyArray<string>, key: string): Effect.Effect<NormalizerService, ChunkFailure> => {
+    if (modules.length === 0) return Effect.succeed(base)
+    let loaded = withModules.get(key)
+    if (loaded === undefined) {
+      loaded = Effect.runPromise(Effect.either(Effect.flatMap(importAdapters(modules), (extra) => Normalizer.make([...base.adapters, ...extra]))))
+      withModules.set(key, loaded)
+    }
+    return Effect.flatMap(
+      Effect.promise(() => loaded),
+      Either.match({ onLeft: (e) => Effect.fail({ _tag: "AdapterError", message: e.message } as const), onRight: Effect.succeed })
+    )
+  }
   const byTarget = new Map<string, ReturnType<typeof migrateChunk>>()
   const handle = (request: ChunkRequest): Effect.Effect<MigratedChunk, ChunkFailure> =>
     Effect.suspend(() => {
       // Before the first chunk's guards are compiled: a pool never mixes jitless and not.
       if (request.jitless && !Codegen.options().jitless) Codegen.configure({ jitless: true })
-      let run = byTarget.get(request.target)
-      if (run === undefined) {
+      const modules = request.modules.join("\n")
+      const run = byTarget.get(`${modules}\n${request.target}`)
+      if (run !== undefined) return Effect.succeed(run(request.chunk))
+      return Effect.flatMap(normalizerFor(request.modules, modules), (normalizer): Effect.Effect<MigratedChunk, ChunkFailure> => {
         if (!normalizer.encoders.has(request.target)) {
           const { target, message } = UnknownTargetError.of(request.target, normalizer, " in the migration worker")
           return Effect.fail({ _tag: "UnknownTargetError", target, message })
         }
-        run = migrateChunk(normalizer, request.target)
-        byTarget.set(request.target, run)
-      }
-      return Effect.succeed(run(request.chunk))
+        const made = migrateChunk(normalizer, request.target)
+        byTarget.set(`${modules}\n${request.target}`, made)
+        return Effect.succeed(made(request.chunk))
+      })
     })
   yield* Effect.mapError(WorkerRunner.launch(WorkerRunner.layer(handle)), (e) => new MigrateWorkerError({ message: describe(e) }))
 })

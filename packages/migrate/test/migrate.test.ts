@@ -5,13 +5,14 @@ import { readFileSync } from "node:fs"
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { type Adapter, DecodeError, type Path, Proto3, Scan, UnknownFormatError, decodeScanEither, formatPath, isRecord, makeScan, stringifyScan } from "@scanbridge/model"
-import { Normalizer, type Report, detectFormat, makeNormalizer, migrate, normalizeEither, outputFile } from "../src/index.js"
+import { type Adapter, type Path, Proto3, Scan, UnknownFormatError, decodeScanEither, formatPath, isRecord, stringifyScan } from "@scanbridge/model"
+import { Normalizer, type Report, builtInAdapters, detectFormat, migrate, normalizeEither, outputFile } from "../src/index.js"
 import { defaultNormalizer } from "../src/normalizer.js"
 import { EXPORT, lines, mutateAt, mutatedSample, objectPaths, repo, sampleWithUnknownKey, samples } from "./records.js"
+import { ACME } from "./acme-adapter.js"
 import { assertInTurns } from "./turns.js"
 
-const layer = Layer.mergeAll(NodeContext.layer, Normalizer.layer.pipe(Layer.provide(Normalizer.adapters)))
+const layer = Layer.mergeAll(NodeContext.layer, Normalizer.default)
 
 /** Runs a migration into memory: the output text, the rejects text and the report. */
 const run = (inputs: ReadonlyArray<string>, to?: string) =>
@@ -28,27 +29,6 @@ const run = (inputs: ReadonlyArray<string>, to?: string) =>
   }).pipe(Effect.provide(layer))
 
 const sum = (counts: Readonly<Record<string, number>>) => Object.values(counts).reduce((a, b) => a + b, 0)
-
-/** An integrator's own storage format: `acme,<scan id>,<waist mm>`. */
-const ACME: Adapter = {
-  api: "platform",
-  formats: [
-    {
-      name: "acme csv row",
-      api: "platform",
-      detect: (j) => typeof j === "string" && j.startsWith("acme,"),
-      decode: (j) => {
-        const [, id, waist] = String(j).split(",")
-        const scan = makeScan({ source: { api: "platform", id: id! }, status: "success", measurementsMm: { waistGirth: Number(waist) } })
-        return Either.map(
-          Either.mapLeft(scan, (v) => DecodeError.fromIssues("acme csv row", v.issues)),
-          (s) => [s]
-        )
-      }
-    }
-  ],
-  encoder: { target: "acme", encode: (scan) => Either.right({ value: `acme,${scan.source.id}`, notes: [] }) }
-}
 
 describe("detectFormat", () => {
   const entry = lines("platform/entries.ndjson")[0] as { entry: unknown }
@@ -77,11 +57,11 @@ describe("detectFormat", () => {
 
   it("says which formats matched when more than one does", () => {
     const greedy: Adapter = {
-      api: "fit",
-      formats: [{ name: "anything", api: "fit", detect: isRecord, decode: () => Either.right([]) }],
+      name: "greedy",
+      formats: [{ name: "anything", api: "greedy", detect: isRecord, decode: () => Either.right([]) }],
       encoder: { target: "anything", encode: (scan) => Either.right({ value: scan, notes: [] }) }
     }
-    const n = makeNormalizer([greedy])
+    const n = Either.getOrThrow(Normalizer.make([greedy]))
     const error = Either.getLeft(n.detect({ format: "scanbridge.scan/v1" }))
     expect(error._tag === "Some" && error.value.matched).toEqual(["scanbridge.scan/v1", "anything"])
   })
@@ -110,9 +90,10 @@ describe("normalize", () => {
       const n = yield* Normalizer
       const [scan] = yield* n.normalize("acme,scan_9,812")
       expect(scan!.measurementsMm.waistGirth).toBe(812)
+      expect(scan!.source).toEqual({ api: "acme", id: "scan_9" })
       expect(n.encoders.has("acme")).toBe(true)
       expect(n.formats.map((f) => f.name)).toContain("session ScanningResults")
-    }).pipe(Effect.provide(Normalizer.layerWith([ACME]).pipe(Layer.provide(Normalizer.adapters))))
+    }).pipe(Effect.provide(Normalizer.layer([...builtInAdapters, ACME])))
   )
 
   // Decoders build scans without validating them again (the wire was validated): these

@@ -145,7 +145,7 @@ const repo = fileURLToPath(new URL("../../..", import.meta.url))
 const ENTRIES = readFileSync(join(repo, "examples/export/platform/entries.ndjson"), "utf8").trim().split("\n")
 const entries = (n: number) => Array.from({ length: n }, (_, i) => ENTRIES[i % ENTRIES.length]!)
 
-const layer = Layer.mergeAll(NodeContext.layer, Normalizer.layer.pipe(Layer.provide(Normalizer.adapters)))
+const layer = Layer.mergeAll(NodeContext.layer, Normalizer.default)
 
 /** A migration into memory: output text, rejects (parsed), the report, and every progress. */
 const run = (options: Omit<MigrateOptions, "output" | "rejects">) =>

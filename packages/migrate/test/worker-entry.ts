@@ -4,4 +4,4 @@ import * as NodeWorkerRunner from "@effect/platform-node/NodeWorkerRunner"
 import { Effect, Layer } from "effect"
 import { Normalizer, runMigrateWorker } from "../src/index.js"
 
-runMigrateWorker.pipe(Effect.provide(Layer.mergeAll(Normalizer.layer.pipe(Layer.provide(Normalizer.adapters)), NodeWorkerRunner.layer)), NodeRuntime.runMain)
+runMigrateWorker.pipe(Effect.provide(Layer.mergeAll(Normalizer.default, NodeWorkerRunner.layer)), NodeRuntime.runMain)

@@ -26,7 +26,7 @@ const WORKER_HEAP = { maxYoungGenerationSizeMb: 8, maxOldGenerationSizeMb: 96 }
 const platformOf = (worker: string) =>
   Layer.mergeAll(
     NodeContext.layer,
-    Normalizer.layer.pipe(Layer.provide(Normalizer.adapters)),
+    Normalizer.default,
     NodeWorker.layerPlatform(() => new Worker(ENTRY, { env: { ...process.env, SCANBRIDGE_TEST_WORKER: worker }, resourceLimits: WORKER_HEAP }))
   )
 

@@ -1,10 +1,12 @@
 /**
- * What an adapter offers the migration engine: the JSON shapes it reads, how to tell them from
- * the shape alone, how to decode them to canonical scans, and how to write a scan back in its
- * API's shape. Each adapter package exports one (`PlatformAdapter`, `SessionAdapter`, ...) as
- * a plain value and as a Context.Tag; an integrator's own storage format is one more.
+ * What an adapter offers the migration engine: its API's name, the JSON shapes it reads, how to
+ * tell them from the shape alone, how to decode them to canonical scans, and how to write a scan
+ * back in its API's shape. Each adapter package exports one (`platformAdapter`,
+ * `sessionAdapter`, ...) as a plain value and as a Context.Tag; an integrator's own storage
+ * format is one more, in a package of its own (docs/adapters.md).
  */
 import type { Either } from "effect"
+import type { Dialect } from "./dialect.js"
 import type { DecodeError, EncodeError } from "./errors.js"
 import type { Api, Encoded, Scan } from "./scan.js"
 
@@ -12,8 +14,10 @@ import type { Api, Encoded, Scan } from "./scan.js"
 export interface ScanFormat {
   /** Stable and unique, for reports and `{source, payload}` envelopes: `session ScanningResults`. */
   readonly name: string
-  /** null for the canonical form itself. */
+  /** Its adapter's `name`; null for the canonical form itself. */
   readonly api: Api | null
+  /** What `detect` looks for, in a few words, for the docs' table of formats. */
+  readonly shape?: string
   /** From the shape alone, cheaply, without validating: is this JSON this format? */
   readonly detect: (json: unknown) => boolean
   /** Every scan the JSON holds (a list page holds several). Never throws. */
@@ -22,13 +26,19 @@ export interface ScanFormat {
 
 /** Writes a canonical scan in an API's shape, with a note for what the shape cannot hold. */
 export interface ScanEncoder {
-  /** The name a user picks it by: `platform`, `session`, `estimation`, `fit`. */
+  /** The name a user picks it by (`--to`): `platform`, `session`, `estimation`, `fit`, or an integrator's own. */
   readonly target: string
   readonly encode: (scan: Scan) => Either.Either<Encoded<unknown>, EncodeError>
 }
 
 export interface Adapter {
-  readonly api: Api
+  /**
+   * The API's name, unique in a collection: what the scans it decodes hold in `source.api`, what
+   * every one of its formats names as `api`, and what a `{source, payload}` envelope names.
+   */
+  readonly name: Api
   readonly formats: ReadonlyArray<ScanFormat>
   readonly encoder: ScanEncoder
+  /** Its spellings of the catalogue's names (`makeDialect`), for an API that has its own; its `api` is `name`. */
+  readonly dialect?: Dialect
 }

@@ -97,7 +97,20 @@ export const Base64 = Schema.String.pipe(
 
 // --- Parts --------------------------------------------------------------------------------
 
-export const Api = Schema.Literal("platform", "session", "estimation", "fit")
+/**
+ * The API (or storage format) a scan was read from: the name of the adapter that decoded it.
+ * Open, so that an integrator's adapter names its own; the built-in adapters are `platform`,
+ * `session`, `estimation` and `fit`, the four names `scanbridge.scan/v1` files held when this
+ * was a closed list, so every such file still decodes as it did.
+ */
+export const Api = Schema.String.pipe(Schema.minLength(1)).annotations({
+  identifier: "Api",
+  title: "API",
+  description: "the name of the adapter that read the scan: platform, session, estimation, fit, or an integrator's own",
+  examples: ["platform", "session", "estimation", "fit"],
+  // Mostly the built-in names, whose codecs treat their own source apart, and some others.
+  arbitrary: () => (fc) => fc.oneof(fc.constantFrom("platform", "session", "estimation", "fit"), fc.string({ minLength: 1, maxLength: 12 }))
+})
 export type Api = typeof Api.Type
 
 export const Status = Schema.Literal("success", "failure", "pending")

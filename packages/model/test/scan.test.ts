@@ -103,7 +103,8 @@ interface Mutation {
 
 const MUTATIONS: ReadonlyArray<Mutation> = [
   { name: "another format", path: ["format"], value: "scanbridge.scan/v2" },
-  { name: "unknown api", path: ["source", "api"], value: "bodygram" },
+  { name: "empty api", path: ["source", "api"], value: "" },
+  { name: "api not a string", path: ["source", "api"], value: 7 },
   { name: "unknown status", path: ["status"], value: "done" },
   { name: "timestamp with a space", path: ["createdAt"], value: "2026-01-02 03:04:05" },
   { name: "timestamp without milliseconds", path: ["expiresAt"], value: "2026-01-02T03:04:05Z" },
@@ -203,6 +204,13 @@ describe("the strict decoder", () => {
       expect(issue!.value).toEqual(mutation.value)
     }, { fastCheck: { numRuns: 20 } })
   })
+
+  // source.api is open: an integrator's adapter names its own API, and its scans read back.
+  it.prop("reads any non-empty API name in source.api", [Scan, fc.string({ minLength: 1 })], ([scan, api]) => {
+    const json = { ...encodeScan(scan), source: { api, id: scan.source.id } }
+    const result = decodeScanEither(json)
+    expect(Either.isRight(result) && result.right.source.api).toBe(api)
+  }, { fastCheck: { numRuns: 20 } })
 
   it("names the format, the path and the value in its message", () => {
     const json = { ...CONTRACT_EXAMPLE, measurementsMm: { hipGirth: -3 } }

@@ -5,6 +5,7 @@
 import { Context, Either, Layer } from "effect"
 import { type Adapter, isRecord } from "@scanbridge/model"
 import { decodeEntryEither, decodeListPageEither, encodeEntryEither, looksClientLibrary as isClientLibrary } from "./codec.js"
+import { platformDialect } from "./dialect.js"
 
 const isEntry = (json: unknown): json is Record<string, unknown> =>
   isRecord(json) && typeof json["id"] === "string" && (json["status"] === "success" || json["status"] === "failure") && isRecord(json["input"])
@@ -14,14 +15,28 @@ const isEnvelope = (json: unknown): boolean => isRecord(json) && Object.keys(jso
 const one = <A, E>(result: Either.Either<A, E>) => Either.map(result, (a) => [a])
 
 export const platformAdapter: Adapter = {
-  api: "platform",
+  name: "platform",
+  dialect: platformDialect,
   formats: [
-    { name: "platform entry", api: "platform", detect: (j) => isEntry(j) && !isClientLibrary(j), decode: (j) => one(decodeEntryEither(j)) },
-    { name: "platform entry envelope", api: "platform", detect: isEnvelope, decode: (j) => one(decodeEntryEither(j)) },
-    { name: "platform client-library entry", api: "platform", detect: (j) => isEntry(j) && isClientLibrary(j), decode: (j) => one(decodeEntryEither(j)) },
+    {
+      name: "platform entry",
+      api: "platform",
+      shape: "`id`, `status` (success or failure) and `input`",
+      detect: (j) => isEntry(j) && !isClientLibrary(j),
+      decode: (j) => one(decodeEntryEither(j))
+    },
+    { name: "platform entry envelope", api: "platform", shape: '`{ "entry": <platform entry> }`', detect: isEnvelope, decode: (j) => one(decodeEntryEither(j)) },
+    {
+      name: "platform client-library entry",
+      api: "platform",
+      shape: "a platform entry whose `bodyComposition` holds bare numbers or whose avatar is glb",
+      detect: (j) => isEntry(j) && isClientLibrary(j),
+      decode: (j) => one(decodeEntryEither(j))
+    },
     {
       name: "platform list page",
       api: "platform",
+      shape: "`results` is an array",
       detect: (j) => isRecord(j) && Array.isArray(j["results"]) && !("id" in j),
       decode: decodeListPageEither
     }

@@ -6,8 +6,9 @@
  * Light to import: no command line, no simulator, no Node-specific platform. `migrateFile` loads
  * Node's file system on its first call, each client its package when it is made.
  */
-export { normalizePlain as normalize, detectFormatPlain as detectFormat, migrateFile, encoders, ScanbridgeError } from "./plain.js"
-export type { MigrateFileOptions } from "./plain.js"
+export { normalizePlain as normalize, detectFormatPlain as detectFormat, migrateFile, encode, encoders, ScanbridgeError } from "./plain.js"
+export type { AdapterOptions, EncodeOptions, MigrateFileOptions } from "./plain.js"
+export type { Adapter, ScanEncoder, ScanFormat } from "@scanbridge/model"
 export { estimationClient, fitClient, platformClient, sessionClient } from "./clients.js"
 export type { EstimationClient, FitClient, Plain, PlainClient, PlatformClient, SessionClient } from "./clients.js"
 export type { EstimationClientOptions } from "@scanbridge/estimation"

@@ -3,9 +3,9 @@
  * objects and throw one error class, `ScanbridgeError` (from `@scanbridge/model/plain`).
  */
 import { Effect, Either, Layer } from "effect"
-import { DecodeError, type Encoded, type Scan, type ScanJson } from "@scanbridge/model"
+import { type Adapter, DecodeError, type Encoded, type Scan, type ScanJson } from "@scanbridge/model"
 import { ScanbridgeError, throwsOnlyScanbridgeError } from "@scanbridge/model/plain"
-import { type Report, Normalizer, defaultNormalizer, migrate, outputFile, refuseOverlaps } from "@scanbridge/migrate"
+import { type NormalizerService, type Report, Normalizer, UnknownTargetError, builtInAdapters, defaultNormalizer, migrate, outputFile, refuseOverlaps } from "@scanbridge/migrate"
 
 export { ScanbridgeError }
 
@@ -14,20 +14,44 @@ const orThrow = <A>(result: Either.Either<A, ConstructorParameters<typeof Scanbr
   return result.right
 }
 
-const scansOf = (json: unknown): ReadonlyArray<Scan> => orThrow(defaultNormalizer.normalize(json))
+export interface AdapterOptions {
+  /**
+   * Adapters for other storage formats (docs/adapters.md), added to the built-in ones: their
+   * formats are read, and their targets written, like the built-in ones'.
+   */
+  readonly adapters?: ReadonlyArray<Adapter>
+}
+
+// One normalizer per collection given, built (and checked) once however often it is used.
+const normalizers = new WeakMap<ReadonlyArray<Adapter>, NormalizerService>()
+
+/** The normalizer over the built-in adapters and the given ones; ScanbridgeError AdapterError for a collection it cannot use. */
+const normalizerOf = (options: AdapterOptions | undefined): NormalizerService => {
+  const extra = options?.adapters
+  if (extra === undefined || extra.length === 0) return defaultNormalizer
+  let normalizer = normalizers.get(extra)
+  if (normalizer === undefined) {
+    normalizer = orThrow(Normalizer.make([...builtInAdapters, ...extra]))
+    normalizers.set(extra, normalizer)
+  }
+  return normalizer
+}
+
+const scansOf = (json: unknown, normalizer: NormalizerService): ReadonlyArray<Scan> => orThrow(normalizer.normalize(json))
 
 /** Every canonical scan a stored JSON value holds (a list page holds several). */
-export const normalizePlain = (json: unknown): ReadonlyArray<ScanJson> => throwsOnlyScanbridgeError(json, () => scansOf(json))
+export const normalizePlain = (json: unknown, options?: AdapterOptions): ReadonlyArray<ScanJson> =>
+  throwsOnlyScanbridgeError(json, () => scansOf(json, normalizerOf(options)))
 
 /** Which format a JSON value is: its name and API (null for the canonical form). */
-export const detectFormatPlain = (json: unknown): { readonly format: string; readonly api: string | null } =>
+export const detectFormatPlain = (json: unknown, options?: AdapterOptions): { readonly format: string; readonly api: string | null } =>
   throwsOnlyScanbridgeError(json, () => {
-    const d = orThrow(defaultNormalizer.detect(json))
+    const d = orThrow(normalizerOf(options).detect(json))
     return { format: d.format.name, api: d.format.api }
   })
 
-export interface MigrateFileOptions {
-  /** `canonical` (default), `platform`, `session`, `estimation` or `fit`. */
+export interface MigrateFileOptions extends AdapterOptions {
+  /** `canonical` (default), `platform`, `session`, `estimation`, `fit`, or a given adapter's target. */
   readonly to?: string
   /** The output file, one JSON per line. */
   readonly out: string
@@ -44,6 +68,7 @@ export interface MigrateFileOptions {
 export const migrateFile = async (inputs: string | ReadonlyArray<string>, options: MigrateFileOptions): Promise<Report> => {
   const files = typeof inputs === "string" ? [inputs] : inputs
   const fileSystem = await nodeFiles()
+  const normalizer = throwsOnlyScanbridgeError(options, () => normalizerOf(options))
   const result = await Effect.runPromise(
     Effect.scoped(
       Effect.gen(function* () {
@@ -63,7 +88,7 @@ export const migrateFile = async (inputs: string | ReadonlyArray<string>, option
         if (rejects !== undefined) yield* rejects.commit
         return report
       })
-    ).pipe(Effect.provide(Layer.mergeAll(fileSystem, Normalizer.layer.pipe(Layer.provide(Normalizer.adapters)))), Effect.either)
+    ).pipe(Effect.provide(Layer.mergeAll(fileSystem, Layer.succeed(Normalizer, normalizer))), Effect.either)
   )
   // Thrown here, not by runPromise, so the caller gets the ScanbridgeError itself.
   if (Either.isLeft(result)) throw new ScanbridgeError(result.left)
@@ -77,21 +102,31 @@ export const migrateFile = async (inputs: string | ReadonlyArray<string>, option
 const nodeFiles = () =>
   Promise.all([import("@effect/platform-node/NodeFileSystem"), import("@effect/platform-node/NodePath")]).then(([fs, path]) => Layer.merge(fs.layer, path.layer))
 
-const encoderOf = (target: string) => (scan: unknown): Encoded<unknown> =>
-  throwsOnlyScanbridgeError(scan, () => {
-    const [canonical] = scansOf(scan)
-    // A record that holds no scan (an empty list page) has nothing to encode.
-    if (canonical === undefined) throw new ScanbridgeError(DecodeError.at("record", [], scan, "holds no scan to encode"))
-    return orThrow(defaultNormalizer.encoders.get(target)!.encode(canonical))
-  })
+export interface EncodeOptions extends AdapterOptions {
+  /** The target: `canonical`, `platform`, `session`, `estimation`, `fit`, or a given adapter's. */
+  readonly to: string
+}
 
 /**
- * The compatibility encoders: a canonical scan (or any record Scanbridge reads) written in an
- * API's shape, with a note for everything that shape cannot hold.
+ * A canonical scan (or the first scan of any record Scanbridge reads) written in a target's
+ * shape, with a note for everything that shape cannot hold. ScanbridgeError UnknownTargetError
+ * for a target no adapter offers.
  */
+export const encode = (scan: unknown, options: EncodeOptions): Encoded<unknown> =>
+  throwsOnlyScanbridgeError(scan, () => {
+    const normalizer = normalizerOf(options)
+    const encoder = normalizer.encoders.get(options.to)
+    if (encoder === undefined) throw new ScanbridgeError(UnknownTargetError.of(options.to, normalizer))
+    const [canonical] = scansOf(scan, normalizer)
+    // A record that holds no scan (an empty list page) has nothing to encode.
+    if (canonical === undefined) throw new ScanbridgeError(DecodeError.at("record", [], scan, "holds no scan to encode"))
+    return orThrow(encoder.encode(canonical))
+  })
+
+/** The compatibility encoders of the built-in APIs by the names the README promises: `encode` with their target. */
 export const encoders = {
-  toPlatformEntry: encoderOf("platform"),
-  toSessionResults: encoderOf("session"),
-  toEstimationResponse: encoderOf("estimation"),
-  toFitEstimation: encoderOf("fit")
+  toPlatformEntry: (scan: unknown) => encode(scan, { to: "platform" }),
+  toSessionResults: (scan: unknown) => encode(scan, { to: "session" }),
+  toEstimationResponse: (scan: unknown) => encode(scan, { to: "estimation" }),
+  toFitEstimation: (scan: unknown) => encode(scan, { to: "fit" })
 } as const

@@ -2,6 +2,7 @@
 import { Context, Either, Layer } from "effect"
 import { type Adapter, isRecord } from "@scanbridge/model"
 import { decodeResultsEither, encodeResultsEither } from "./codec.js"
+import { sessionDialect } from "./dialect.js"
 
 // The message's fields in both spellings; results, pending and error are its three forms.
 const FIELDS = new Set(["scanningSessionId", "scanning_session_id", "clientScanningId", "client_scanning_id", "results", "pending", "error"])
@@ -14,8 +15,17 @@ const isScanningResults = (json: unknown): boolean =>
   !Array.isArray(json["results"])
 
 export const sessionAdapter: Adapter = {
-  api: "session",
-  formats: [{ name: "session ScanningResults", api: "session", detect: isScanningResults, decode: (j) => Either.map(decodeResultsEither(j), (s) => [s]) }],
+  name: "session",
+  dialect: sessionDialect,
+  formats: [
+    {
+      name: "session ScanningResults",
+      api: "session",
+      shape: "only its own fields (camel or snake case), with `results`, `pending` or `error`",
+      detect: isScanningResults,
+      decode: (j) => Either.map(decodeResultsEither(j), (s) => [s])
+    }
+  ],
   encoder: { target: "session", encode: encodeResultsEither }
 }
 

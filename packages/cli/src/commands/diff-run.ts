@@ -3,7 +3,8 @@ import { Console, Effect, type Option } from "effect"
 import type { Scan } from "@scanbridge/model"
 import { ExitCode, exitWith } from "../exit.js"
 import { differences, onlyIn, renderDiff } from "../render.js"
-import { normalizerLayer, recordsOf } from "./scans.js"
+import { withAdapters } from "../adapters.js"
+import { recordsOf } from "./scans.js"
 
 export interface DiffArgs {
   readonly a: string
@@ -12,6 +13,7 @@ export interface DiffArgs {
   readonly recordB: Option.Option<number>
   readonly toleranceMm: number
   readonly json: boolean
+  readonly adapter: ReadonlyArray<string>
 }
 
 /** The first scan of a file, or of its picked record, and the record it is in. */
@@ -29,7 +31,7 @@ const describeSide = (side: { readonly file: string; readonly record: number; re
 })
 
 export const runDiff = (args: DiffArgs) =>
-  Effect.gen(function* () {
+  withAdapters(args.adapter, () => Effect.gen(function* () {
     const a = yield* sideOf(args.a, "--record-a", args.recordA)
     const b = yield* sideOf(args.b, "--record-b", args.recordB)
     const diffs = differences(a.scan, b.scan)
@@ -51,4 +53,4 @@ export const runDiff = (args: DiffArgs) =>
       yield* Console.log(`\n${beyond.length} of ${diffs.length} shared measurements differ by more than ${args.toleranceMm} mm`)
     }
     if (beyond.length > 0) yield* exitWith(ExitCode.differs)
-  }).pipe(Effect.provide(normalizerLayer))
+  }))

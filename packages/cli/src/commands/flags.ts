@@ -4,7 +4,7 @@
  * with the flag's default, so `--help` shows it.
  */
 import { HelpDoc, Options, ValidationError } from "@effect/cli"
-import { Effect, type Option } from "effect"
+import { Effect, Option } from "effect"
 
 const invalid = (message: string) => ValidationError.invalidValue(HelpDoc.p(message))
 
@@ -67,3 +67,22 @@ export const STDIN_ARGUMENT = "\u0000-"
 /** The flag that picks one record of a multi-record file (inspect, diff). */
 export const recordOption = (name: string, of: string, fallback: string) =>
   count(name, 1, `the record of ${of} to read, 1-based: the NDJSON record (blank lines are not records) or the JSON array's element`, fallback)
+
+/** The repeatable `--adapter MODULE` flag: modules whose adapters a command adds to the built-in ones. */
+export const adapterOption = Options.text("adapter").pipe(
+  Options.withPseudoName("MODULE"),
+  Options.repeated,
+  // Optional as well, so that the usage shows it in brackets: repeated alone allows none already.
+  Options.optional,
+  Options.map(Option.getOrElse((): ReadonlyArray<string> => [])),
+  Options.withDescription(
+    "a module that exports an adapter for another storage format (a path, or a package name as the current folder resolves it); repeatable (default: the built-in adapters only)"
+  )
+)
+
+/**
+ * `--to`'s choices in the help: `canonical` and the built-in adapters' targets. Written out rather
+ * than read from the adapters, so that `--help` does not load the migration engine; a test pins it
+ * to the default normalizer's targets. `--to` itself is checked against the run's adapters.
+ */
+export const BUILT_IN_TARGETS: ReadonlyArray<string> = ["canonical", "platform", "session", "estimation", "fit"]

@@ -21,9 +21,9 @@ import { progressLine } from "../progress.js"
 import { BrokenPipe, Stdio } from "../stdio.js"
 import { track, untrack } from "../temporaries.js"
 import { defaultWorkers } from "../workers.js"
-import { CliError } from "./errors.js"
+import { withAdapters } from "../adapters.js"
+import { CliError, UsageError } from "./errors.js"
 import { STDIN_ARGUMENT } from "./flags.js"
-import { normalizerLayer } from "./scans.js"
 
 /** The command line of `scanbridge migrate`, as its flags read it. */
 export interface MigrateArgs {
@@ -36,6 +36,7 @@ export interface MigrateArgs {
   readonly workers: Option.Option<number>
   readonly progress: "auto" | "always" | "never"
   readonly quiet: boolean
+  readonly adapter: ReadonlyArray<string>
 }
 
 /**
@@ -51,8 +52,9 @@ const isStdout = (name: Option.Option<string>) => Option.isSome(name) && STDOUT_
 export const runMigrate = (args: MigrateArgs) => {
   // The pipe's reader going away ends the run as a signal would: nothing is committed.
   let closed = false
-  return Effect.scoped(
+  return withAdapters(args.adapter, ({ modules, normalizer, onWorkers }) => Effect.scoped(
     Effect.gen(function* () {
+      if (!normalizer.encoders.has(args.to)) return yield* new UsageError({ message: `--to ${args.to}: expected one of ${[...normalizer.encoders.keys()].join(", ")}` })
       const stdio = yield* Stdio
       const given = args.inputs.map((input) => (input === STDIN_ARGUMENT || STDIN_NAMES.has(input) ? "-" : input))
       const named = [
@@ -89,7 +91,8 @@ export const runMigrate = (args: MigrateArgs) => {
 
       const total = inputs.bytesTotal
       const workers = Option.isSome(args.workers) ? args.workers.value : defaultWorkers(total ?? 0)
-      const pool = workers > 0 ? yield* makeMigratePool({ size: workers }) : undefined
+      // Adapters given to runCli as values have no module a worker could import: they migrate here.
+      const pool = workers > 0 && onWorkers ? yield* makeMigratePool({ size: workers, adapterModules: modules }) : undefined
 
       const started = yield* Clock.currentTimeMillis
       let latest: MigrateProgress = { report: makeCounter(args.to).report(), bytesRead: 0, bytesTotal: total }
@@ -127,7 +130,6 @@ export const runMigrate = (args: MigrateArgs) => {
     Effect.catchIf(
       () => closed,
       () => new BrokenPipe()
-    ),
-    Effect.provide(normalizerLayer)
-  )
+    )
+  ))
 }

@@ -9,16 +9,14 @@
 import { Args, Command } from "@effect/cli"
 import { ExitCode } from "../exit.js"
 import { WORKERS_FROM_BYTES } from "../workers.js"
-import { choice, count, file, flag } from "./flags.js"
+import { BUILT_IN_TARGETS, adapterOption, choice, count, file, flag, text } from "./flags.js"
 import { lazy } from "./lazy.js"
 
 export { STDIN_ARGUMENT } from "./flags.js"
 
-const TARGETS = ["canonical", "platform", "session", "estimation", "fit"] as const
-
 /** What `scanbridge migrate --help` shows after the flags (see help.ts). */
 export const migrateHelp = {
-  usage: "scanbridge migrate <inputs>... [--to TARGET] [--out FILE] [--rejects FILE] [--report FILE] [--strict] [--workers N] [--progress WHEN] [--quiet]",
+  usage: "scanbridge migrate <inputs>... [--to TARGET] [--adapter MODULE]... [--out FILE] [--rejects FILE] [--report FILE] [--strict] [--workers N] [--progress WHEN] [--quiet]",
   exitCodes: [
     [ExitCode.ok, "every record was migrated or rejected, and the outputs are in place"],
     [ExitCode.failure, "the run failed (an unreadable input, an output that cannot be written); every destination is as it was"],
@@ -30,7 +28,8 @@ export const migrateHelp = {
   ],
   examples: [
     "scanbridge migrate export/ --out scans.ndjson --rejects rejects.ndjson --report report.json",
-    "gunzip -c results.ndjson.gz | scanbridge migrate - --to platform --strict --quiet > entries.ndjson"
+    "gunzip -c results.ndjson.gz | scanbridge migrate - --to platform --strict --quiet > entries.ndjson",
+    "scanbridge migrate acme-export/ --adapter ./acme-adapter.js --out scans.ndjson"
   ]
 } as const
 
@@ -41,7 +40,8 @@ export const migrateCommand = Command.make(
       Args.withDescription("NDJSON files, JSON files (an object or an array), .gz of either, or folders of them; - reads standard input"),
       Args.atLeast(1)
     ),
-    to: choice("to", TARGETS, "canonical", "the shape to write"),
+    to: text("to", BUILT_IN_TARGETS.join("|"), "canonical", "the shape to write, or an --adapter's target"),
+    adapter: adapterOption,
     out: file("out", "where to write the records; - for standard output", "standard output"),
     rejects: file("rejects", "where to write {file, line, error, raw} per rejected record", "counted, not kept"),
     report: file("report", "where to write the report as JSON", "none; the summary goes to standard error"),

@@ -1,12 +1,9 @@
 /** The scans of a file, for the commands that show them. */
 import * as FileSystem from "@effect/platform/FileSystem"
-import { Effect, Either, Layer, Option } from "effect"
+import { Effect, Either, Option } from "effect"
 import { Normalizer } from "@scanbridge/migrate"
 import type { Scan } from "@scanbridge/model"
 import { CliError } from "./errors.js"
-
-/** The normalizer the commands read records with: the built-in adapters. */
-export const normalizerLayer = Normalizer.layer.pipe(Layer.provide(Normalizer.adapters))
 
 /** One record of a file and the scans it holds. */
 export interface FileRecord {

@@ -1,0 +1,27 @@
+/** Tapeline for the migration engine: its name, its one format, and its encoder. */
+import { Context, Either, Layer } from "effect"
+import { type Adapter, isRecord } from "@scanbridge/model"
+import { FITTING_FORMAT, decodeFittingEither, encodeFittingEither } from "./codec.js"
+import { TAPELINE, tapelineDialect } from "./dialect.js"
+import { FITTING_VERSION } from "./wire.js"
+
+export const tapelineAdapter: Adapter = {
+  name: TAPELINE,
+  dialect: tapelineDialect,
+  formats: [
+    {
+      name: FITTING_FORMAT,
+      api: TAPELINE,
+      shape: `\`tapeline\` is \`${FITTING_VERSION}\``,
+      // The version tag alone: cheap, and no other format has the key.
+      detect: (json) => isRecord(json) && json["tapeline"] === FITTING_VERSION,
+      decode: (json) => Either.map(decodeFittingEither(json), (scan) => [scan])
+    }
+  ],
+  encoder: { target: TAPELINE, encode: encodeFittingEither }
+}
+
+/** The adapter as a service, for code that builds its normalizer from layers. */
+export class TapelineAdapter extends Context.Tag("@scanbridge-example/tapeline/TapelineAdapter")<TapelineAdapter, Adapter>() {
+  static readonly layer = Layer.succeed(TapelineAdapter, tapelineAdapter)
+}
