@@ -21,7 +21,7 @@ interface Run {
 
 const run = (lines: ReadonlyArray<unknown>, options: { readonly jitless?: boolean; readonly nodeFlags?: ReadonlyArray<string> } = {}): Run =>
   JSON.parse(
-    execFileSync(process.execPath, [...(options.nodeFlags ?? []), "--import", "tsx", CHILD, ...(options.jitless ? ["--jitless"] : [])], {
+    execFileSync(process.execPath, [...(options.nodeFlags ?? []), "--conditions=@scanbridge/source", "--import", "tsx", CHILD, ...(options.jitless ? ["--jitless"] : [])], {
       cwd: repo,
       input: lines.map((l) => `${JSON.stringify(l)}\n`).join(""),
       encoding: "utf8",
