@@ -1,7 +1,8 @@
 /**
  * Estimation wire <-> canonical Scan. A read item becomes a pending, successful or failed
- * scan. The units the API does not state are inferred per record (see inference.ts) and the
- * decision is recorded, with its evidence, as an `assumed` note; options state them instead.
+ * scan. The units the API does not state are inferred per record (see internal/inference.ts)
+ * and the decision is recorded, with its evidence, as an `assumed` note; options state them
+ * instead.
  */
 import { Either, Option, type SchemaAST } from "effect"
 import {
@@ -36,23 +37,20 @@ import {
   walkScan
 } from "@scanbridge/model"
 import type { Percent, PercentE4 } from "@scanbridge/model"
+import { type BodyFatScale, type LengthUnit, type MuscleMassUnit, estimationDialect } from "./dialect.js"
 import {
   BODY_FAT_CANDIDATES,
-  type BodyFatScale,
   type Candidate,
   type Inference,
   LENGTH_CANDIDATES,
-  type LengthUnit,
   type LengthTarget,
   MUSCLE_CANDIDATES,
-  type MuscleMassUnit,
   compileLengthSurvey,
   inferBodyFat,
   inferLength,
   inferMuscleMass,
   lengthTarget
-} from "./inference.js"
-import { estimationDialect } from "./dialect.js"
+} from "./internal/inference.js"
 import * as Wire from "./wire.js"
 
 export const FORMATS = {

@@ -2,9 +2,16 @@
  * The estimation API's dialect (spec 02, part B): its `result.measurement` keys for the
  * catalogue's measurements, and its keys for the stats (`estimation.input.*`) and body
  * composition (`result.body_composition.*`). The API states no units: the codec infers them
- * per record (inference.ts).
+ * per record (internal/inference.ts), among the candidates below, unless the caller states them.
  */
 import { type Dialect, type Spelling, makeDialect } from "@scanbridge/model"
+
+/** The units a `result.measurement` length may be in; the API does not say which. */
+export type LengthUnit = "mm" | "cm"
+/** The scales of `body_fat_percentage`: a percentage, or a percentage x 10^4. */
+export type BodyFatScale = "percent" | "e4"
+/** The units of `muscle_mass`. */
+export type MuscleMassUnit = "g" | "kg"
 
 export const estimationDialect: Dialect<Spelling, Spelling> = makeDialect<Spelling, Spelling>({
   api: "estimation",

@@ -21,9 +21,9 @@ import {
   decodeReadItemEither,
   decodeReadResponseEither,
   encodeReadResponseEither,
-  estimationDialect,
-  lengthClue
+  estimationDialect
 } from "../src/index.js"
+import { lengthClue } from "../src/internal/inference.js"
 
 // --- Helpers ------------------------------------------------------------------------------
 

@@ -8,7 +8,6 @@ import {
   type Clue,
   LENGTH_CANDIDATES,
   MUSCLE_CANDIDATES,
-  Wire,
   bodyFatClue,
   compileLengthSurvey,
   infer,
@@ -18,7 +17,8 @@ import {
   lengthTarget,
   muscleClue,
   where
-} from "../src/index.js"
+} from "../src/internal/inference.js"
+import { Wire } from "../src/index.js"
 
 // --- Helpers ------------------------------------------------------------------------------
 

@@ -1,15 +1,49 @@
 /**
  * @scanbridge/fit: the vendor's garment-fit service and the client library's result shapes.
- * Wire schemas (`Wire`), the codec (estimation result <-> canonical scan; size results ->
- * `scanbridge.size/v1`), the CreatePurchase builder and the client library's validators, and
- * `FitClient`, an Effect service over HttpClient.
+ * Wire schemas (`Wire`), its dialect, the codec (estimation result <-> canonical scan; size
+ * results -> `scanbridge.size/v1`), the CreatePurchase builder and the client library's
+ * validators, the adapter the migration engine reads it with, and `FitClient`, an Effect
+ * service over HttpClient.
  */
 export * as Wire from "./wire.js"
-export * from "./dialect.js"
-export * from "./codec.js"
-export * from "./purchase.js"
-export * from "./validators.js"
-export * from "./iso.js"
-export * from "./errors.js"
-export * from "./client.js"
-export * from "./adapter.js"
+export { FITTING_POINTS, FIT_UNITS, type FitStatSpelling, type FitUnit, type FittingPointName, fitDialect, fittingPointDisplayName } from "./dialect.js"
+export {
+  FORMATS,
+  type Recommended,
+  type Rejected,
+  type SizeContext,
+  type Supported,
+  decodeCreateSessionResponseEither,
+  decodeEstimationResultEither,
+  decodeRecommendedSizeResponseEither,
+  decodeSizeFittingEither,
+  decodeSizeRecommendationsEither,
+  encodeEstimationResultEither
+} from "./codec.js"
+export { type CreatePurchaseRequest, type PurchaseItem, type PurchaseOrder, buildPurchase } from "./purchase.js"
+export {
+  type AvatarType,
+  type BodyType,
+  type EstimationOptions,
+  type Gender,
+  type PhotoEstimationParams,
+  type SelfieEstimationParams,
+  type StatsEstimationParams,
+  type SystemOfMeasurement,
+  validatePhotoEstimation,
+  validateSelfieEstimation,
+  validateStatsEstimation
+} from "./validators.js"
+export {
+  FitInputError,
+  FitInternalError,
+  FitInvalidClientKeyError,
+  FitInvalidEstimationTokenError,
+  FitInvalidProductIdError,
+  FitMalformedRequestError,
+  FitProductNotFoundError,
+  type FitRejection,
+  FitUnspecifiedError
+} from "./errors.js"
+export { FitClient, type FitClientOptions, type FitClientService, type ProductSupport } from "./client.js"
+export { FitAdapter, fitAdapter } from "./adapter.js"

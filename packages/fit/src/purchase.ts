@@ -7,7 +7,7 @@
 import { Either } from "effect"
 import { type Path, formatPath, previewValue } from "@scanbridge/model"
 import { FitInputError } from "./errors.js"
-import { COUNTRIES, CURRENCIES, LANGUAGES } from "./iso.js"
+import { COUNTRIES, CURRENCIES, LANGUAGES } from "./internal/iso.js"
 
 /** One line of the order: a SKU in one size, its unit price and how many were bought. */
 export interface PurchaseItem {

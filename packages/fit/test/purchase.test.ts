@@ -1,7 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Either, FastCheck as fc } from "effect"
 import { FitInputError } from "../src/errors.js"
-import { COUNTRIES, CURRENCIES, LANGUAGES } from "../src/iso.js"
+import { COUNTRIES, CURRENCIES, LANGUAGES } from "../src/internal/iso.js"
 import {
   type CreatePurchaseRequest,
   PURCHASE_MAX_CREATED_AT,

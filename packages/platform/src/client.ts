@@ -5,7 +5,7 @@
 import type * as HttpClient from "@effect/platform/HttpClient"
 import type { ConfigError, Duration } from "effect"
 import { Chunk, Config, Context, Effect, Either, Layer, Option, Redacted, Schema, Stream } from "effect"
-import { Catalogue, DecodeError, type MeasurementName, type Scan, previewValue } from "@scanbridge/model"
+import { Catalogue, DecodeError, type MeasurementName, type Scan, type Stats, previewValue } from "@scanbridge/model"
 import { ApiClient, type RetryOptions, type statusFields } from "@scanbridge/http"
 import { decodeEntryEither, decodeListPageEither } from "./codec.js"
 import {
@@ -20,7 +20,7 @@ import {
   type PlatformStatusError,
   PlatformUnauthorizedError
 } from "./errors.js"
-import { type Stats, checkStats, preparePhoto } from "./guards.js"
+import { checkStats, preparePhoto } from "./internal/guards.js"
 import * as Wire from "./wire.js"
 
 // --- Inputs and results -------------------------------------------------------------------

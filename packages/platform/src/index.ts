@@ -1,11 +1,34 @@
 /**
- * @scanbridge/platform: the Scan Platform REST API. Wire schemas (`Wire`), the codec between
- * its JSON and the canonical scan, and `PlatformClient`, an Effect service over HttpClient.
+ * @scanbridge/platform: the Scan Platform REST API. Wire schemas (`Wire`), its dialect, the
+ * codec between its JSON and the canonical scan, the adapter the migration engine reads it
+ * with, and `PlatformClient`, an Effect service over HttpClient. The client's pre-request
+ * checks live in `internal/` and are not part of the API.
  */
 export * as Wire from "./wire.js"
-export * from "./dialect.js"
-export * from "./codec.js"
-export * from "./errors.js"
-export * from "./guards.js"
-export * from "./client.js"
-export * from "./adapter.js"
+export { PLATFORM_POSTURE, PLATFORM_UNITS, platformDialect } from "./dialect.js"
+export { FORMATS, decodeEntryEither, decodeListPageEither, decodeSummaryEither, encodeEntryEither } from "./codec.js"
+export {
+  PlatformAlreadyDeletedError,
+  PlatformBadRequestError,
+  PlatformForbiddenError,
+  type PlatformHttpError,
+  PlatformInputError,
+  PlatformNotFoundError,
+  PlatformRateLimitedError,
+  PlatformServerError,
+  type PlatformStatusError,
+  PlatformUnauthorizedError
+} from "./errors.js"
+export {
+  type AdjustParameter,
+  type CreateScanInput,
+  type ListOptions,
+  type ListPage,
+  PlatformClient,
+  type PlatformClientOptions,
+  type PlatformClientService,
+  type ScanToken,
+  type ScanTokenOptions,
+  type Scope
+} from "./client.js"
+export { PlatformAdapter, platformAdapter } from "./adapter.js"

@@ -1,11 +1,43 @@
 /**
  * @scanbridge/session: the vendor's deprecated session API (protobuf JSON). Wire schemas
- * (`Wire`), the codec between its JSON and the canonical scan, and `SessionClient`, an Effect
- * service over HttpClient.
+ * (`Wire`), its dialect, the codec between its JSON and the canonical scan, the adapter the
+ * migration engine reads it with, and `SessionClient`, an Effect service over HttpClient.
  */
 export * as Wire from "./wire.js"
-export * from "./dialect.js"
-export * from "./codec.js"
-export * from "./errors.js"
-export * from "./client.js"
-export * from "./adapter.js"
+export {
+  SESSION_ANGLE_UNITS,
+  SESSION_MEASUREMENT_UNSPECIFIED,
+  SESSION_POSTURE,
+  SESSION_UNITS,
+  type SessionSpelling,
+  type SessionStatSpelling,
+  type SessionUnit,
+  sessionDialect
+} from "./dialect.js"
+export {
+  type CreateSessionOutcome,
+  type DecodeOptions,
+  FORMATS,
+  decodeCreateSessionResponseEither,
+  decodeResultsEither,
+  encodeResultsEither
+} from "./codec.js"
+export {
+  type SessionCreateError,
+  SessionInputError,
+  SessionInternalError,
+  SessionInvalidClientIdError,
+  SessionInvalidRedirectUrlError,
+  SessionMalformedRequestError,
+  SessionTimeoutError,
+  SessionUnspecifiedError
+} from "./errors.js"
+export {
+  type AwaitOptions,
+  type CreateSessionInput,
+  type CreatedSession,
+  SessionClient,
+  type SessionClientOptions,
+  type SessionClientService
+} from "./client.js"
+export { SessionAdapter, sessionAdapter } from "./adapter.js"

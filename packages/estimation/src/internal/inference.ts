@@ -14,6 +14,7 @@
  * range (a factor of 31), a value may fit both, and a record of such values is undecided.
  */
 import { Codegen, HUMAN_RANGES, type MeasurementName, PROPORTIONS, type Path, type Range, formatPath, measurementBit, measurementIndex } from "@scanbridge/model"
+import type { BodyFatScale, LengthUnit, MuscleMassUnit } from "../dialect.js"
 
 export interface Candidate<U extends string> {
   readonly unit: U
@@ -108,10 +109,6 @@ const evidence = (lead: string, decided: Candidate<string>, e: Pick<Clue, "label
   `${lead}${e.label} ${reading(e.raw, decided.factor, e.unit)}, plausible ${e.plausible}`
 
 // --- The three quantities -----------------------------------------------------------------
-
-export type LengthUnit = "mm" | "cm"
-export type BodyFatScale = "percent" | "e4"
-export type MuscleMassUnit = "g" | "kg"
 
 export const LENGTH_CANDIDATES: ReadonlyArray<Candidate<LengthUnit>> = [
   { unit: "mm", factor: 1, label: "millimetres" },

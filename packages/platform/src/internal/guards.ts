@@ -5,9 +5,7 @@
  */
 import { Either } from "effect"
 import { type Path, type Stats, checkStats as checkHumanStats, isBase64, previewValue } from "@scanbridge/model"
-import { PlatformInputError } from "./errors.js"
-
-export type { Stats } from "@scanbridge/model"
+import { PlatformInputError } from "../errors.js"
 
 const refuse = (path: Path, value: unknown, message: string) =>
   Either.left(new PlatformInputError({ path, value, message: `${path.join(".")}: ${message}` }))
