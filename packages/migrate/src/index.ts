@@ -4,11 +4,20 @@
  * thread or on worker threads, over the built-in adapters or any collection that adds an
  * integrator's own.
  */
-export * from "./migrate.js"
-export * from "./adapters.js"
-export * from "./normalizer.js"
-export * from "./output.js"
-export * from "./pipeline.js"
-export * from "./read.js"
-export * from "./report.js"
-export * from "./workers.js"
+export { type MigrateOptions, type MigrateProgress, migrate } from "./migrate.js"
+export { AdapterError, adaptersOfModule, builtInAdapters, checkAdapters, importAdapters } from "./adapters.js"
+export {
+  type Detected,
+  type NormalizeError,
+  Normalizer,
+  type NormalizerService,
+  UnknownTargetError,
+  defaultNormalizer,
+  detectFormat,
+  normalize,
+  normalizeEither
+} from "./normalizer.js"
+export { type InputFile, type ListedInputs, MigrateInputError, type StdinBytes, listInputs } from "./inputs.js"
+export { MigrateOutputError, type NamedOutput, type OutputFile, type TextWriter, outputFile, refuseOverlaps } from "./output.js"
+export { type Reject, type Report, renderReport, table } from "./report.js"
+export { MigrateWorkerError, type MigratePool, type MigratePoolOptions, makeMigratePool, runMigrateWorker } from "./workers.js"

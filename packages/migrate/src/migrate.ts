@@ -6,10 +6,12 @@
  * input size; the output keeps the input's order, so two runs write the same bytes.
  */
 import { Effect, Option, Stream } from "effect"
-import { Normalizer } from "./normalizer.js"
+import { type ListedInputs, MigrateInputError, type StdinBytes, listInputs } from "./inputs.js"
+import { CHUNK_BYTES, type InputChunk, inputChunks } from "./internal/read.js"
+import { type MigratedChunk, makeCounter, migrateChunk } from "./internal/pipeline.js"
+import { Normalizer, UnknownTargetError } from "./normalizer.js"
 import type { TextWriter } from "./output.js"
-import { type MigratedChunk, type Report, UnknownTargetError, makeCounter, migrateChunk } from "./pipeline.js"
-import { CHUNK_BYTES, type InputChunk, type ListedInputs, MigrateInputError, type StdinBytes, inputChunks, listInputs } from "./read.js"
+import type { Report } from "./report.js"
 import type { MigratePool, MigrateWorkerError } from "./workers.js"
 
 /** How far a migration has got. */

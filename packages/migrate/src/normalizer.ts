@@ -4,7 +4,7 @@
  * order; exactly one must match. An explicit `{ "source": "...", "payload": ... }` envelope names
  * the format (or the API) and skips detection.
  */
-import { Context, Effect, Either, Layer } from "effect"
+import { Context, Effect, Either, Layer, Schema } from "effect"
 import {
   type Adapter,
   DecodeError,
@@ -159,3 +159,14 @@ export const normalize = (json: unknown): Effect.Effect<ReadonlyArray<Scan>, Nor
 
 /** The same without Effect context: the built-in adapters. Never throws. */
 export const normalizeEither = (json: unknown): Either.Either<ReadonlyArray<Scan>, NormalizeError> => defaultNormalizer.normalize(json)
+
+/** The target names no encoder. */
+export class UnknownTargetError extends Schema.TaggedError<UnknownTargetError>("@scanbridge/migrate/UnknownTargetError")("UnknownTargetError", {
+  target: Schema.String,
+  message: Schema.String
+}) {
+  /** `target` asked of a normalizer that has no such encoder; `where` says who asked. */
+  static of(target: string, normalizer: NormalizerService, where = ""): UnknownTargetError {
+    return new UnknownTargetError({ target, message: `unknown target ${JSON.stringify(target)}${where}: expected one of ${[...normalizer.encoders.keys()].join(", ")}` })
+  }
+}

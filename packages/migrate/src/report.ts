@@ -1,5 +1,30 @@
-/** The migration report as text: a summary line and a table of counts. */
-import type { Report } from "./pipeline.js"
+/** The migration report: its counts, its rejects, and as text a summary line and a table of counts. */
+/** A record that could not be migrated, and why: one line of the rejects output. */
+export interface Reject {
+  readonly file: string
+  readonly line: number
+  /** `offset`: only for InvalidUtf8, the byte offset in the file of the first byte that is not UTF-8. */
+  readonly error: { readonly tag: string; readonly message: string; readonly path: ReadonlyArray<string | number> | null; readonly offset?: number }
+  /** The record's text; a byte that is not UTF-8 as U+FFFD. */
+  readonly raw: string
+  /** Only when `raw` cannot hold the record's bytes (InvalidUtf8): the exact bytes, base64. */
+  readonly rawBase64?: string
+}
+
+/** A migration's counts: `records = migrated + rejected`. */
+export interface Report {
+  /** Records read. */
+  readonly records: number
+  readonly migrated: number
+  /** Scans written (a list page is one record and several scans). */
+  readonly scans: number
+  readonly byFormat: Readonly<Record<string, number>>
+  readonly byStatus: Readonly<Record<string, number>>
+  readonly byNoteKind: Readonly<Record<string, number>>
+  readonly byRejectReason: Readonly<Record<string, number>>
+  readonly rejected: number
+  readonly target: string
+}
 
 const pad = (s: string | number, n: number) => String(s).padEnd(n)
 const right = (s: string | number, n: number) => String(s).padStart(n)

@@ -16,9 +16,9 @@ import * as WorkerRunner from "@effect/platform/WorkerRunner"
 import { Deferred, Effect, Either, FiberRef, LogLevel, Schema, type Scope } from "effect"
 import { Codegen } from "@scanbridge/model"
 import { type AdapterError, importAdapters } from "./adapters.js"
-import { Normalizer, type NormalizerService } from "./normalizer.js"
-import { type MigratedChunk, UnknownTargetError, migrateChunk } from "./pipeline.js"
-import type { InputChunk } from "./read.js"
+import { type MigratedChunk, migrateChunk } from "./internal/pipeline.js"
+import type { InputChunk } from "./internal/read.js"
+import { Normalizer, type NormalizerService, UnknownTargetError } from "./normalizer.js"
 
 /** A worker could not be started, or stopped while it held a chunk. */
 export class MigrateWorkerError extends Schema.TaggedError<MigrateWorkerError>("@scanbridge/migrate/MigrateWorkerError")("MigrateWorkerError", {

@@ -14,7 +14,8 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { gzipSync } from "node:zlib"
-import { type InputRecord, MigrateInputError, type MigrateOptions, type MigrateProgress, Normalizer, type Reject, listInputs, migrate, readChunks, readRecords } from "../src/index.js"
+import { MigrateInputError, type MigrateOptions, type MigrateProgress, Normalizer, type Reject, listInputs, migrate } from "../src/index.js"
+import { type InputRecord, readChunks, readRecords } from "../src/internal/read.js"
 
 const reference = (file: string, bytes: Uint8Array): ReadonlyArray<InputRecord> =>
   Effect.runSync(

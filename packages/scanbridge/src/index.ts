@@ -8,7 +8,7 @@
  */
 export { normalizePlain as normalize, detectFormatPlain as detectFormat, migrateFile, encode, encoders, ScanbridgeError } from "./plain.js"
 export type { AdapterOptions, EncodeOptions, MigrateFileOptions } from "./plain.js"
-export type { Adapter, ScanEncoder, ScanFormat } from "@scanbridge/model"
+export type { Adapter, Encoded, ScanEncoder, ScanFormat, ScanJson } from "@scanbridge/model"
 export { estimationClient, fitClient, platformClient, sessionClient } from "./clients.js"
 export type { EstimationClient, FitClient, Plain, PlainClient, PlatformClient, SessionClient } from "./clients.js"
 export type { EstimationClientOptions } from "@scanbridge/estimation"

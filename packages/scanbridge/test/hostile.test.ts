@@ -5,7 +5,9 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Either, FastCheck as fc } from "effect"
 import { DecodeError, MAX_ISSUES } from "@scanbridge/model"
-import { type InputRecord, defaultNormalizer, migrateChunk, normalizeEither } from "@scanbridge/migrate"
+import { defaultNormalizer, normalizeEither } from "@scanbridge/migrate"
+import { migrateChunk } from "../../migrate/src/internal/pipeline.js"
+import type { InputRecord } from "../../migrate/src/internal/read.js"
 // The records of every format and their mutations, as the migration's own tests use them.
 import { mutate, mutatedSampleOf, replacements, samples } from "../../migrate/test/records.js"
 import { turn } from "../../migrate/test/turns.js"

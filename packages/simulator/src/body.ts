@@ -4,8 +4,9 @@
  * developer (a 1750 mm, 70 kg man has a waist near 800 mm) and that tests can predict.
  */
 import { Catalogue, type MeasurementEntry, type MeasurementName, POSTURE_FRONT, POSTURE_RIGHT, PROPORTIONS, expectedBodyFatPercent } from "@scanbridge/model"
-import { hash, jitter } from "./random.js"
+import { hash, jitter } from "./internal/random.js"
 
+/** A person's stats: every simulated body is computed from them. */
 export interface BodyStats {
   readonly age: number
   readonly gender: "male" | "female"
@@ -40,6 +41,7 @@ export const STATS_ONLY: ReadonlyArray<MeasurementName> = Catalogue.measurements
   .filter((e) => e.kind !== "width" && e.kind !== "depth")
   .map((e) => e.name)
 
+/** Every measurement of the catalogue: what a scan with photos holds. */
 export const ALL: ReadonlyArray<MeasurementName> = Catalogue.measurements.map((e) => e.name)
 
 const bmi = (s: BodyStats) => s.weightG / 1000 / (s.heightMm / 1000) ** 2

@@ -23,7 +23,7 @@ import { convertLength, convertMass } from "@scanbridge/model"
 import { Wire, checkPhoto, estimationDialect } from "@scanbridge/estimation"
 import { type BodyStats, ALL, compositionFor, measurementsFor } from "./body.js"
 import { markedFailure } from "./marker.js"
-import { hash } from "./random.js"
+import { hash } from "./internal/random.js"
 
 export const DEMO_ESTIMATION_CLIENT_ID = "cl_demo_0123456789"
 export const TOKEN_LIFETIME_MS = 60 * 60 * 1000

@@ -19,7 +19,7 @@ import { Clock, Effect, Either, Schema } from "effect"
 import { Catalogue, DecodeError, HUMAN_RANGES, type MeasurementName, collectIssues, isBase64 } from "@scanbridge/model"
 import { Wire } from "@scanbridge/platform"
 import { ALL, type BodyStats, STATS_ONLY, avatarFor, compositionFor, isBreadth, measurementsFor, postureFor } from "./body.js"
-import { sign, verify } from "./jwt.js"
+import { sign, verify } from "./internal/jwt.js"
 import { markedFailure } from "./marker.js"
 
 export interface OrgOptions {

@@ -15,7 +15,7 @@ import { ApiFailure, type OrgOptions, type PlatformOptions, PlatformState, platf
 import { type EstimationOptions, EstimationState, estimationRouter } from "./estimation.js"
 import { type FitOptions, FitState, fitRouter } from "./fit.js"
 import { BodyRefused, MAX_BODY_BYTES, MAX_JSON_DEPTH, limitedRequest, refusedByLength } from "./limits.js"
-import { seeded } from "./random.js"
+import { seeded } from "./internal/random.js"
 import type { BodyStats } from "./body.js"
 import type { Wire as FitWire } from "@scanbridge/fit"
 import { type SessionOptions, SessionState, type SubmitInput, sessionRouter } from "./session.js"

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "@effect/vitest"
 import { FastCheck as fc } from "effect"
 import { Catalogue, HUMAN_RANGES, type MeasurementName } from "@scanbridge/model"
-import { ALL, STATS_ONLY, adjustMeasurements, isBreadth, avatarFor, compositionFor, measurementsFor, photoFailure, postureFor } from "../src/index.js"
+import { ALL, STATS_ONLY, avatarFor, compositionFor, isBreadth, measurementsFor, postureFor } from "../src/body.js"
+import { adjustMeasurements, photoFailure } from "../src/platform.js"
 
 const stats = fc.record({
   age: fc.integer({ min: HUMAN_RANGES.age.min, max: 99 }),

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Clock, Effect } from "effect"
 import { DEMO_ORG, DEMO_SESSION_CLIENT_ID, Simulator, TEST_EPOCH_MS, onTestClock } from "../src/index.js"
-import { sign, verify } from "../src/jwt.js"
+import { sign, verify } from "../src/internal/jwt.js"
 
 describe("scan tokens", () => {
   it("verifies what it signed and rejects tampering", () => {

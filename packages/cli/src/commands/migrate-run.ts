@@ -9,7 +9,6 @@ import {
   type OutputFile,
   type TextWriter,
   listInputs,
-  makeCounter,
   makeMigratePool,
   migrate,
   outputFile,
@@ -95,7 +94,8 @@ export const runMigrate = (args: MigrateArgs) => {
       const pool = workers > 0 && onWorkers ? yield* makeMigratePool({ size: workers, adapterModules: modules }) : undefined
 
       const started = yield* Clock.currentTimeMillis
-      let latest: MigrateProgress = { report: makeCounter(args.to).report(), bytesRead: 0, bytesTotal: total }
+      const nothingYet = { records: 0, migrated: 0, rejected: 0, scans: 0, target: args.to, byFormat: {}, byStatus: {}, byNoteKind: {}, byRejectReason: {} }
+      let latest: MigrateProgress = { report: nothingYet, bytesRead: 0, bytesTotal: total }
       const showProgress = !args.quiet && (args.progress === "always" || (args.progress === "auto" && stdio.errIsTerminal))
       const ticker = showProgress ? yield* Effect.forkScoped(progressLine(stdio, started, () => latest)) : undefined
 

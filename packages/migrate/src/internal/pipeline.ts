@@ -4,43 +4,15 @@
  * thread (migrate.ts) and the worker threads (workers.ts) both run `migrateChunk`, so both write
  * the same bytes.
  */
-import { Either, Schema } from "effect"
+import { Either } from "effect"
 import { EncodeError, type Scan, unreadableReason } from "@scanbridge/model"
-import { type NormalizerService, decodeDetected } from "./normalizer.js"
+import { type NormalizerService, decodeDetected } from "../normalizer.js"
+import type { Reject, Report } from "../report.js"
 import { type InputChunk, type InputRecord, type Unreadable, recordsOf } from "./read.js"
-
-/** A record that could not be migrated, and why: one line of the rejects output. */
-export interface Reject {
-  readonly file: string
-  readonly line: number
-  /** `offset`: only for InvalidUtf8, the byte offset in the file of the first byte that is not UTF-8. */
-  readonly error: { readonly tag: string; readonly message: string; readonly path: ReadonlyArray<string | number> | null; readonly offset?: number }
-  /** The record's text; a byte that is not UTF-8 as U+FFFD. */
-  readonly raw: string
-  /** Only when `raw` cannot hold the record's bytes (InvalidUtf8): the exact bytes, base64. */
-  readonly rawBase64?: string
-}
 
 export type Outcome =
   | { readonly _tag: "Migrated"; readonly format: string; readonly scans: ReadonlyArray<Scan>; readonly lines: ReadonlyArray<string> }
   | { readonly _tag: "Rejected"; readonly reject: Reject }
-
-/** A migration's counts: `records = migrated + rejected`. */
-export interface Report extends Tally {
-  readonly rejected: number
-  readonly target: string
-}
-
-/** The target names no encoder. */
-export class UnknownTargetError extends Schema.TaggedError<UnknownTargetError>("@scanbridge/migrate/UnknownTargetError")("UnknownTargetError", {
-  target: Schema.String,
-  message: Schema.String
-}) {
-  /** `target` asked of a normalizer that has no such encoder; `where` says who asked. */
-  static of(target: string, normalizer: NormalizerService, where = ""): UnknownTargetError {
-    return new UnknownTargetError({ target, message: `unknown target ${JSON.stringify(target)}${where}: expected one of ${[...normalizer.encoders.keys()].join(", ")}` })
-  }
-}
 
 // --- One record ---------------------------------------------------------------------------
 
@@ -89,17 +61,7 @@ export const migrateRecord = (normalizer: NormalizerService, target: string) => 
  * The counts of some records, as plain data: a worker thread sends one back with each chunk it
  * migrates, and the report is their sum.
  */
-export interface Tally {
-  /** Records read. */
-  readonly records: number
-  readonly migrated: number
-  /** Scans written (a list page is one record and several scans). */
-  readonly scans: number
-  readonly byFormat: Readonly<Record<string, number>>
-  readonly byStatus: Readonly<Record<string, number>>
-  readonly byNoteKind: Readonly<Record<string, number>>
-  readonly byRejectReason: Readonly<Record<string, number>>
-}
+export type Tally = Omit<Report, "rejected" | "target">
 
 interface MutableTally {
   records: number
