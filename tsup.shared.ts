@@ -15,7 +15,11 @@ export const packageBuild = (entry: ReadonlyArray<string>, bins: ReadonlyArray<s
   const library = {
     entry: [...entry],
     format: ["esm", "cjs"],
-    dts: { compilerOptions: { composite: false } },
+    // Entries share their modules' chunks in the CJS build too (tsup splits only ESM by default):
+    // one copy of each class and of Codegen's switch, whichever entries a consumer requires.
+    splitting: true,
+    // `stripInternal`: a declaration marked `/** @internal */` is left out of the .d.ts files.
+    dts: { compilerOptions: { composite: false, stripInternal: true } },
     sourcemap: true,
     clean: true,
     external

@@ -6,7 +6,8 @@
 import type * as HttpClient from "@effect/platform/HttpClient"
 import type { ConfigError } from "effect"
 import { Config, Context, Duration, Effect, Either, Layer, Redacted, Schedule, Schema } from "effect"
-import { DecodeError, type Scan, type Stats, checkStats } from "@scanbridge/model"
+import { DecodeError, type Scan, type Stats } from "@scanbridge/model"
+import { checkStats } from "@scanbridge/model/internal"
 import { ApiClient, ApiStatusError, type RetryOptions } from "@scanbridge/http"
 import { type UnitOptions, decodeReadResponseEither } from "./codec.js"
 import {

@@ -8,34 +8,36 @@ import { Either, Option, type SchemaAST } from "effect"
 import {
   Catalogue,
   type DecodeError,
-  type DecodeWalk,
   type EncodeError,
-  EncodeWalk,
   type Encoded,
   HUMAN_RANGES,
   type Path,
   Proto3,
   type Scan,
   type ScanInit,
-  type ScanInitJson,
-  attempt,
   convertLength,
   convertMass,
   e4ToPercent,
   isExactE4,
+  percentToE4,
+  formatPath
+} from "@scanbridge/model"
+import {
+  type DecodeWalk,
+  EncodeWalk,
+  type ScanInitJson,
+  attempt,
   likelyMistake,
   measurementValues,
   measurementsFrom,
-  percentToE4,
   previewsQuoted,
   previewValue,
   exactSchemaDecoder,
-  formatPath,
   type UnknownKey,
   unknownKeysOfItem,
   sourceIdFor,
   walkScan
-} from "@scanbridge/model"
+} from "@scanbridge/model/internal"
 import type { Percent, PercentE4 } from "@scanbridge/model"
 import { type BodyFatScale, type LengthUnit, type MuscleMassUnit, estimationDialect } from "./dialect.js"
 import {

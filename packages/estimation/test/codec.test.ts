@@ -10,9 +10,9 @@ import {
   PROPORTIONS,
   Scan,
   type ScanInit,
-  makeScan,
-  previewValue
+  makeScan
 } from "@scanbridge/model"
+import { previewValue } from "@scanbridge/model/internal"
 import {
   type EncodeOptions,
   FORMATS,

@@ -1,6 +1,7 @@
 import { FastCheck as fc } from "effect"
 import { describe, expect, it } from "@effect/vitest"
-import { HUMAN_RANGES, MEASUREMENT_NAMES, type MeasurementName, PROPORTIONS, measurementBit, measurementValues } from "@scanbridge/model"
+import { HUMAN_RANGES, MEASUREMENT_NAMES, type MeasurementName, PROPORTIONS } from "@scanbridge/model"
+import { measurementBit, measurementValues } from "@scanbridge/model/internal"
 import {
   BODY_FAT_CANDIDATES,
   BODY_FAT_RANGE,

@@ -8,13 +8,9 @@ import { Either } from "effect"
 import {
   Catalogue,
   DecodeError,
-  DecodeWalk,
   type EncodeError,
-  EncodeWalk,
   type Encoded,
   GENDER_CODES,
-  MeasurementsBuilder,
-  measurementIndex,
   type Note,
   type Path,
   type PathSegment,
@@ -24,14 +20,20 @@ import {
   type ScanInit,
   type SizeDocument,
   type SizeFit,
+  makeNote,
+  makeSizeDocument
+} from "@scanbridge/model"
+import {
+  DecodeWalk,
+  EncodeWalk,
+  MeasurementsBuilder,
+  measurementIndex,
   attempt,
   genderOfCode,
-  makeNote,
-  makeSizeDocument,
   previewValue,
   sourceIdFor,
   walkScan
-} from "@scanbridge/model"
+} from "@scanbridge/model/internal"
 import { FIT_UNITS as UNITS, fitDialect, fittingPointDisplayName } from "./dialect.js"
 import * as Wire from "./wire.js"
 

@@ -5,7 +5,7 @@
  * of `recordPurchase` (spec 03: they must not change the checkout); they are logged.
  */
 import { Schema } from "effect"
-import { inputErrorFields } from "@scanbridge/model"
+import { inputErrorFields } from "@scanbridge/model/internal"
 
 const rejectionFields = {
   /** The endpoint: CreateSession or GetRecommendedSize. */

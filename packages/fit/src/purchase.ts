@@ -5,7 +5,8 @@
  * `buildPurchase` turns an order into the exact JSON body or names the first field that is wrong.
  */
 import { Either } from "effect"
-import { type Path, formatPath, previewValue } from "@scanbridge/model"
+import { type Path, formatPath } from "@scanbridge/model"
+import { previewValue } from "@scanbridge/model/internal"
 import { FitInputError } from "./errors.js"
 import { COUNTRIES, CURRENCIES, LANGUAGES } from "./internal/iso.js"
 

@@ -6,7 +6,8 @@
  * unit the caller probably used (168 looks like centimetres: send 1680).
  */
 import { Effect, Either } from "effect"
-import { HUMAN_RANGES, type Path, type Range, formatPath, isBase64, likelyMistake, previewValue } from "@scanbridge/model"
+import { HUMAN_RANGES, type Path, type Range, formatPath } from "@scanbridge/model"
+import { isBase64, likelyMistake, previewValue } from "@scanbridge/model/internal"
 import { FitInputError } from "./errors.js"
 
 /**

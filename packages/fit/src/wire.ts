@@ -6,7 +6,8 @@
  * CreatePurchase and the client library's results are plain JSON.
  */
 import { Schema } from "effect"
-import { Proto3, oneOf } from "@scanbridge/model"
+import { Proto3 } from "@scanbridge/model"
+import { oneOf } from "@scanbridge/model/internal"
 
 const { field } = Proto3
 

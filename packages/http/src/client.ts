@@ -17,7 +17,7 @@ import * as HttpClientResponse from "@effect/platform/HttpClientResponse"
 import * as HttpTraceContext from "@effect/platform/HttpTraceContext"
 import { Clock, Duration, Effect, Either, FiberRef, Option, ParseResult, Redacted, Schedule, Schema } from "effect"
 import { ApiEncodeError, ApiStatusError, ApiTimeoutError, ApiTransportError } from "./errors.js"
-import { REDACTED, redactHeaders, redactUrl } from "./redact.js"
+import { REDACTED, redactHeaders, redactUrl } from "./internal/redact.js"
 import { DEFAULT_MAX_RETRY_AFTER, type RetryOptions, parseRetryAfter, retrySchedule } from "./retry.js"
 import { userAgent } from "./version.js"
 

@@ -4,7 +4,9 @@ import { Chunk, Clock, Effect, Either, Exit, Fiber, Option, Schema, TestClock } 
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http"
 import type { AddressInfo } from "node:net"
 import { readFileSync } from "node:fs"
-import { ApiClient, VERSION, parseRetryAfter, redactUrl } from "../src/index.js"
+import { ApiClient, VERSION } from "../src/index.js"
+import { redactUrl } from "../src/internal/redact.js"
+import { parseRetryAfter } from "../src/retry.js"
 
 interface Received {
   readonly method: string

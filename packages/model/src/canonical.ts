@@ -3,7 +3,7 @@
  * (or an integrator) wrote in the canonical format, so anything off-contract is an error that
  * names the path and the value.
  */
-import { boundedDecodeEither } from "./bounded.js"
+import { boundedDecodeEither } from "./internal/bounded.js"
 import { Effect, Either } from "effect"
 import { Catalogue } from "./catalogue.js"
 import { DecodeError, type Issue } from "./errors.js"

@@ -1,21 +1,138 @@
 /**
- * @scanbridge/model: the canonical body-measurement model every adapter decodes into.
+ * @scanbridge/model: the canonical body-measurement model every adapter decodes into: the
+ * measurement catalogue, branded units, the `scanbridge.scan/v1` Scan schema, the errors, and
+ * what an adapter of one's own is made of (`Adapter`, a `Dialect`, `makeScan`, notes).
  * For code that does not use Effect, see `@scanbridge/model/plain`.
  */
-export * from "./catalogue.js"
-export * from "./dialect.js"
-export * from "./internal/codec.js"
-export * from "./units.js"
-export * from "./errors.js"
-export * from "./scan.js"
-export * from "./canonical.js"
-export * from "./walk.js"
-export * from "./keys.js"
+export {
+  type CanonicalTarget,
+  Catalogue,
+  type FrontPostureName,
+  HUMAN_RANGES,
+  MEASUREMENTS,
+  MEASUREMENT_NAMES,
+  type MeasurementEntry,
+  type MeasurementKind,
+  type MeasurementName,
+  POSTURE_FRONT,
+  POSTURE_RIGHT,
+  PROPORTIONS,
+  type Range,
+  type RightPostureName,
+  STATS,
+  type Side,
+  type StatEntry,
+  type StatQuantity
+} from "./catalogue.js"
+export {
+  type Dialect,
+  type DialectSpellings,
+  type PostureSpellings,
+  type SpelledMeasurement,
+  type SpelledStat,
+  type Spelling,
+  makeDialect
+} from "./dialect.js"
+export { GENDER_CODES } from "./internal/codec.js"
+export {
+  ANGLE_UNITS,
+  type AngleUnit,
+  Centimetres,
+  Degrees,
+  GRAMS_PER_POUND,
+  Grams,
+  Inches,
+  Kilograms,
+  LENGTH_UNITS,
+  type LengthUnit,
+  MASS_UNITS,
+  MM_PER_INCH,
+  type MassUnit,
+  Millimetres,
+  Percent,
+  PercentE4,
+  Pounds,
+  Radians,
+  Years,
+  cmToMm,
+  convertAngle,
+  convertLength,
+  convertMass,
+  degreesToRadians,
+  e4ToPercent,
+  gToKg,
+  gToLb,
+  inchesToMm,
+  isExactE4,
+  kgToG,
+  lbToG,
+  mmToCm,
+  mmToInches,
+  percentToE4,
+  radiansToDegrees,
+  round
+} from "./units.js"
+export {
+  DecodeError,
+  EncodeError,
+  InvariantViolation,
+  Issue,
+  type IssueList,
+  MAX_ISSUES,
+  type Path,
+  type PathSegment,
+  type ScanbridgeFailure,
+  UnknownFormatError,
+  formatPath
+} from "./errors.js"
+export {
+  Adjustment,
+  AdjustmentParameter,
+  AgeYears,
+  AngleDegrees,
+  Api,
+  Avatar,
+  Base64,
+  Composition,
+  type Encoded,
+  Failure,
+  FailureCategory,
+  FrontPosture,
+  GenderSchema,
+  LengthMm,
+  MassG,
+  MeasurementsMm,
+  Method,
+  Note,
+  NoteKind,
+  PercentValue,
+  Point,
+  Posture,
+  RightPosture,
+  SCAN_FORMAT,
+  Scan,
+  type ScanInit,
+  type ScanJson,
+  Source,
+  Status,
+  Subject,
+  UtcTimestamp,
+  makeNote,
+  makeScan
+} from "./scan.js"
+export { decodeScan, decodeScanEither, encodeScan, parseScan, parseScanEither, stringifyScan } from "./canonical.js"
 export * as Proto3 from "./proto3.js"
-export * from "./stats.js"
-export * from "./size.js"
-export * from "./adapter.js"
-export * from "./json.js"
-export * from "./fast.js"
+export type { Stats } from "./stats.js"
+export {
+  FittingPointFit,
+  ProductId,
+  SIZE_FORMAT,
+  SizeDocument,
+  type SizeDocumentInit,
+  type SizeDocumentJson,
+  SizeFit,
+  makeSizeDocument
+} from "./size.js"
+export type { Adapter, ScanEncoder, ScanFormat } from "./adapter.js"
+export { isRecord } from "./json.js"
 export * as Codegen from "./codegen.js"
-export * from "./measurements.js"

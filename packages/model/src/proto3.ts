@@ -13,8 +13,8 @@
  * notes and the renamed and ignored lists use the printed spelling, so that every spelling of
  * one message reads to the same result.
  */
-import { boundedDecodeEither } from "./bounded.js"
-import { fastTest, lazyGuard } from "./fast.js"
+import { boundedDecodeEither } from "./internal/bounded.js"
+import { fastTest, lazyGuard } from "./internal/fast.js"
 import { Either, Option, Schema, SchemaAST } from "effect"
 import { isRecord } from "./json.js"
 import { DecodeError, type Path, type PathSegment } from "./errors.js"

@@ -4,8 +4,8 @@
  * Every key is always present (null where unknown) except measurementsMm, which holds only
  * what the source gave. Unknown keys are rejected at any depth.
  */
-import { boundedDecodeEither } from "./bounded.js"
-import { fastTest } from "./fast.js"
+import { boundedDecodeEither } from "./internal/bounded.js"
+import { fastTest } from "./internal/fast.js"
 import { Arbitrary, Either, Schema } from "effect"
 import type { FastCheck } from "effect"
 import { Catalogue, MEASUREMENT_NAMES, type MeasurementName, POSTURE_FRONT, POSTURE_RIGHT } from "./catalogue.js"

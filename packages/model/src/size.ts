@@ -5,7 +5,7 @@
  * key is always present (null where unknown) and unknown keys are rejected.
  */
 import { Either, Schema } from "effect"
-import { boundedDecodeEither } from "./bounded.js"
+import { boundedDecodeEither } from "./internal/bounded.js"
 import { InvariantViolation } from "./errors.js"
 import { Note } from "./scan.js"
 

@@ -1,6 +1,8 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Arbitrary, FastCheck as fc, Schema } from "effect"
-import { Codegen, Proto3, Scan, SizeDocument, UtcTimestamp, compileGuard, fastDecodeEither, isUtcTimestamp, lazyGuard } from "../src/index.js"
+import { Codegen, Proto3, Scan, SizeDocument, UtcTimestamp } from "../src/index.js"
+import { compileGuard, fastDecodeEither, lazyGuard } from "../src/internal/fast.js"
+import { isUtcTimestamp } from "../src/internal/index.js"
 
 /** Values near a valid one: one leaf replaced by anything, so most are almost valid. */
 const mutated = <A>(valid: fc.Arbitrary<A>) =>

@@ -1,6 +1,8 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Arbitrary, Either, FastCheck as fc, Schema } from "effect"
-import { DecodeWalk, type Path, Scan, compileGuard, exactSchemaDecoder, unknownKeysOf, unknownKeysOfItem } from "../src/index.js"
+import { type Path, Scan } from "../src/index.js"
+import { DecodeWalk, exactSchemaDecoder, unknownKeysOf, unknownKeysOfItem } from "../src/internal/index.js"
+import { compileGuard } from "../src/internal/fast.js"
 
 const Point = Schema.Struct({ x: Schema.Number, y: Schema.Number })
 const Shape = Schema.Struct({

@@ -13,10 +13,10 @@ import {
   makeNote,
   makeScan,
   parseScanEither,
-  isPlainJsonString,
-  previewValue,
   stringifyScan
 } from "../src/index.js"
+import { isPlainJsonString } from "../src/errors.js"
+import { previewValue } from "../src/internal/index.js"
 
 // The example of shared/design/CANONICAL-SCAN.md, completed where it writes "…".
 const CONTRACT_EXAMPLE = {

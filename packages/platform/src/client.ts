@@ -5,7 +5,8 @@
 import type * as HttpClient from "@effect/platform/HttpClient"
 import type { ConfigError, Duration } from "effect"
 import { Chunk, Config, Context, Effect, Either, Layer, Option, Redacted, Schema, Stream } from "effect"
-import { Catalogue, DecodeError, type MeasurementName, type Scan, type Stats, previewValue } from "@scanbridge/model"
+import { Catalogue, DecodeError, type MeasurementName, type Scan, type Stats } from "@scanbridge/model"
+import { previewValue } from "@scanbridge/model/internal"
 import { ApiClient, type RetryOptions, type statusFields } from "@scanbridge/http"
 import { decodeEntryEither, decodeListPageEither } from "./codec.js"
 import {

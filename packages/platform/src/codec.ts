@@ -7,24 +7,26 @@ import { Either } from "effect"
 import {
   Catalogue,
   DecodeError,
-  DecodeWalk,
   EncodeError,
-  EncodeWalk,
   type Encoded,
   type FailureCategory,
   type MeasurementName,
-  MeasurementsBuilder,
   type Method,
   type Path,
   type Scan,
   type ScanInit,
+  isRecord,
+  convertLength,
+  convertMass
+} from "@scanbridge/model"
+import {
+  DecodeWalk,
+  EncodeWalk,
+  MeasurementsBuilder,
   type ScanInitJson,
   isBase64,
-  isRecord,
   isUtcTimestamp,
   attempt,
-  convertLength,
-  convertMass,
   walkScan,
   previewValue,
   type ExactRead,
@@ -39,7 +41,7 @@ import {
   emptyRightView,
   sourceIdFor,
   writePosture as postureIn
-} from "@scanbridge/model"
+} from "@scanbridge/model/internal"
 import { PLATFORM_POSTURE, platformDialect } from "./dialect.js"
 import * as Wire from "./wire.js"
 

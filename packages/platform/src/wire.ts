@@ -4,7 +4,8 @@
  * client of a live API must; the codec notes what it drops.
  */
 import { Schema } from "effect"
-import { Catalogue, type FailureCategory, type MeasurementName, oneOf } from "@scanbridge/model"
+import { Catalogue, type FailureCategory, type MeasurementName } from "@scanbridge/model"
+import { oneOf } from "@scanbridge/model/internal"
 import { PLATFORM_UNITS } from "./dialect.js"
 
 const Int = Schema.Number.pipe(Schema.int())

@@ -9,29 +9,31 @@ import { Either, Option } from "effect"
 import {
   Catalogue,
   DecodeError,
-  type DecodeWalk,
   EncodeError,
-  EncodeWalk,
   type Encoded,
   type FailureCategory,
   GENDER_CODES,
-  MeasurementsBuilder,
   type CanonicalTarget,
-  measurementIndex,
   type Note,
   type Path,
   type PathSegment,
   Proto3,
   type Scan,
   type ScanInit,
-  type ScanInitJson,
-  attempt,
   convertAngle,
   e4ToPercent,
-  genderOfCode,
   isExactE4,
   makeNote,
-  percentToE4,
+  percentToE4
+} from "@scanbridge/model"
+import {
+  type DecodeWalk,
+  EncodeWalk,
+  MeasurementsBuilder,
+  measurementIndex,
+  type ScanInitJson,
+  attempt,
+  genderOfCode,
   postureNames,
   type FrontView,
   type RightView,
@@ -41,7 +43,7 @@ import {
   sourceIdFor,
   walkScan,
   writePosture as postureIn
-} from "@scanbridge/model"
+} from "@scanbridge/model/internal"
 import type { Percent, PercentE4 } from "@scanbridge/model"
 import { SESSION_MEASUREMENT_UNSPECIFIED, SESSION_POSTURE, type SessionStatSpelling, sessionDialect } from "./dialect.js"
 import * as Wire from "./wire.js"

@@ -9,7 +9,8 @@
  * guesses which value it meant.
  */
 import { Schema } from "effect"
-import { POSTURE_FRONT, POSTURE_RIGHT, Proto3, oneOf } from "@scanbridge/model"
+import { POSTURE_FRONT, POSTURE_RIGHT, Proto3 } from "@scanbridge/model"
+import { oneOf } from "@scanbridge/model/internal"
 import { SESSION_ANGLE_UNITS, SESSION_MEASUREMENT_UNSPECIFIED, SESSION_POSTURE, SESSION_UNITS, sessionDialect } from "./dialect.js"
 
 const { field } = Proto3

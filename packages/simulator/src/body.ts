@@ -3,7 +3,8 @@
  * from a person's stats. Same stats, same body. Not anthropometry: numbers that look right to a
  * developer (a 1750 mm, 70 kg man has a waist near 800 mm) and that tests can predict.
  */
-import { Catalogue, type MeasurementEntry, type MeasurementName, POSTURE_FRONT, POSTURE_RIGHT, PROPORTIONS, expectedBodyFatPercent } from "@scanbridge/model"
+import { Catalogue, type MeasurementEntry, type MeasurementName, POSTURE_FRONT, POSTURE_RIGHT, PROPORTIONS } from "@scanbridge/model"
+import { expectedBodyFatPercent } from "@scanbridge/model/internal"
 import { hash, jitter } from "./internal/random.js"
 
 /** A person's stats: every simulated body is computed from them. */

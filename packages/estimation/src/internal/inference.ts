@@ -13,7 +13,8 @@
  * between mm and cm), so no value is both. Without a stature the band is the whole human
  * range (a factor of 31), a value may fit both, and a record of such values is undecided.
  */
-import { Codegen, HUMAN_RANGES, type MeasurementName, PROPORTIONS, type Path, type Range, formatPath, measurementBit, measurementIndex } from "@scanbridge/model"
+import { Codegen, HUMAN_RANGES, type MeasurementName, PROPORTIONS, type Path, type Range, formatPath } from "@scanbridge/model"
+import { measurementBit, measurementIndex } from "@scanbridge/model/internal"
 import type { BodyFatScale, LengthUnit, MuscleMassUnit } from "../dialect.js"
 
 export interface Candidate<U extends string> {

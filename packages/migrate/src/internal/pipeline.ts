@@ -5,7 +5,8 @@
  * the same bytes.
  */
 import { Either } from "effect"
-import { EncodeError, type Scan, unreadableReason } from "@scanbridge/model"
+import { EncodeError, type Scan } from "@scanbridge/model"
+import { unreadableReason } from "@scanbridge/model/internal"
 import { type NormalizerService, decodeDetected } from "../normalizer.js"
 import type { Reject, Report } from "../report.js"
 import { type InputChunk, type InputRecord, type Unreadable, recordsOf } from "./read.js"

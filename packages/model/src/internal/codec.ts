@@ -6,7 +6,7 @@
 import { Catalogue, type FrontPostureName, POSTURE_FRONT, POSTURE_RIGHT, type RightPostureName } from "../catalogue.js"
 import type { PostureSpellings } from "../dialect.js"
 import type { Scan, ScanInit, ScanJson } from "../scan.js"
-import type { EncodeWalk } from "../walk.js"
+import type { EncodeWalk } from "./walk.js"
 
 /** A ScanInit with every key present: what a decoder's parts return, null where unknown. */
 export type ScanInitJson = { -readonly [K in keyof ScanInit]-?: Exclude<ScanInit[K], undefined> }

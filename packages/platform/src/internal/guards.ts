@@ -4,7 +4,8 @@
  * scan (spec 01). Each refusal is a PlatformInputError naming the field and the likely mistake.
  */
 import { Either } from "effect"
-import { type Path, type Stats, checkStats as checkHumanStats, isBase64, previewValue } from "@scanbridge/model"
+import type { Path, Stats } from "@scanbridge/model"
+import { checkStats as checkHumanStats, isBase64, previewValue } from "@scanbridge/model/internal"
 import { PlatformInputError } from "../errors.js"
 
 const refuse = (path: Path, value: unknown, message: string) =>

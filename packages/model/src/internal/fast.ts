@@ -16,8 +16,8 @@
  * (`lazyGuard`, `fastDecodeEither`) are compiled on their first call, so importing compiles nothing.
  */
 import { Either, Option, ParseResult, Schema, SchemaAST } from "effect"
-import { isRecord } from "./json.js"
-import { available, compiled } from "./codegen.js"
+import { isRecord } from "../json.js"
+import { available, compiled } from "../codegen.js"
 
 type Guard = (u: unknown) => boolean
 

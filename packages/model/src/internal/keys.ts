@@ -8,9 +8,9 @@
  * `exactSchemaDecoder`): a record the exact guard accepts has no such key, and is not walked.
  */
 import { Schema, SchemaAST } from "effect"
-import { isRecord } from "./json.js"
+import { isRecord } from "../json.js"
 import { checkOf } from "./bounded.js"
-import type { Path, PathSegment } from "./errors.js"
+import type { Path, PathSegment } from "../errors.js"
 
 /** A key no struct of the schema names: its path (ending with the key) and the value it held. */
 export interface UnknownKey {

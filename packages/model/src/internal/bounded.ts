@@ -6,8 +6,8 @@
  * MAX_ISSUES bad leaves go through Schema for their messages, the others are counted.
  */
 import { Either, type ParseResult, Schema, SchemaAST } from "effect"
-import { isRecord } from "./json.js"
-import { type Issue, type IssueList, MAX_ISSUES, type Path, collectIssues } from "./errors.js"
+import { isRecord } from "../json.js"
+import { type Issue, type IssueList, MAX_ISSUES, type Path, collectIssues } from "../errors.js"
 import { type Excess, compileGuard, excessOf, lazyGuard } from "./fast.js"
 
 type Check = (u: unknown) => boolean

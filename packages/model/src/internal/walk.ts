@@ -7,9 +7,9 @@ import { boundedDecodeEither } from "./bounded.js"
 import { type Narrow, lazyGuard } from "./fast.js"
 import { type UnknownKey, unknownKeysOf } from "./keys.js"
 import { Either, Schema } from "effect"
-import { DecodeError, EncodeError, type Path, previewValue } from "./errors.js"
-import { type Note, type NoteKind, type Scan, type ScanInit, makeNote, scanOf } from "./scan.js"
-import { round } from "./units.js"
+import { DecodeError, EncodeError, type Path, previewValue } from "../errors.js"
+import { type Note, type NoteKind, type Scan, type ScanInit, makeNote, scanOf } from "../scan.js"
+import { round } from "../units.js"
 
 // A walk stops at the first value it cannot read or write; this carries the error out of it.
 class Abort<E> {

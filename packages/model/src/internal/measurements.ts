@@ -5,8 +5,8 @@
  * object costs V8 a transition lookup per key, about fifteen times what one object literal
  * costs, and a bulk migration sees the same few sets of measurements again and again.
  */
-import { Catalogue, type MeasurementName } from "./catalogue.js"
-import { compiled } from "./codegen.js"
+import { Catalogue, type MeasurementName } from "../catalogue.js"
+import { compiled } from "../codegen.js"
 
 type Measurements = Partial<Record<MeasurementName, number>>
 
