@@ -280,8 +280,9 @@ const make = (options: EstimationClientOptions): Effect.Effect<EstimationClientS
         let refusedInARow = 0
         // The token's lifetime is not shown: whenever a request is refused with 401 or 403, get
         // a new token and send it again, for as long as new tokens keep working.
+        // Suspended, so that each run (each poll of a read) sends the token current at that time.
         const renewing = <A, E>(step: (t: AccessToken) => Effect.Effect<A, E | Failure>): Effect.Effect<A, E | Failure> =>
-          step(token).pipe(
+          Effect.suspend(() => step(token)).pipe(
             Effect.tap(() => Effect.sync(() => void (refusedInARow = 0))),
             Effect.catchIf(
               (e): e is E & EstimationUnauthorizedError => (e as { _tag?: unknown })._tag === "EstimationUnauthorizedError" && refusedInARow < MAX_RENEWALS_IN_A_ROW,

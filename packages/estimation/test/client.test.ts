@@ -156,6 +156,11 @@ describe("EstimationClient against the simulator", () => {
             if (l === "read 401") expect(log.slice(i + 1, i + 3)).toEqual(["token 200", "read 200"])
           })
           expect(log.at(-1)).toBe("read 200")
+          // Each poll sends the newest token: the poll after a renewed read (120 ms on, well
+          // within the new token's 200 ms) is not refused.
+          log.forEach((l, i) => {
+            if (l === "token 200" && log[i + 1] === "read 200" && i + 2 < log.length) expect(log[i + 2]).toBe("read 200")
+          })
         }),
       { estimation: { processingPolls: 6, tokenLifetimeMs: 200 } }
     )
