@@ -5,9 +5,9 @@
  */
 import type * as HttpClient from "@effect/platform/HttpClient"
 import type { ConfigError } from "effect"
-import { Config, Context, Duration, Effect, Either, Layer, Redacted, Schedule, Schema } from "effect"
+import { Config, Context, Duration, Effect, Either, Layer, Redacted, Schedule } from "effect"
 import { DecodeError, type Scan, type Stats } from "@scanbridge/model"
-import { checkStats } from "@scanbridge/model/internal"
+import { checkStats, schemaDecoder } from "@scanbridge/model/internal"
 import { ApiClient, ApiStatusError, type RetryOptions } from "@scanbridge/http"
 import { type UnitOptions, decodeReadResponseEither } from "./codec.js"
 import {
@@ -136,30 +136,17 @@ const LANGUAGE = /^[a-z]{2}$/
 // server no longer honours, not a token that expired.
 const MAX_RENEWALS_IN_A_ROW = 3
 
-const decodeWith = <A, I>(schema: Schema.Schema<A, I>, format: string) => {
-  const decode = Schema.decodeUnknownEither(schema, { errors: "all" })
-  return (json: unknown): Either.Either<A, DecodeError> => Either.mapLeft(decode(json), (e) => DecodeError.fromParseIssue(format, e.issue))
-}
-const decodeAuth = decodeWith(Wire.AuthResponse, "estimation token response")
-const decodeCreated = decodeWith(Wire.CreateResponse, "estimation creation response")
-const decodeUploaded = decodeWith(Wire.UploadResponse, "estimation image upload response")
+const decodeAuth = schemaDecoder(Wire.AuthResponse, "estimation token response")
+const decodeCreated = schemaDecoder(Wire.CreateResponse, "estimation creation response")
+const decodeUploaded = schemaDecoder(Wire.UploadResponse, "estimation image upload response")
 
 const photoError = (pattern: Wire.Pattern, jpeg: Uint8Array) =>
   Either.mapLeft(checkPhoto(jpeg), (p) => new EstimationPhotoError({ pattern, rule: p.rule, value: p.value, message: `${pattern} photo: ${p.message}` }))
 
-const messageOf = (body: unknown) =>
-  typeof body === "object" && body !== null && typeof (body as { message?: unknown }).message === "string" ? `: ${(body as { message: string }).message}` : ""
-
 /** The estimation API's errors by status: an unknown client or token, an unknown id, the rest. */
 const classify = (r: ApiClient.FailedResponse): EstimationHttpFailure => {
-  const fields = {
-    api: r.api,
-    method: r.method,
-    url: r.url,
-    status: r.status,
-    ...(r.retryAfterMs === undefined ? {} : { retryAfterMs: r.retryAfterMs }),
-    message: `${r.method} ${r.url} -> ${r.status}${messageOf(r.body)}`
-  }
+  const message = ApiClient.bodyMessage(r.body)
+  const fields = ApiClient.statusErrorFields(r, message === null ? "" : `: ${message}`)
   if (r.status === 401 || r.status === 403) return new EstimationUnauthorizedError(fields)
   if (r.status === 404) return new EstimationNotFoundError(fields)
   return new ApiStatusError(fields)
@@ -244,7 +231,7 @@ const make = (options: EstimationClientOptions): Effect.Effect<EstimationClientS
           if (scan !== undefined) return Effect.succeed(scan)
           const url = http.redactedUrl(path, { lang })
           const message = `GET ${url} -> 200: the read response holds no estimation ${estimationId}`
-          return Effect.fail(new EstimationNotFoundError({ api: "estimation", method: "GET", url, status: 200, message }))
+          return Effect.fail(new EstimationNotFoundError({ api: http.api, method: "GET", url, status: 200, message }))
         }),
         Effect.withSpan("EstimationClient.readEstimation", { attributes: { estimationId } })
       )

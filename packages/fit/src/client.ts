@@ -144,7 +144,7 @@ const make = (options: FitClientOptions): Effect.Effect<FitClientService, never,
           const message = (reply.body as { error?: { message?: unknown } } | null)?.error?.message
           return yield* Effect.fail(
             new ApiStatusError({
-              api: "fit",
+              api: http.api,
               method: "POST",
               url: http.redactedUrl("/CreatePurchase"),
               status: reply.status,

@@ -140,8 +140,19 @@ class Failed<Err> {
   constructor(readonly error: Err, readonly transient: boolean, readonly retryAfterMs: number | undefined) {}
 }
 
-const messageOf = (body: unknown): string | null =>
+/** The `message` of a JSON error body (`{"message": "..."}`), or null when it has none. */
+export const bodyMessage = (body: unknown): string | null =>
   typeof body === "object" && body !== null && typeof (body as { message?: unknown }).message === "string" ? (body as { message: string }).message : null
+
+/** A status error's fields for a failed response; its message is `METHOD URL -> STATUS` and then `detail`. */
+export const statusErrorFields = (r: FailedResponse, detail: string) => ({
+  api: r.api,
+  method: r.method,
+  url: r.url,
+  status: r.status,
+  ...(r.retryAfterMs === undefined ? {} : { retryAfterMs: r.retryAfterMs }),
+  message: `${r.method} ${r.url} -> ${r.status}${detail}`
+})
 
 const parseBody = (text: string): unknown => {
   if (text.trim() === "") return null
@@ -153,7 +164,7 @@ const parseBody = (text: string): unknown => {
 }
 
 const describeBody = (body: unknown): string => {
-  const message = messageOf(body)
+  const message = bodyMessage(body)
   if (message !== null) return message
   if (typeof body === "string") return body.length > 200 ? `${body.slice(0, 200)}...` : body
   return body === null ? "no body" : "no message"
@@ -174,15 +185,7 @@ const build = <F extends string, E>(options: ApiClientOptions<F, E>, base: HttpC
   const errorBodies = options.errorBodies ?? "status"
   const classify =
     options.classify ??
-    ((r: FailedResponse) =>
-      new ApiStatusError({
-        api: r.api,
-        method: r.method,
-        url: r.url,
-        status: r.status,
-        ...(r.retryAfterMs === undefined ? {} : { retryAfterMs: r.retryAfterMs }),
-        message: `${r.method} ${r.url} -> ${r.status}: ${describeBody(r.body)}`
-      }) as E)
+    ((r: FailedResponse) => new ApiStatusError(statusErrorFields(r, `: ${describeBody(r.body)}`)) as E)
   const secretKeys = [...(options.redactedQueryKeys ?? []), ...(auth?._tag === "Param" ? [auth.field] : [])]
   const secretHeaders = [...(options.redactedHeaders ?? []), ...(auth?._tag === "Header" ? [auth.name] : [])]
   const http = base.pipe(
@@ -252,7 +255,7 @@ const build = <F extends string, E>(options: ApiClientOptions<F, E>, base: HttpC
     const cut = (text: string) => secrets.reduce((t, secret) => t.split(secret).join(REDACTED), text)
     const scrub = (body: unknown): unknown => {
       if (typeof body === "string") return cut(body)
-      const message = messageOf(body)
+      const message = bodyMessage(body)
       return message === null ? body : { ...(body as object), message: cut(message) }
     }
 

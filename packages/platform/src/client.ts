@@ -6,7 +6,7 @@ import type * as HttpClient from "@effect/platform/HttpClient"
 import type { ConfigError, Duration } from "effect"
 import { Chunk, Config, Context, Effect, Either, Layer, Option, Redacted, Schema, Stream } from "effect"
 import { Catalogue, DecodeError, type MeasurementName, type Scan, type Stats } from "@scanbridge/model"
-import { previewValue } from "@scanbridge/model/internal"
+import { previewValue, schemaDecoder } from "@scanbridge/model/internal"
 import { ApiClient, type RetryOptions, type statusFields } from "@scanbridge/http"
 import { decodeEntryEither, decodeListPageEither } from "./codec.js"
 import {
@@ -134,12 +134,8 @@ export class PlatformClient extends Context.Tag("@scanbridge/platform/PlatformCl
 
 const SCOPE_NAMES: Record<Scope, string> = { create: Wire.SCOPES.create, read: Wire.SCOPES.read }
 
-const decodeWith = <A, I>(schema: Schema.Schema<A, I>, format: string) => {
-  const decode = Schema.decodeUnknownEither(schema)
-  return (json: unknown): Either.Either<A, DecodeError> => Either.mapLeft(decode(json), (e) => DecodeError.fromParseIssue(format, e.issue))
-}
-const decodeDeleted = decodeWith(Wire.DeleteResponse, "platform delete response")
-const decodeToken = decodeWith(Wire.ScanTokenResponse, "platform scan-token response")
+const decodeDeleted = schemaDecoder(Wire.DeleteResponse, "platform delete response")
+const decodeToken = schemaDecoder(Wire.ScanTokenResponse, "platform scan-token response")
 
 const decodeListPage = (json: unknown): Either.Either<ListPage, DecodeError> =>
   Either.map(decodeListPageEither(json), (results) => {
@@ -149,16 +145,9 @@ const decodeListPage = (json: unknown): Either.Either<ListPage, DecodeError> =>
 
 /** The platform's error for a response outside 2xx, by status, with the body's `message`. */
 const classify = (r: ApiClient.FailedResponse): PlatformStatusError => {
-  const message = typeof r.body === "object" && r.body !== null && typeof (r.body as { message?: unknown }).message === "string" ? (r.body as { message: string }).message : null
+  const message = ApiClient.bodyMessage(r.body)
   const make = <A>(ctor: new (args: Schema.Struct.Type<typeof statusFields>) => A, meaning: string) =>
-    new ctor({
-      api: r.api,
-      method: r.method,
-      url: r.url,
-      status: r.status,
-      ...(r.retryAfterMs === undefined ? {} : { retryAfterMs: r.retryAfterMs }),
-      message: `${r.method} ${r.url} -> ${r.status} (${meaning})${message === null ? "" : `: ${message}`}`
-    })
+    new ctor(ApiClient.statusErrorFields(r, ` (${meaning})${message === null ? "" : `: ${message}`}`))
   switch (r.status) {
     case 400:
       return make(PlatformBadRequestError, "bad request")

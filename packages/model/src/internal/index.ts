@@ -28,4 +28,4 @@ export { type StatProblem, checkStats, expectedBodyFatPercent, likelyMistake } f
 export { type Narrow } from "./fast.js"
 export { type UnknownKey, unknownKeysOf, unknownKeysOfItem } from "./keys.js"
 export { MeasurementsBuilder, measurementBit, measurementIndex, measurementValues, measurementsFrom } from "./measurements.js"
-export { DecodeWalk, EncodeWalk, type ExactRead, attempt, exactSchemaDecoder, oneOf, walkScan } from "./walk.js"
+export { DecodeWalk, EncodeWalk, type ExactRead, attempt, exactSchemaDecoder, oneOf, schemaDecoder, walkScan } from "./walk.js"
