@@ -67,7 +67,9 @@ export const limitedRequest = (request: HttpServerRequest.HttpServerRequest, max
       (value) => (nestedDeeperThan(value, maxDepth) ? Effect.die(new BodyRefused(400, `the JSON body nests deeper than ${maxDepth} levels`)) : Effect.succeed(value))
     )
   )
+  // The proxy is the receiver of the request's own getters too, so that every body reader built
+  // on `this.text` (urlParamsBody, the schema body readers) reads under the limit.
   return new Proxy(request, {
-    get: (target, property) => (property === "text" ? text : property === "json" ? json : Reflect.get(target, property, target))
+    get: (target, property, receiver) => (property === "text" ? text : property === "json" ? json : Reflect.get(target, property, receiver))
   })
 }

@@ -69,6 +69,15 @@ describe("the simulator's limits", () => {
             const fits = yield* post(e.url, JSON.stringify(e.body), { ...e.headers, "content-type": "application/json" })
             expect(fits.status, e.name).toBe(200)
           }
+          // A form body is held to the limit as it streams too (the estimation API's creation).
+          const fields = `client_id=${DEMO_ESTIMATION_CLIENT_ID}&padding=${"x".repeat(2_000)}`
+          const { access_token } = yield* Effect.promise(() =>
+            fetch(`${url}/tokens/anonymous?client_id=${DEMO_ESTIMATION_CLIENT_ID}`).then((r) => r.json() as Promise<{ access_token: string }>)
+          )
+          const streamedForm = yield* Effect.promise(() =>
+            chunkedPost(`${url}/estimation`, { "content-type": "application/x-www-form-urlencoded", "access-token": access_token }, [fields.slice(0, 900), fields.slice(900)])
+          )
+          expect(streamedForm.status).toBe(413)
           const form = new FormData()
           form.append("client_id", DEMO_ESTIMATION_CLIENT_ID)
           form.append("image", new File([new Uint8Array(5_000)], "front.jpg", { type: "image/jpeg" }))
