@@ -160,7 +160,8 @@ const layer = (options: SimulatorOptions) =>
                 script?.retryAfter === undefined ? {} : { "retry-after": script.retryAfter }
               )
         if (logLimit > 0) {
-          if (log.length >= logLimit) log.splice(0, log.length - logLimit + 1)
+          // Trimmed in batches, once per logLimit requests rather than an O(n) shift per request.
+          if (log.length >= 2 * logLimit) log.splice(0, log.length - logLimit)
           log.push({ method: request.method, path: request.url, status: response.status, injected: fault !== undefined })
         }
         return response.status === 401 ? response : HttpServerResponse.setHeaders(response, CORS)
@@ -184,7 +185,7 @@ const layer = (options: SimulatorOptions) =>
             purchases: Effect.sync(() => [...fit.purchases])
           },
           injectFaults: (statuses) => Effect.sync(() => void scripted.push(...statuses.map((s) => (typeof s === "number" ? { status: s } : s)))),
-          requests: Effect.sync(() => [...log])
+          requests: Effect.sync(() => log.slice(-logLimit))
         }
       })
 

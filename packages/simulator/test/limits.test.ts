@@ -173,9 +173,12 @@ describe("the simulator's limits", () => {
       (url) =>
         Effect.gen(function* () {
           const sim = yield* Simulator
-          for (let i = 0; i < 8; i++) yield* Effect.promise(() => fetch(`${url}/scanning/v0/results/ss_${i}`).then((r) => r.text()))
-          const log = yield* sim.requests
-          expect(log.map((r) => r.path)).toEqual([3, 4, 5, 6, 7].map((i) => `/scanning/v0/results/ss_${i}`))
+          const get = (i: number) => Effect.promise(() => fetch(`${url}/scanning/v0/results/ss_${i}`).then((r) => r.text()))
+          for (let i = 0; i < 8; i++) yield* get(i)
+          expect((yield* sim.requests).map((r) => r.path)).toEqual([3, 4, 5, 6, 7].map((i) => `/scanning/v0/results/ss_${i}`))
+          // Past twice the limit, where the log is trimmed: still the most recent five.
+          for (let i = 8; i < 13; i++) yield* get(i)
+          expect((yield* sim.requests).map((r) => r.path)).toEqual([8, 9, 10, 11, 12].map((i) => `/scanning/v0/results/ss_${i}`))
         }),
       { requestLogLimit: 5 }
     )
