@@ -308,10 +308,7 @@ const parsers = {
 const entryAt = { top: parsers.entry([]), inEnvelope: parsers.entry(["entry"]) }
 const clientAt = { top: parsers.client([]), inEnvelope: parsers.client(["entry"]) }
 
-const hasMuscleMass = (body: unknown): boolean => {
-  const c = typeof body === "object" && body !== null ? (body as { bodyComposition?: unknown }).bodyComposition : undefined
-  return typeof c === "object" && c !== null && "skeletalMuscleMass" in c
-}
+const hasMuscleMass = (body: unknown): boolean => isRecord(body) && isRecord(body["bodyComposition"]) && "skeletalMuscleMass" in body["bodyComposition"]
 
 /**
  * Does this entry look like the client library's? Its composition is two bare numbers, and its
@@ -332,10 +329,11 @@ export const looksClientLibrary = (body: unknown): boolean => {
 export const decodeEntryEither = (json: unknown): Either.Either<Scan, DecodeError> => {
   const { base, body } = unwrap(json)
   const inEnvelope = base.length > 0
-  const rest = (inEnvelope ? entryAt.inEnvelope : entryAt.top)(body)
   // The REST schema ignores keys it does not know, so it would read the client library's
-  // skeletalMuscleMass (beside a null bodyFatPercentage) and lose it: such an entry is the client library's.
-  if (Either.isRight(rest) && !hasMuscleMass(body)) {
+  // skeletalMuscleMass (beside a null bodyFatPercentage) and lose it: such an entry is the client
+  // library's, and is not read as the REST API's at all.
+  const rest = hasMuscleMass(body) ? undefined : (inEnvelope ? entryAt.inEnvelope : entryAt.top)(body)
+  if (rest !== undefined && Either.isRight(rest)) {
     const read = rest.right
     const e = read.value
     return walkScan(FORMATS.entry, base, (r) =>
@@ -350,7 +348,7 @@ export const decodeEntryEither = (json: unknown): Either.Either<Scan, DecodeErro
       readEntry(r, read, { composition: () => readClientComposition(r, e.bodyComposition), failure: () => readClientError(r, e.status, e.error) })
     )
   }
-  return Either.left(Either.isLeft(rest) && !looksClientLibrary(body) ? rest.left : client.left)
+  return Either.left(rest !== undefined && !looksClientLibrary(body) ? rest.left : client.left)
 }
 
 // --- Decode: list summaries and pages -----------------------------------------------------
