@@ -65,7 +65,7 @@ export const decodeFittingEither = (json: unknown): Either.Either<Scan, DecodeEr
       measurementsMm,
       notes
     })
-    return yield* Either.mapLeft(scan, (v) => DecodeError.fromIssues(FITTING_FORMAT, v.issues))
+    return yield* Either.mapLeft(scan, (v) => DecodeError.fromIssueList(FITTING_FORMAT, v))
   })
 
 /** Millimetres as Tapeline's centimetres, with a note when the one decimal loses some. */

@@ -308,7 +308,7 @@ export interface SizeContext {
 }
 
 const sizeDocument = (format: string, base: Path, init: Parameters<typeof makeSizeDocument>[0]): Either.Either<SizeDocument, DecodeError> =>
-  Either.mapLeft(makeSizeDocument(init), (v) => DecodeError.fromIssues(format, v.issues.map((i) => ({ ...i, path: [...base, ...i.path] }))))
+  Either.mapLeft(makeSizeDocument(init), (v) => DecodeError.fromIssues(format, v.issues.map((i) => ({ ...i, path: [...base, ...i.path] })), v.omitted))
 
 const readRecommended = Proto3.reader(Wire.GetRecommendedSizeResponse, FORMATS.recommendedSize)
 
