@@ -146,7 +146,7 @@ export const boundedIssues = (ast: SchemaAST.AST, value: unknown, excess: Excess
 }
 
 /**
- * A decoder as fast as `fastDecodeEither` on valid input, whose failure is a bounded list of
+ * A decoder as fast as a compiled guard on valid input, whose failure is a bounded list of
  * problems: a guard, then Schema with its first error only (for a schema that transforms), then
  * the bounded walk for the problems.
  */

@@ -13,9 +13,9 @@
  * The predicate is generated as JavaScript source, which V8 optimises as one function; where
  * code is not generated (`Codegen.configure({ jitless: true })`, or a runtime that refuses
  * `new Function`), the same predicate is made of closures. Guards that modules make at load
- * (`lazyGuard`, `fastDecodeEither`) are compiled on their first call, so importing compiles nothing.
+ * (`lazyGuard`, and `boundedDecodeEither` over it) are compiled on their first call, so importing compiles nothing.
  */
-import { Either, Option, ParseResult, Schema, SchemaAST } from "effect"
+import { Option, Schema, SchemaAST } from "effect"
 import { isRecord } from "../json.js"
 import { available, compiled } from "../codegen.js"
 
@@ -480,14 +480,3 @@ const refuseAll = (_: unknown): boolean => false
  */
 export const lazyGuard = <A, I>(schema: Schema.Schema<A, I>, onExcessProperty: Excess = "ignore", options: GuardOptions = {}): ((u: unknown) => u is A) =>
   lazily(() => compileGuard(schema, onExcessProperty, options) ?? refuseAll) as (u: unknown) => u is A
-
-/**
- * `Schema.decodeUnknownEither` with a compiled fast path: a value the predicate accepts is
- * returned as it is (the schema does not transform it), anything else is decoded by the
- * schema for its error. The predicate is compiled on the first call.
- */
-export const fastDecodeEither = <A, I>(schema: Schema.Schema<A, I>, options: SchemaAST.ParseOptions = {}) => {
-  const slow = Schema.decodeUnknownEither(schema, options)
-  const guard = lazyGuard(schema, options.onExcessProperty ?? "ignore")
-  return (u: unknown): Either.Either<A, ParseResult.ParseError> => (guard(u) ? Either.right(u) : slow(u))
-}
