@@ -184,16 +184,22 @@ export type RightPostureName = (typeof POSTURE_RIGHT)[number]["name"]
 
 // --- Lookups: built once, total on their domain, constant time -----------------------------
 
-const index = <K, V>(entries: ReadonlyArray<V>, key: (v: V) => K | null): ReadonlyMap<K, V> => {
+/**
+ * The entries by a key, each key once: a second entry with a key throws `duplicate(key)` at
+ * module load. An entry whose key is undefined is left out. The catalogue's and each dialect's.
+ */
+export const uniqueIndex = <K, V>(entries: ReadonlyArray<V>, key: (v: V) => K | undefined, duplicate: (k: K) => string): ReadonlyMap<K, V> => {
   const map = new Map<K, V>()
   for (const entry of entries) {
     const k = key(entry)
-    if (k === null) continue
-    if (map.has(k)) throw new Error(`catalogue: duplicate key ${String(k)}`)
+    if (k === undefined) continue
+    if (map.has(k)) throw new Error(duplicate(k))
     map.set(k, entry)
   }
   return map
 }
+
+const index = <K, V>(entries: ReadonlyArray<V>, key: (v: V) => K): ReadonlyMap<K, V> => uniqueIndex(entries, key, (k) => `catalogue: duplicate key ${String(k)}`)
 
 type Measurement = (typeof MEASUREMENTS)[number]
 

@@ -11,7 +11,8 @@ import {
   type MeasurementName,
   type RightPostureName,
   STATS,
-  foldName
+  foldName,
+  uniqueIndex
 } from "./catalogue.js"
 
 /** One spelling: the name on the wire, and its enum number or unit where the API has them. */
@@ -71,16 +72,8 @@ export interface Dialect<M extends Spelling = Spelling, S extends Spelling = Spe
   readonly suggest: (name: string) => M | undefined
 }
 
-const indexBy = <K, V>(api: string, entries: ReadonlyArray<V>, key: (v: V) => K | undefined): ReadonlyMap<K, V> => {
-  const map = new Map<K, V>()
-  for (const entry of entries) {
-    const k = key(entry)
-    if (k === undefined) continue
-    if (map.has(k)) throw new Error(`dialect ${api}: duplicate spelling ${String(k)}`)
-    map.set(k, entry)
-  }
-  return map
-}
+const indexBy = <K, V>(api: string, entries: ReadonlyArray<V>, key: (v: V) => K | undefined): ReadonlyMap<K, V> =>
+  uniqueIndex(entries, key, (k) => `dialect ${api}: duplicate spelling ${String(k)}`)
 
 /**
  * A dialect from its spellings, with its lookups. Throws at module load on a spelling given to
