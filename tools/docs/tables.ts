@@ -3,12 +3,13 @@
  * one column per dialect, so a dialect added to the list is a column more.
  */
 import { type Dialect, GENDER_CODES, MEASUREMENTS, POSTURE_FRONT, POSTURE_RIGHT, STATS, type Spelling } from "@scanbridge/model"
-import { estimationDialect } from "@scanbridge/estimation"
-import { FIT_UNITS, fitDialect } from "@scanbridge/fit"
-import { PLATFORM_UNITS, platformDialect } from "@scanbridge/platform"
-import { SESSION_ANGLE_UNITS, SESSION_UNITS, sessionDialect } from "@scanbridge/session"
+import { defaultNormalizer } from "@scanbridge/migrate"
+import { FIT_UNITS } from "@scanbridge/fit"
+import { PLATFORM_UNITS } from "@scanbridge/platform"
+import { SESSION_ANGLE_UNITS, SESSION_UNITS } from "@scanbridge/session"
 
-const DIALECTS: ReadonlyArray<Dialect> = [platformDialect, sessionDialect, estimationDialect, fitDialect]
+// The built-in adapters' dialects, in the collection's order.
+const DIALECTS: ReadonlyArray<Dialect> = defaultNormalizer.adapters.flatMap((a) => (a.dialect === undefined ? [] : [a.dialect]))
 
 export const table = (header: ReadonlyArray<string>, rows: ReadonlyArray<ReadonlyArray<string>>): string =>
   [header, header.map(() => "---"), ...rows].map((cells) => `| ${cells.join(" | ")} |`).join("\n")

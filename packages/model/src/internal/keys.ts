@@ -164,6 +164,8 @@ export const unknownKeysOf = <A, I, R>(schema: Schema.Schema<A, I, R>): ((value:
  * outside that array (paths as they are): what one item's scan of a list notes.
  */
 export const unknownKeysOfItem = (keys: ReadonlyArray<UnknownKey>, key: string, index: number): ReadonlyArray<UnknownKey> => {
+  // An exact page (no unknown key, the common case) costs its items nothing.
+  if (keys.length === 0) return keys
   const out: Array<UnknownKey> = []
   for (const k of keys) {
     if (k.path[0] !== key) out.push(k)
