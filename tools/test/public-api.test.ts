@@ -5,12 +5,10 @@
  * `@scanbridge/model/internal`, is held to the same: its names are listed in model's README.
  */
 import { existsSync, readFileSync, readdirSync } from "node:fs"
-import { dirname, join } from "node:path"
-import { fileURLToPath } from "node:url"
+import { join } from "node:path"
 import ts from "typescript"
 import { describe, expect, it } from "vitest"
-
-const root = join(dirname(fileURLToPath(import.meta.url)), "..", "..")
+import { repoRoot as root } from "../docs/generated.js"
 
 interface Exports {
   /** Every name the module exports, values and types alike, in source order. */

@@ -106,7 +106,8 @@ export const runMigrate = (args: MigrateArgs) => {
         output: writerOf(out, args.out, toStdout),
         rejects: writerOf(rejects, args.rejects, discard),
         ...(pool === undefined ? {} : { pool }),
-        onProgress: (progress) => Effect.sync(() => void (latest = progress))
+        // Only a progress line reads the progress: without one, no chunk pays for a report.
+        ...(ticker === undefined ? {} : { onProgress: (progress: MigrateProgress) => Effect.sync(() => void (latest = progress)) })
       })
       if (ticker !== undefined) {
         yield* Fiber.interrupt(ticker)

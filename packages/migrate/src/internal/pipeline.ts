@@ -103,9 +103,6 @@ const addAll = (into: Record<string, number>, from: Readonly<Record<string, numb
 export const makeCounter = (target: string) => {
   const total = emptyTally()
   return {
-    add(outcome: Outcome): void {
-      count(total, outcome)
-    },
     merge(tally: Tally): void {
       total.records += tally.records
       total.migrated += tally.migrated

@@ -313,7 +313,7 @@ const documentChunks = (file: string, bytes: Uint8Array, inputBytes: number): St
       } catch (e) {
         // JSON.stringify recurses, JSON.parse does not: a deep enough element parses but cannot be
         // written back. Its text is taken from the document instead.
-        const message = `nested too deeply to be read (${e instanceof Error ? e.message : String(e)})`
+        const message = `nested too deeply to be read (${describe(e)})`
         return { file, line, raw: lossy.decode(source(i).bytes), unreadable: { tag: "TooDeep", message } }
       }
     },
