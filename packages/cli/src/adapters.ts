@@ -8,7 +8,7 @@ import { existsSync } from "node:fs"
 import { createRequire } from "node:module"
 import { isAbsolute, join, resolve } from "node:path"
 import { pathToFileURL } from "node:url"
-import { type AdapterError, Normalizer, type NormalizerService, builtInAdapters, defaultNormalizer, importAdapters } from "@scanbridge/migrate"
+import { type AdapterError, Normalizer, type NormalizerService, defaultNormalizer, importAdapters } from "@scanbridge/migrate"
 import { GivenAdapters } from "./given-adapters.js"
 
 // A URL (file:, data:, ...) but not a Windows drive letter.
@@ -48,7 +48,7 @@ export const commandAdapters = (specifiers: ReadonlyArray<string>): Effect.Effec
     const given = yield* GivenAdapters
     const modules = specifiers.map((s) => adapterModuleUrl(s))
     const imported = yield* importAdapters(modules)
-    const normalizer = given.length === 0 && imported.length === 0 ? defaultNormalizer : yield* Normalizer.make([...builtInAdapters, ...given, ...imported])
+    const normalizer = yield* Normalizer.extend(defaultNormalizer, [...given, ...imported])
     return { normalizer, modules, onWorkers: given.length === 0 }
   })
 

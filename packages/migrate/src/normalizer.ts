@@ -143,6 +143,12 @@ export class Normalizer extends Context.Tag("@scanbridge/migrate/Normalizer")<No
    * an AdapterError when one is not an adapter or two claim one name.
    */
   static readonly make = make
+  /**
+   * `base` with these adapters added after its own, in this order; `base` itself when there are
+   * none. How the command, the plain API and a migration worker add an integrator's adapters.
+   */
+  static readonly extend = (base: NormalizerService, extra: ReadonlyArray<Adapter>): Either.Either<NormalizerService, AdapterError> =>
+    extra.length === 0 ? Either.right(base) : make([...base.adapters, ...extra])
   /** The Normalizer over these adapters (default: the built-in ones). */
   static readonly layer = (adapters: ReadonlyArray<Adapter> = builtInAdapters): Layer.Layer<Normalizer, AdapterError> =>
     adapters === builtInAdapters ? Normalizer.default : Layer.effect(Normalizer, make(adapters))

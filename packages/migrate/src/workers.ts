@@ -159,7 +159,7 @@ export const runMigrateWorker: Effect.Effect<void, MigrateWorkerError, Normalize
     if (modules.length === 0) return Effect.succeed(base)
     let loaded = withModules.get(key)
     if (loaded === undefined) {
-      loaded = Effect.runPromise(Effect.either(Effect.flatMap(importAdapters(modules), (extra) => Normalizer.make([...base.adapters, ...extra]))))
+      loaded = Effect.runPromise(Effect.either(Effect.flatMap(importAdapters(modules), (extra) => Normalizer.extend(base, extra))))
       withModules.set(key, loaded)
     }
     return Effect.flatMap(

@@ -5,7 +5,7 @@
 import { Effect, Either, Layer } from "effect"
 import { type Adapter, DecodeError, type Encoded, type Scan, type ScanJson } from "@scanbridge/model"
 import { ScanbridgeError, throwsOnlyScanbridgeError } from "@scanbridge/model/plain"
-import { type NormalizerService, type Report, Normalizer, UnknownTargetError, builtInAdapters, defaultNormalizer, migrate, outputFile, refuseOverlaps } from "@scanbridge/migrate"
+import { type NormalizerService, type Report, Normalizer, UnknownTargetError, defaultNormalizer, migrate, outputFile, refuseOverlaps } from "@scanbridge/migrate"
 
 export { ScanbridgeError }
 
@@ -31,7 +31,7 @@ const normalizerOf = (options: AdapterOptions | undefined): NormalizerService =>
   if (extra === undefined || extra.length === 0) return defaultNormalizer
   let normalizer = normalizers.get(extra)
   if (normalizer === undefined) {
-    normalizer = orThrow(Normalizer.make([...builtInAdapters, ...extra]))
+    normalizer = orThrow(Normalizer.extend(defaultNormalizer, extra))
     normalizers.set(extra, normalizer)
   }
   return normalizer
