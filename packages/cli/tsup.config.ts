@@ -20,8 +20,11 @@ const noConfigFileParsers: Plugin = {
   }
 }
 
-/** The barrels whose every export is a module's namespace (`export * as Effect from "./Effect.js"`). */
-const BARRELS = /import\s+(type\s+)?\{([^}]*)\}\s*from\s*"(effect|@effect\/cli)"/g
+/**
+ * An import (at the start of a line) from a barrel whose every export is a module's namespace
+ * (`export * as Effect from "./Effect.js"`).
+ */
+const BARRELS = /^import\s+(type\s+)?\{([^}]*)\}\s*from\s*"(effect|@effect\/cli)"/gm
 
 /**
  * The workspace's sources import effect's modules from its barrel (`import { Effect, Stream } from
