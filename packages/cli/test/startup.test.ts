@@ -1,7 +1,7 @@
 /**
  * What `scanbridge` loads to start: `--version` nothing but itself, `--help` the command line's
  * definitions without any command's run or the simulator; a command loads its own run when it
- * runs. The executable is run from its sources with a loader hook (tools/record-loads.mjs) that
+ * runs, and `migrate` of a small input nothing of the worker side either. The executable is run from its sources with a loader hook (tools/record-loads.mjs) that
  * records every module the process loads.
  */
 import { describe, expect, it } from "@effect/vitest"
@@ -35,6 +35,9 @@ const loadedBy = async (...args: ReadonlyArray<string>): Promise<{ readonly stdo
 
 const RUNS = /^packages\/cli\/src\/commands\/[a-z]+-run\.ts$/
 const SIMULATOR = /^packages\/simulator\//
+// What only a migration worker thread, or the simulator's server, loads.
+const WORKER_SIDE = /^packages\/cli\/src\/serve-worker\.ts$|\/@effect\/platform-node\/dist\/esm\/NodeWorkerRunner\.js$/
+const HTTP_SERVER = /\/@effect\/platform(-node)?\/dist\/esm\/(HttpServer|HttpRouter|NodeHttpServer)\.js$/
 
 describe("start-up", () => {
   it(
@@ -61,6 +64,26 @@ describe("start-up", () => {
       const inspect = await loadedBy("inspect", "examples/canonical/photo-scan.json", "--json")
       expect(JSON.parse(inspect.stdout.split("\n")[0]!)).toMatchObject({ format: "scanbridge.scan/v1" })
       expect(inspect.loaded.filter((m) => RUNS.test(m) || SIMULATOR.test(m))).toEqual(["packages/cli/src/commands/inspect-run.ts"])
+    },
+    TIMEOUT
+  )
+
+  it(
+    "migrate of one file loads its own run and the adapters, no other command's run, no simulator, no worker side",
+    async () => {
+      const dir = await mkdtemp(join(tmpdir(), "scanbridge-startup-migrate-"))
+      try {
+        const out = join(dir, "scans.ndjson")
+        const migrate = await loadedBy("migrate", "examples/export/platform/entries.ndjson", "--out", out, "--quiet")
+        const records = (await readFile(out, "utf8")).split("\n").filter((l) => l !== "")
+        expect(records).toHaveLength(7)
+        // It did load what a migration needs: the run, the engine and the built-in adapters.
+        expect(migrate.loaded).toEqual(expect.arrayContaining(["packages/cli/src/commands/migrate-run.ts", "packages/migrate/src/migrate.ts", "packages/platform/src/index.ts"]))
+        expect(migrate.loaded.filter((m) => RUNS.test(m) || SIMULATOR.test(m))).toEqual(["packages/cli/src/commands/migrate-run.ts"])
+        expect(migrate.loaded.filter((m) => WORKER_SIDE.test(m) || HTTP_SERVER.test(m))).toEqual([])
+      } finally {
+        await rm(dir, { recursive: true, force: true })
+      }
     },
     TIMEOUT
   )

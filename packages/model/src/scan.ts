@@ -6,8 +6,12 @@
  */
 import { boundedDecodeEither } from "./internal/bounded.js"
 import { fastTest } from "./internal/fast.js"
-import { Arbitrary, Either, Schema } from "effect"
+import { Either, Schema } from "effect"
 import type { FastCheck } from "effect"
+// Arbitrary's module rather than the barrel's namespace, and makeLazy over the `fc` the
+// annotation is given rather than Arbitrary.make: a bundle that uses Scan (the CLI) then keeps
+// neither fast-check nor the rest of Arbitrary, which are a fifth of effect's code at start-up.
+import { makeLazy } from "effect/Arbitrary"
 import { Catalogue, MEASUREMENT_NAMES, type MeasurementName, POSTURE_FRONT, POSTURE_RIGHT } from "./catalogue.js"
 import type { FrontPostureName, RightPostureName } from "./catalogue.js"
 import { InvariantViolation, type Path, formatPath } from "./errors.js"
@@ -297,7 +301,7 @@ export const Scan = ScanFields.pipe(
     // Generate consistent scans instead of filtering two thirds of them away.
     arbitrary: () => (fc) =>
       fc
-        .tuple(Arbitrary.make(ScanFields), Arbitrary.make(Failure))
+        .tuple(makeLazy(ScanFields)(fc), makeLazy(Failure)(fc))
         .map(([s, failure]) => ({ ...s, failure: s.status === "failure" ? failure : null }))
   })
 ).annotations({
