@@ -70,6 +70,21 @@ const judge = (target: string, measured: string, pass: boolean) => {
 }
 
 const dir = mkdtempSync(join(tmpdir(), "scanbridge-bench-"))
+// Its inputs run to gigabytes: an interrupted bench removes them (a failed one keeps them, to look at).
+const interrupted = (signal: NodeJS.Signals) => {
+  rmSync(dir, { recursive: true, force: true })
+  process.exit(signal === "SIGINT" ? 130 : 143)
+}
+process.on("SIGINT", interrupted)
+process.on("SIGTERM", interrupted)
+/**
+ * A child stopped by the signal that stops the bench (Ctrl-C reaches both) stops the bench: killed
+ * by it, or exiting with its code (128 + signal), as the command and GNU time do.
+ */
+const stopIfInterrupted = (child: { signal: NodeJS.Signals | null; status: number | null }) => {
+  if (child.signal === "SIGINT" || child.status === 130) interrupted("SIGINT")
+  if (child.signal === "SIGTERM" || child.status === 143) interrupted("SIGTERM")
+}
 const FLOOR = join(repoRoot, "tools", "bench-floor.mjs")
 
 const count = (n: number) => (n >= 1_000_000 && n % 1_000_000 === 0 ? `${n / 1_000_000}M` : n >= 1_000 && n % 1_000 === 0 ? `${n / 1_000}k` : String(n))
@@ -88,6 +103,7 @@ const ratioCell = (ratios: ReadonlyArray<number>) =>
 const spawn = (command: string, args: ReadonlyArray<string>, options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}) => {
   const child = spawnSync(command, args as Array<string>, { cwd: options.cwd ?? repoRoot, env: options.env ?? process.env, encoding: "utf8", maxBuffer: 64 * 1024 * 1024 })
   if (child.error !== undefined) throw child.error
+  stopIfInterrupted(child)
   if (child.status !== 0) throw new Error(`${command} ${args.join(" ")} exited with ${child.status ?? child.signal}:\n${child.stdout}\n${child.stderr}`)
   return child
 }
@@ -114,6 +130,7 @@ const measure = (command: string, args: ReadonlyArray<string>): Measured => {
   const child = spawnSync(program, programArgs, { cwd: dir, env, encoding: "utf8", stdio: ["ignore", "ignore", "pipe"], maxBuffer: 64 * 1024 * 1024 })
   const seconds = (performance.now() - start) / 1000
   if (child.error !== undefined) throw child.error
+  stopIfInterrupted(child)
   if (child.status !== 0) throw new Error(`${command} ${args.join(" ")} exited with ${child.status ?? child.signal}: ${child.stderr}`)
   if (TIME !== undefined) {
     const [user, system, rssKb] = readFileSync(timeFile, "utf8").trim().split("\n").at(-1)!.split(" ").map(Number)
