@@ -95,19 +95,21 @@ describe("the bench's floor (tools/bench-floor.mjs)", () => {
     { read: "7 bytes", readBytes: 7 },
     { read: "64 bytes", readBytes: 64 }
   ])("writes JSON.stringify(JSON.parse(line)) of every line and counts what does not parse (reads of $read)", async ({ readBytes }) => {
-    // Multi-byte characters and lines longer than a read, across read boundaries; no final newline.
+    // Multi-byte characters and lines longer than a read, across read boundaries; a record that
+    // may not fit the 8 MiB output buffer; no final newline.
     const lines = [
       '{ "a": 1, "b": "ユーザーはまだ測定データと写真を送信していません。" }',
       "",
       '{"broken": ',
       JSON.stringify({ long: "é".repeat(300), emoji: "🙂".repeat(50) }),
+      JSON.stringify({ huge: "x".repeat(3_000_000) }),
       "[1, 2,   3]"
     ]
     const input = join(dir, `floor-in-${readBytes}.ndjson`)
     const output = join(dir, `floor-out-${readBytes}.ndjson`)
     writeFileSync(input, lines.join("\n"))
     const { stderr } = await floor(input, output, readBytes)
-    expect(stderr).toBe("records 4 rejected 1\n")
+    expect(stderr).toBe("records 5 rejected 1\n")
     const parsed = lines.filter((l) => l !== "" && l !== '{"broken": ')
     expect(readFileSync(output, "utf8")).toBe(parsed.map((l) => `${JSON.stringify(JSON.parse(l))}\n`).join(""))
   })
