@@ -52,6 +52,13 @@ const partsAt = process.argv.indexOf("--parts")
 const PARTS = new Set(partsAt >= 0 ? process.argv[partsAt + 1]!.split(",") : ["normalize", "cold", "migrate", "rss"])
 const BUILD = !process.argv.includes("--no-build")
 
+/**
+ * On a busy machine, each thread gets its share of the cores: a program with more threads (the
+ * default's workers, libuv's pool) gets more of them than the single-threaded floor.
+ */
+const BUSY =
+  " **The machine was busy (load average above half its cores): the scheduler shares the cores per thread, so wall-time ratios favour the programs with more threads over the single-threaded floor; the CPU-time ratios are the steadier figures. Run again on a quiet machine.**"
+
 // The targets of issue 16.
 const TARGET = { defaultVsFloor: 0.7, inThreadMixedVsFloor: 1.2, defaultVsInThread: 1, rssMb: 250, flat: 1.1, coldSeconds: 0.5, coldMb: 100 }
 
@@ -405,6 +412,7 @@ const run = async () => {
   rmSync(dir, { recursive: true })
 
   const minutes = (performance.now() - started) / 60_000
+  const busy = Math.max(loadAtStart[0]!, loadavg()[0]!) > cpus().length / 2
   const settings = `${ROUNDS} round(s); ${count(FORMAT_RECORDS)} records per format, ${count(RECORDS)} and ${count(LARGE_RECORDS)} platform-only and mixed, ${count(HUGE_RECORDS)} for peak RSS; ${PAIRS} normalize pairs`
   const targets = [
     "## Targets (issue 16)",
@@ -417,7 +425,7 @@ const run = async () => {
   const text = [
     "# Benchmark results",
     "",
-    `Written by \`pnpm bench${process.argv.slice(2).length > 0 ? ` ${process.argv.slice(2).join(" ")}` : ""}\` (tools/bench.ts) on ${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC in ${minutes.toFixed(1)} minutes, Node ${process.version}, ${cpus().length} cores, load average ${loadAtStart[0]!.toFixed(1)} at the start and ${loadavg()[0]!.toFixed(1)} at the end. ${settings}. Ratios are measured in one run, program against floor in the same round, so a noisy machine slows both sides alike.${QUICK ? " **A --quick run: small inputs, one round; not the figures of record.**" : ""}`,
+    `Written by \`pnpm bench${process.argv.slice(2).length > 0 ? ` ${process.argv.slice(2).join(" ")}` : ""}\` (tools/bench.ts) on ${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC in ${minutes.toFixed(1)} minutes, Node ${process.version}, ${cpus().length} cores, load average ${loadAtStart[0]!.toFixed(1)} at the start and ${loadavg()[0]!.toFixed(1)} at the end. ${settings}. Ratios are measured in one run, program against floor in the same round, so a noisy machine slows both sides alike.${QUICK ? " **A --quick run: small inputs, one round; not the figures of record.**" : ""}${busy ? BUSY : ""}`,
     "",
     ...targets,
     "",
