@@ -94,7 +94,8 @@ export const templates = (root: string): Readonly<Record<keyof typeof FORMATS | 
   const responses = ndjson(root, "export/estimation/read-responses.ndjson")
   const itemTemplate = (item: JsonObject) => ({ ...copy(item), estimation_id: `est_${MARK}` })
   const responseTemplate = (r: JsonObject) => ({ ...copy(r), measurements: (r["measurements"] as Array<JsonObject>).map(itemTemplate) })
-  const itemVariant = (item: JsonObject) => `${String(item["status"])}${item["status"] === "completed" ? `, code ${String(object(item["estimation"])["code"])}` : ""}`
+  const itemVariant = (item: JsonObject) =>
+    `${String(item["status"])}${item["status"] === "completed" ? `, code ${String(object(item["estimation"])["code"])}` : ""}${String(item["created_at"]).includes("T") ? "" : ", zone-less created_at"}`
 
   const fits = ndjson(root, "export/fit/estimations.ndjson")
   const fitTemplate = (f: JsonObject) => {
@@ -119,16 +120,21 @@ export const templates = (root: string): Readonly<Record<keyof typeof FORMATS | 
   return {
     canonical: [accepted(FORMATS.canonical, "photo scan", scanTemplate)],
     platformEntry: [
-      ...envelopes.map((e) => accepted(FORMATS.platformEntry, `bare, ${statusOf(object(e["entry"]))}`, withId(object(e["entry"])))),
+      ...envelopes.map((e, i) => accepted(FORMATS.platformEntry, `bare, ${statusOf(object(e["entry"]))} (entries.ndjson:${i + 1})`, withId(object(e["entry"])))),
       ...bare.filter((e) => !isClientLibrary(e)).map((e) => accepted(FORMATS.platformEntry, `bare, "degree" angles`, withId(e)))
     ],
-    platformEnvelope: envelopes.map((e) => accepted(FORMATS.platformEnvelope, statusOf(object(e["entry"])), envelopeOf(e))),
+    platformEnvelope: envelopes.map((e, i) => accepted(FORMATS.platformEnvelope, `${statusOf(object(e["entry"]))} (entries.ndjson:${i + 1})`, envelopeOf(e))),
     platformClientLibrary: bare.filter(isClientLibrary).map((e) => accepted(FORMATS.platformClientLibrary, "bodyComposition, glb avatar", withId(e))),
     platformListPage: [accepted(FORMATS.platformListPage, `${(page["results"] as Array<Json>).length} entries`, pageTemplate)],
     session: sessions.map((s) => accepted(FORMATS.session, sessionVariant(s), sessionTemplate(s))),
-    estimationResponse: responses.map((r) => accepted(FORMATS.estimationResponse, itemVariant(object((r["measurements"] as Array<Json>)[0])), responseTemplate(r))),
-    estimationItem: responses.map((r) => object((r["measurements"] as Array<Json>)[0])).map((item) => accepted(FORMATS.estimationItem, itemVariant(item), itemTemplate(item))),
-    fit: fits.map((f) => accepted(FORMATS.fit, "estimation_token" in object(f["estimations"]) ? "snake_case token" : "estimationToken", fitTemplate(f))),
+    estimationResponse: responses.map((r, i) =>
+      accepted(FORMATS.estimationResponse, `${itemVariant(object((r["measurements"] as Array<Json>)[0]))} (read-responses.ndjson:${i + 1})`, responseTemplate(r))
+    ),
+    estimationItem: responses.map((r, i) => {
+      const item = object((r["measurements"] as Array<Json>)[0])
+      return accepted(FORMATS.estimationItem, `${itemVariant(item)} (read-responses.ndjson:${i + 1}, its first item)`, itemTemplate(item))
+    }),
+    fit: fits.map((f, i) => accepted(FORMATS.fit, `${"estimation_token" in object(f["estimations"]) ? "snake_case token" : "estimationToken"} (estimations.ndjson:${i + 1})`, fitTemplate(f))),
     rejects: [
       rejected("InvalidJson", "a platform entry cut short", envelopeText.slice(0, Math.floor(envelopeText.length / 2))),
       rejected("UnknownFormatError", "not a scan", { kind: "not a scan", id: MARK, value: 1 }),
