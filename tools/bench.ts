@@ -1,133 +1,446 @@
 /**
- * `pnpm bench`: the migration's speed and memory, as ratios measured in one run, so that a
- * noisy shared machine slows both sides alike. Writes `bench/results.md`.
+ * `pnpm bench`: the migration's speed and memory against the fastest plain Node script that does
+ * the least a migration must (tools/bench-floor.mjs: synchronous 8 MiB reads, split on newlines,
+ * JSON.parse, JSON.stringify, batched writes), as ratios measured in one run. Writes
+ * `bench/results.md`, each figure beside the target of issue 16 it answers to.
  *
- * 1. normalize (JSON text -> validated canonical scans) against JSON.parse alone, per source
- *    format, on the example export's records; target 0.6 x (tools/bench-normalize.ts). Twice:
- *    with generated guards (the default), and jitless (`Codegen.configure({ jitless: true })`).
- * 2. `scanbridge migrate` of a generated NDJSON file to canonical NDJSON against a bare Node
- *    script that reads the lines, JSON.parses and JSON.stringifies each; target 0.5 x. The
- *    command as a user runs it (its default picks worker threads for a large input), and with
- *    `--workers 0` (the main thread alone), to show what the workers buy.
- * 3. Peak RSS of `scanbridge migrate` over a larger generated file, both ways; target under
- *    300 MB. Worker threads are in the same process, so the RSS counts them.
+ * What it measures is what users install: the CLI package is built, packed (`pnpm pack`) and
+ * installed from its tarball with npm into a temporary prefix, and its `scanbridge` bin is run as
+ * a user runs it.
  *
- * `--records N` (default 200000) and `--rss-records N` (default 1000000) size the files.
+ * 1. normalize against JSON.parse per format (tools/bench-normalize.ts), with and without a GC
+ *    inside each timed round; per variant of each format; jitless.
+ * 2. Cold start: `scanbridge migrate` of a one-record file beside `node -e 0`.
+ * 3. The floor, `scanbridge migrate` (default settings) and `scanbridge migrate --workers 0` on
+ *    one input per format, on a mixed input (tools/bench-inputs.ts) and on platform entries, in
+ *    interleaved rounds: round r runs every program once, the order rotated by r. Each program's
+ *    time is a median, its ratio the median of the rounds' ratios against the floor of the same
+ *    round. Every run's report is checked against what the input holds, and every migration's
+ *    output against the first's: the same bytes with any worker count, in every round.
+ * 4. Peak RSS of the default settings at the largest size, against the size below it (flat?).
+ *
+ * `--quick`: small inputs and one round, for working on the bench. Sizes and rounds: `--rounds N`,
+ * `--format-records N`, `--records N`, `--large-records N`, `--huge-records N`, `--pairs N`,
+ * `--cold-runs N`; `--parts normalize,cold,migrate,rss` runs only those; `--no-build` packs the
+ * CLI's dist as it is.
  */
 import { spawnSync } from "node:child_process"
-import { createWriteStream, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs"
-import { cpus, tmpdir } from "node:os"
-import { join } from "node:path"
+import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, readSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs"
+import { cpus, loadavg, tmpdir } from "node:os"
+import { delimiter, dirname, join } from "node:path"
+import { isDeepStrictEqual } from "node:util"
+import { type Expected, FORMATS, type InputKind, writeInput } from "./bench-inputs.js"
 import { bundle } from "./bundle.js"
 import { repoRoot } from "./docs/generated.js"
 
-const arg = (name: string, fallback: number) => {
+// --- settings ---------------------------------------------------------------------------------
+
+const QUICK = process.argv.includes("--quick")
+const arg = (name: string, full: number, quick: number) => {
   const i = process.argv.indexOf(`--${name}`)
-  return i >= 0 ? Number(process.argv[i + 1]) : fallback
+  return i >= 0 ? Number(process.argv[i + 1]) : QUICK ? quick : full
 }
-const RECORDS = arg("records", 200_000)
-const RSS_RECORDS = arg("rss-records", 1_000_000)
+const ROUNDS = arg("rounds", 3, 1)
+// 100k records per format keeps a full run near 25 minutes on 2 cores (200k doubles that part).
+const FORMAT_RECORDS = arg("format-records", 100_000, 20_000)
+const RECORDS = arg("records", 200_000, 20_000)
+const LARGE_RECORDS = arg("large-records", 1_000_000, 100_000)
+const HUGE_RECORDS = arg("huge-records", 3_000_000, 300_000)
+const PAIRS = arg("pairs", 31, 5)
+const COLD_RUNS = arg("cold-runs", 7, 3)
+const partsAt = process.argv.indexOf("--parts")
+const PARTS = new Set(partsAt >= 0 ? process.argv[partsAt + 1]!.split(",") : ["normalize", "cold", "migrate", "rss"])
+const BUILD = !process.argv.includes("--no-build")
+
+/**
+ * On a busy machine, each thread gets its share of the cores: a program with more threads (the
+ * default's workers, libuv's pool) gets more of them than the single-threaded floor.
+ */
+const BUSY =
+  " **The machine was busy (load average above half its cores): the scheduler shares the cores per thread, so wall-time ratios favour the programs with more threads over the single-threaded floor; the CPU-time ratios are the steadier figures. Run again on a quiet machine.**"
+
+// The targets of issue 16.
+const TARGET = { defaultVsFloor: 0.7, inThreadMixedVsFloor: 1.2, defaultVsInThread: 1, rssMb: 250, flat: 1.1, coldSeconds: 0.5, coldMb: 100 }
+
+const started = performance.now()
+const loadAtStart = loadavg()
 const rows: Array<string> = []
-const log = (line: string) => {
+const log = (line = "") => {
   console.log(line)
   rows.push(line)
 }
-
-// Each part runs the code as it ships: bundled, and run by node itself. Through tsx, every closure would be
-// wrapped to keep its name (esbuild's keepNames), a cost no built package pays.
-
-// --- 2 and 3. the command against a bare script, and its memory ------------------------------
+const note = (line: string) => console.error(`[bench ${((performance.now() - started) / 1000).toFixed(0)} s] ${line}`)
+const summary: Array<{ target: string; measured: string; pass: boolean }> = []
+const judge = (target: string, measured: string, pass: boolean) => {
+  summary.push({ target, measured, pass })
+  return pass ? "PASS" : "MISS"
+}
 
 const dir = mkdtempSync(join(tmpdir(), "scanbridge-bench-"))
-const entry = JSON.parse(readFileSync(join(repoRoot, "examples", "export", "platform", "entries.ndjson"), "utf8").split("\n")[0]!) as { entry: { id: string } }
+// Its inputs run to gigabytes: an interrupted bench removes them (a failed one keeps them, to look at).
+const interrupted = (signal: NodeJS.Signals) => {
+  rmSync(dir, { recursive: true, force: true })
+  process.exit(signal === "SIGINT" ? 130 : 143)
+}
+process.on("SIGINT", interrupted)
+process.on("SIGTERM", interrupted)
+/**
+ * A child stopped by the signal that stops the bench (Ctrl-C reaches both) stops the bench: killed
+ * by it, or exiting with its code (128 + signal), as the command and GNU time do.
+ */
+const stopIfInterrupted = (child: { signal: NodeJS.Signals | null; status: number | null }) => {
+  if (child.signal === "SIGINT" || child.status === 130) interrupted("SIGINT")
+  if (child.signal === "SIGTERM" || child.status === 143) interrupted("SIGTERM")
+}
+const FLOOR = join(repoRoot, "tools", "bench-floor.mjs")
 
-const generate = async (file: string, records: number) => {
-  const out = createWriteStream(file)
-  for (let i = 0; i < records; i++) {
-    entry.entry.id = `scan_${i.toString(36).padStart(8, "0")}`
-    if (!out.write(`${JSON.stringify(entry)}\n`)) await new Promise((resolve) => out.once("drain", () => resolve(undefined)))
-  }
-  await new Promise((resolve) => out.end(resolve))
+const count = (n: number) => (n >= 1_000_000 && n % 1_000_000 === 0 ? `${n / 1_000_000}M` : n >= 1_000 && n % 1_000 === 0 ? `${n / 1_000}k` : String(n))
+const mib = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MiB`
+const median = (xs: ReadonlyArray<number>) => {
+  const s = [...xs].sort((a, b) => a - b)
+  return s.length % 2 === 1 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2
+}
+const x = (ratio: number) => `${ratio.toFixed(2)} x`
+/** A median ratio with the rounds' range beside it when there are several. */
+const ratioCell = (ratios: ReadonlyArray<number>) =>
+  ratios.length === 1 ? x(ratios[0]!) : `${x(median(ratios))} (${Math.min(...ratios).toFixed(2)}-${Math.max(...ratios).toFixed(2)})`
+
+// --- running a program ------------------------------------------------------------------------
+
+const spawn = (command: string, args: ReadonlyArray<string>, options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}) => {
+  const child = spawnSync(command, args as Array<string>, { cwd: options.cwd ?? repoRoot, env: options.env ?? process.env, encoding: "utf8", maxBuffer: 64 * 1024 * 1024 })
+  if (child.error !== undefined) throw child.error
+  stopIfInterrupted(child)
+  if (child.status !== 0) throw new Error(`${command} ${args.join(" ")} exited with ${child.status ?? child.signal}:\n${child.stdout}\n${child.stderr}`)
+  return child
 }
 
-const bare = join(dir, "bare.mjs")
-writeFileSync(
-  bare,
-  `import { createReadStream, createWriteStream } from "node:fs"
-import { createInterface } from "node:readline"
-const out = createWriteStream(process.argv[3])
-for await (const line of createInterface({ input: createReadStream(process.argv[2]) })) {
-  if (line === "") continue
-  if (!out.write(JSON.stringify(JSON.parse(line)) + "\\n")) await new Promise((r) => out.once("drain", r))
+interface Measured {
+  readonly seconds: number
+  /** User + system CPU time of the whole process, every thread. */
+  readonly cpuSeconds: number
+  readonly rssMb: number
+  readonly stderr: string
 }
-out.end()
-`
-)
 
-// The command as it ships: one bundle, run by node itself (through tsx, compiling the sources
-// at run time would add its own start-up and some 150 MB to what is measured).
-const cli = [join(dir, "scanbridge.mjs")]
+// GNU time reports the peak RSS and CPU time of the program itself, with nothing loaded into it;
+// where it is missing, tools/bench-rss.mjs is loaded into the program (through NODE_OPTIONS).
+const TIME = existsSync("/usr/bin/time") ? "/usr/bin/time" : undefined
+const timeFile = join(dir, "time.txt")
+// The bin's `#!/usr/bin/env node` finds the node running the bench.
+const childEnv: NodeJS.ProcessEnv = { ...process.env, PATH: `${dirname(process.execPath)}${delimiter}${process.env["PATH"] ?? ""}` }
 
-const timed = (args: ReadonlyArray<string>): { seconds: number; maxRssMb: number } => {
+const measure = (command: string, args: ReadonlyArray<string>): Measured => {
+  const env = TIME !== undefined ? childEnv : { ...childEnv, SCANBRIDGE_BENCH_RSS: "1", NODE_OPTIONS: `${childEnv["NODE_OPTIONS"] ?? ""} --import=${join(repoRoot, "tools", "bench-rss.mjs")}` }
+  const [program, programArgs] = TIME !== undefined ? [TIME, ["-f", "%U %S %M", "-o", timeFile, command, ...args]] : [command, args]
   const start = performance.now()
-  const child = spawnSync(process.execPath, args as Array<string>, { cwd: repoRoot, stdio: ["ignore", "ignore", "pipe"], env: { ...process.env, SCANBRIDGE_BENCH_RSS: "1" } })
+  const child = spawnSync(program, programArgs, { cwd: dir, env, encoding: "utf8", stdio: ["ignore", "ignore", "pipe"], maxBuffer: 64 * 1024 * 1024 })
   const seconds = (performance.now() - start) / 1000
-  if (child.status !== 0) throw new Error(`${args.join(" ")} exited with ${child.status}: ${child.stderr.toString()}`)
-  const rss = /maxRSS (\d+)/.exec(child.stderr.toString())
-  return { seconds, maxRssMb: rss ? Math.round(Number(rss[1]) / 1024) : NaN }
+  if (child.error !== undefined) throw child.error
+  stopIfInterrupted(child)
+  if (child.status !== 0) throw new Error(`${command} ${args.join(" ")} exited with ${child.status ?? child.signal}: ${child.stderr}`)
+  if (TIME !== undefined) {
+    const [user, system, rssKb] = readFileSync(timeFile, "utf8").trim().split("\n").at(-1)!.split(" ").map(Number)
+    return { seconds, cpuSeconds: user! + system!, rssMb: rssKb! / 1024, stderr: child.stderr }
+  }
+  const [, rssKb, user, system] = /bench-rss maxRSS (\d+) user (\d+) system (\d+)/.exec(child.stderr)!.map(Number)
+  return { seconds, cpuSeconds: (user! + system!) / 1e6, rssMb: rssKb! / 1024, stderr: child.stderr }
 }
 
-const withRss = (program: ReadonlyArray<string>, rest: ReadonlyArray<string>) => [
-  "--import",
-  join(repoRoot, "tools", "bench-rss.mjs"),
-  ...program,
-  ...rest
-]
-
-const run = async () => {
-  // --- 1. normalize against JSON.parse (tools/bench-normalize.ts prints its table) ----------
-  const normalizeBench = join(dir, "bench-normalize.mjs")
-  await bundle("tools/bench-normalize.ts", normalizeBench)
-  // Each in its own process: guards are compiled once per process, as configured then.
-  for (const args of [[], ["--jitless"]]) {
-    const table = spawnSync(process.execPath, [normalizeBench, ...args], { cwd: repoRoot, encoding: "utf8" })
-    if (table.status !== 0) throw new Error(`bench-normalize exited with ${table.status}: ${table.stderr}`)
-    if (args.length > 0) log("")
-    for (const line of table.stdout.trimEnd().split("\n")) log(line)
+/** Whether two files hold the same bytes. */
+const sameBytes = (a: string, b: string): boolean => {
+  if (statSync(a).size !== statSync(b).size) return false
+  const [fa, fb] = [openSync(a, "r"), openSync(b, "r")]
+  const [ba, bb] = [Buffer.allocUnsafe(8 << 20), Buffer.allocUnsafe(8 << 20)]
+  try {
+    for (;;) {
+      const n = readSync(fa, ba, 0, ba.length, null)
+      const m = readSync(fb, bb, 0, bb.length, null)
+      if (n !== m || ba.compare(bb, 0, m, 0, n) !== 0) return false
+      if (n === 0) return true
+    }
+  } finally {
+    closeSync(fa)
+    closeSync(fb)
   }
+}
 
-  await bundle("packages/cli/src/main.ts", cli[0]!)
+// --- what users install -----------------------------------------------------------------------
+
+/** Builds, packs and installs the CLI package; its installed bin. */
+const install = (): string => {
+  const pnpm = process.env["npm_execpath"]?.includes("pnpm") ? [process.execPath, process.env["npm_execpath"]] : ["npx", "-y", "pnpm@10"]
+  const cli = join(repoRoot, "packages", "cli")
+  // The CLI's build bundles every workspace package from its sources (tsup, noExternal): it needs
+  // no other package's dist.
+  if (BUILD) spawn(pnpm[0]!, [...pnpm.slice(1), "--filter", "@scanbridge/cli", "build"])
+  spawn(pnpm[0]!, [...pnpm.slice(1), "pack", "--pack-destination", dir], { cwd: cli })
+  const tarball = join(dir, readdirSync(dir).find((f) => f.endsWith(".tgz"))!)
+  const prefix = join(dir, "prefix")
+  mkdirSync(prefix)
+  spawn("npm", ["install", "--offline", "--no-audit", "--no-fund", "--prefix", prefix, tarball])
+  const installed = join(prefix, "node_modules", "@scanbridge", "cli")
+  const manifest = JSON.parse(readFileSync(join(installed, "package.json"), "utf8")) as Record<string, unknown>
+  // Everything is bundled: an install must fetch nothing.
+  for (const field of ["dependencies", "peerDependencies", "optionalDependencies"]) {
+    if (manifest[field] !== undefined && Object.keys(manifest[field] as object).length > 0) throw new Error(`@scanbridge/cli's package.json has ${field}: the bench installs it offline`)
+  }
+  const bin = join(prefix, "node_modules", ".bin", "scanbridge")
+  if (!existsSync(bin)) throw new Error(`npm installed no scanbridge bin into ${prefix}`)
+  log(`Measured: \`@scanbridge/cli\` ${String(manifest["version"])} as installed from its packed tarball (${mib(statSync(tarball).size)}) with npm, its \`scanbridge\` bin run as a user runs it.`)
+  rmSync(tarball)
+  return bin
+}
+
+// --- 1. normalize against JSON.parse ----------------------------------------------------------
+
+const normalizeTables = async () => {
+  const script = join(dir, "bench-normalize.mjs")
+  await bundle("tools/bench-normalize.ts", script)
+  // Each in its own process: guards are compiled once per process, as configured then.
+  // With a GC in each round, rounds are five times as long: half as many pairs.
+  const gcPairs = String(Math.max(Math.round(PAIRS / 2), 1))
+  for (const [flags, args] of [
+    [[], ["--pairs", String(PAIRS)]],
+    [["--expose-gc"], ["--gc", "--pairs", gcPairs]],
+    [[], ["--variants", "--pairs", String(PAIRS)]],
+    [[], ["--jitless", "--pairs", String(PAIRS)]]
+  ] as const) {
+    note(`normalize ${args.join(" ")}`)
+    const table = spawn(process.execPath, [...flags, script, ...args]).stdout
+    log()
+    for (const line of table.trimEnd().split("\n")) log(line)
+    if (args[0] === "--pairs" || args[0] === "--gc") {
+      const misses = table.split("\n").filter((l) => l.includes("MISS")).map((l) => l.split(" | ")[0]!.replace(/^\| /, ""))
+      const harness = args[0] === "--pairs" ? "no forced GC (for comparison)" : "GC inside the timing"
+      judge(`4. normalize ≥ 0.8 x JSON.parse, every format, ${harness}`, misses.length === 0 ? "every format" : `below: ${misses.join(", ")}`, misses.length === 0)
+    }
+  }
+}
+
+// --- 2. cold start ----------------------------------------------------------------------------
+
+const coldStart = (bin: string) => {
+  const one = join(dir, "one-record.ndjson")
+  writeInput(repoRoot, one, "platformEnvelope", 1)
+  const node: Array<Measured> = []
+  const migrate: Array<Measured> = []
+  for (let r = 0; r < COLD_RUNS; r++) {
+    const pair = [() => node.push(measure(process.execPath, ["-e", "0"])), () => migrate.push(measure(bin, ["migrate", one, "--out", join(dir, "one-out.ndjson")]))]
+    for (const run of r % 2 === 0 ? pair : pair.reverse()) run()
+  }
+  rmSync(one)
+  const seconds = median(migrate.map((m) => m.seconds))
+  const rss = median(migrate.map((m) => m.rssMb))
+  log(`\n## Cold start (median of ${COLD_RUNS} runs, interleaved)\n`)
+  log("| program | seconds | CPU seconds | peak RSS MB | target |")
+  log("|---|---|---|---|---|")
+  log(`| \`node -e 0\` | ${median(node.map((m) => m.seconds)).toFixed(3)} | ${median(node.map((m) => m.cpuSeconds)).toFixed(2)} | ${median(node.map((m) => m.rssMb)).toFixed(0)} | |`)
+  const pass = judge(
+    `5. cold start < ${TARGET.coldSeconds} s and < ${TARGET.coldMb} MB`,
+    `${seconds.toFixed(2)} s, ${rss.toFixed(0)} MB`,
+    seconds < TARGET.coldSeconds && rss < TARGET.coldMb
+  )
+  log(`| \`scanbridge migrate one-record.ndjson --out x.ndjson\` | ${seconds.toFixed(3)} | ${median(migrate.map((m) => m.cpuSeconds)).toFixed(2)} | ${rss.toFixed(0)} | < ${TARGET.coldSeconds} s, < ${TARGET.coldMb} MB: ${pass} |`)
+}
+
+// --- 3. the floor and the command, in interleaved rounds ---------------------------------------
+
+type ProgramName = "floor" | "default" | "inThread"
+const PROGRAMS: ReadonlyArray<ProgramName> = ["floor", "default", "inThread"]
+
+const checkReport = (file: string, expected: Expected, what: string) => {
+  const report = JSON.parse(readFileSync(file, "utf8")) as { records: number; rejected: number; byFormat: object; byRejectReason: object }
+  const rejects = Object.values(expected.byRejectReason).reduce((a, b) => a + b, 0)
+  if (report.records !== expected.records || report.rejected !== rejects || !isDeepStrictEqual(report.byFormat, expected.byFormat) || !isDeepStrictEqual(report.byRejectReason, expected.byRejectReason)) {
+    throw new Error(`${what}: the report does not count what the input holds.\nexpected ${JSON.stringify(expected)}\nreported ${JSON.stringify(report)}`)
+  }
+}
+
+interface InputResult {
+  readonly label: string
+  readonly expected: Expected
+  readonly runs: Readonly<Record<ProgramName, Array<Measured>>>
+  /** Per round: each program's time over the floor's. */
+  readonly ratios: Readonly<Record<ProgramName, Array<number>>>
+  /** Per round: the default's time over --workers 0's. */
+  readonly defaultVsInThread: Array<number>
+}
+
+const measureInput = (bin: string, label: string, kind: InputKind, records: number): InputResult => {
   const input = join(dir, "input.ndjson")
-  await generate(input, RECORDS)
-  const bareRun = timed(withRss([bare], [input, join(dir, "bare-out.ndjson")]))
-  const migrateRun = timed(withRss(cli, ["migrate", input, "--out", join(dir, "out.ndjson")]))
-  const inThreadRun = timed(withRss(cli, ["migrate", input, "--workers", "0", "--out", join(dir, "out-0.ndjson")]))
-  const inputMiB = statSync(input).size / 1024 / 1024
-  log(`\n## scanbridge migrate against a bare Node script (${RECORDS.toLocaleString("en")} platform entries, ${inputMiB.toFixed(0)} MiB, to canonical NDJSON)\n`)
-  log("| program | seconds | records/s | peak RSS MB |")
-  log("|---|---|---|---|")
-  const row = (program: string, r: { seconds: number; maxRssMb: number }) =>
-    log(`| ${program} | ${r.seconds.toFixed(2)} | ${Math.round(RECORDS / r.seconds).toLocaleString("en")} | ${r.maxRssMb} |`)
-  row("bare script (read, JSON.parse, JSON.stringify, write)", bareRun)
-  row("scanbridge migrate (default --workers)", migrateRun)
-  row("scanbridge migrate --workers 0", inThreadRun)
-  log(`\nratio: ${(bareRun.seconds / migrateRun.seconds).toFixed(2)} x the bare script (target 0.5 x); ${(bareRun.seconds / inThreadRun.seconds).toFixed(2)} x with --workers 0`)
-
-  const big = join(dir, "big.ndjson")
-  await generate(big, RSS_RECORDS)
+  const output = join(dir, "output.ndjson")
+  const reference = join(dir, "reference.ndjson")
+  const report = join(dir, "report.json")
+  note(`${label}: writing ${count(records)} records`)
+  const expected = writeInput(repoRoot, input, kind, records)
+  const args: Record<ProgramName, [string, Array<string>]> = {
+    floor: [process.execPath, [FLOOR, input, output]],
+    default: [bin, ["migrate", input, "--out", output, "--report", report]],
+    inThread: [bin, ["migrate", input, "--workers", "0", "--out", output, "--report", report]]
+  }
+  const runs: Record<ProgramName, Array<Measured>> = { floor: [], default: [], inThread: [] }
+  const ratios: Record<ProgramName, Array<number>> = { floor: [], default: [], inThread: [] }
+  const defaultVsInThread: Array<number> = []
+  for (let r = 0; r < ROUNDS; r++) {
+    const order = PROGRAMS.map((_, i) => PROGRAMS[(i + r) % PROGRAMS.length]!)
+    const round: Partial<Record<ProgramName, Measured>> = {}
+    for (const name of order) {
+      note(`${label}: round ${r + 1}/${ROUNDS}, ${name}`)
+      const [command, commandArgs] = args[name]
+      const m = measure(command, commandArgs)
+      round[name] = m
+      runs[name].push(m)
+      if (name === "floor") {
+        const expectedLine = `records ${expected.records} rejected ${expected.byRejectReason["InvalidJson"] ?? 0}`
+        if (!m.stderr.includes(expectedLine)) throw new Error(`${label}: the floor read something else than the input holds (${m.stderr.trim()}, expected ${expectedLine})`)
+        rmSync(output)
+        continue
+      }
+      checkReport(report, expected, `${label}, ${name}, round ${r + 1}`)
+      // The first migration's output is the reference: every other must be the same bytes.
+      if (!existsSync(reference)) renameSync(output, reference)
+      else if (!sameBytes(output, reference)) {
+        throw new Error(`${label}: the output of ${name} in round ${r + 1} differs from the first migration's (cmp ${output} ${reference}); both are kept in ${dir}`)
+      } else rmSync(output)
+    }
+    for (const name of PROGRAMS) ratios[name].push(round[name]!.seconds / round.floor!.seconds)
+    defaultVsInThread.push(round.default!.seconds / round.inThread!.seconds)
+  }
   rmSync(input)
-  const bigRun = timed(withRss(cli, ["migrate", big, "--out", "/dev/null"]))
-  const bigInThreadRun = timed(withRss(cli, ["migrate", big, "--workers", "0", "--out", "/dev/null"]))
-  log(`\n## peak RSS over ${RSS_RECORDS.toLocaleString("en")} records (${(statSync(big).size / 1024 / 1024).toFixed(0)} MiB)\n`)
-  log(`scanbridge migrate (default --workers): ${bigRun.maxRssMb} MB in ${bigRun.seconds.toFixed(1)} s (target under 300 MB)`)
-  log(`scanbridge migrate --workers 0: ${bigInThreadRun.maxRssMb} MB in ${bigInThreadRun.seconds.toFixed(1)} s`)
-  rmSync(dir, { recursive: true })
+  rmSync(reference, { force: true })
+  rmSync(report, { force: true })
+  return { label, expected, runs, ratios, defaultVsInThread }
+}
 
-  mkdirSync(join(repoRoot, "bench"), { recursive: true })
-  writeFileSync(
-    join(repoRoot, "bench", "results.md"),
-    `# Benchmark results\n\nWritten by \`pnpm bench\` (tools/bench.ts) on ${new Date().toISOString().slice(0, 10)}, Node ${process.version}, ${cpus().length} cores. Ratios are measured in one run, so a noisy machine slows both sides alike.\n\n${rows.join("\n")}\n`
+const migrateTableHead = () => {
+  log("| input | records | size | floor seconds | default x floor | `--workers 0` x floor | default / `--workers 0` | CPU x floor's CPU: default, `--workers 0` | peak RSS MB: floor, default, `--workers 0` | targets |")
+  log("|---|---|---|---|---|---|---|---|---|---|")
+}
+
+const migrateRow = (result: InputResult, targets: ReadonlyArray<string>) => {
+  const { runs, ratios, expected } = result
+  const cpu = (name: ProgramName) => x(median(runs[name].map((m, r) => m.cpuSeconds / runs.floor[r]!.cpuSeconds)))
+  const rss = (name: ProgramName) => Math.max(...runs[name].map((m) => m.rssMb)).toFixed(0)
+  log(
+    `| ${result.label} | ${count(expected.records)} | ${mib(expected.bytes)} | ${median(runs.floor.map((m) => m.seconds)).toFixed(2)} | ${ratioCell(ratios.default)} | ${ratioCell(ratios.inThread)} | ${ratioCell(result.defaultVsInThread)} | ${cpu("default")}, ${cpu("inThread")} | ${rss("floor")}, ${rss("default")}, ${rss("inThread")} | ${targets.join("; ") || "none"} |`
   )
 }
 
-run()
+/** The targets of issue 16 for platform-only and mixed inputs (targets 1 and 2). */
+const targetsOf = (result: InputResult, mixed: boolean): Array<string> => {
+  const d = median(result.ratios.default)
+  const t = median(result.ratios.inThread)
+  const dt = median(result.defaultVsInThread)
+  const input = `${result.label}, ${count(result.expected.records)}`
+  const out = [
+    `default ≤ ${TARGET.defaultVsFloor} x: ${judge(`${mixed ? "2" : "1"}. ${input}: default ≤ ${TARGET.defaultVsFloor} x the floor`, x(d), d <= TARGET.defaultVsFloor)}`,
+    `default ≤ \`--workers 0\`: ${judge(`1. ${input}: default no slower than --workers 0`, x(dt), dt <= TARGET.defaultVsInThread)}`
+  ]
+  if (mixed) out.push(`\`--workers 0\` ≤ ${TARGET.inThreadMixedVsFloor} x: ${judge(`2. ${input}: --workers 0 ≤ ${TARGET.inThreadMixedVsFloor} x the floor`, x(t), t <= TARGET.inThreadMixedVsFloor)}`)
+  return out
+}
+
+const migrateTables = (bin: string): { platform: InputResult; mixed: InputResult } => {
+  const roundsText = `${ROUNDS} interleaved round${ROUNDS === 1 ? "" : "s"}, the order rotated each round`
+  log(`\n## scanbridge migrate against the floor, one input per format and a mixed input (${roundsText})\n`)
+  log(
+    "The floor is tools/bench-floor.mjs (synchronous 8 MiB reads, split on newlines, JSON.parse, JSON.stringify, batched writes). Times and ratios are medians of the rounds (each ratio against the floor of the same round; the rounds' range in brackets), CPU time is the whole process's, every thread; peak RSS the highest of the rounds. Every migration writes canonical NDJSON to a file; its report was checked against what the input holds, and its output is byte-identical to the first migration's of that input (default and `--workers 0`, every round).\n"
+  )
+  migrateTableHead()
+  let platform: InputResult | undefined
+  for (const key of Object.keys(FORMATS) as Array<keyof typeof FORMATS>) {
+    const isPlatform = key === "platformEnvelope"
+    const result = measureInput(bin, isPlatform ? `platform entries (${FORMATS[key]})` : FORMATS[key], key, FORMAT_RECORDS)
+    if (isPlatform && FORMAT_RECORDS === RECORDS) platform = result
+    migrateRow(result, isPlatform && platform !== undefined ? targetsOf(result, false) : [])
+  }
+  if (platform === undefined) {
+    platform = measureInput(bin, `platform entries (${FORMATS.platformEnvelope})`, "platformEnvelope", RECORDS)
+    migrateRow(platform, targetsOf(platform, false))
+  }
+  const mixedLabel = "mixed: every format, 10 % rejects"
+  const mixed = measureInput(bin, mixedLabel, "mixed", RECORDS)
+  migrateRow(mixed, targetsOf(mixed, true))
+  log(`\n## scanbridge migrate against the floor at ${count(LARGE_RECORDS)} records (${roundsText})\n`)
+  migrateTableHead()
+  const largePlatform = measureInput(bin, `platform entries (${FORMATS.platformEnvelope})`, "platformEnvelope", LARGE_RECORDS)
+  migrateRow(largePlatform, [...targetsOf(largePlatform, false), rssTarget(largePlatform)])
+  const largeMixed = measureInput(bin, mixedLabel, "mixed", LARGE_RECORDS)
+  migrateRow(largeMixed, [...targetsOf(largeMixed, true), rssTarget(largeMixed)])
+  return { platform: largePlatform, mixed: largeMixed }
+}
+
+const rssTarget = (result: InputResult) => {
+  const rss = Math.max(...result.runs.default.map((m) => m.rssMb))
+  return `default RSS < ${TARGET.rssMb} MB: ${judge(`3. ${result.label}, ${count(result.expected.records)}: default peak RSS < ${TARGET.rssMb} MB`, `${rss.toFixed(0)} MB`, rss < TARGET.rssMb)}`
+}
+
+// --- 4. peak RSS, flat? -----------------------------------------------------------------------
+
+const rssTable = (bin: string, large: { platform: InputResult; mixed: InputResult } | undefined) => {
+  log(`\n## Peak RSS of \`scanbridge migrate\` with the default settings, ${count(HUGE_RECORDS)} records against ${count(LARGE_RECORDS)} (one run, output to /dev/null)\n`)
+  log(`| input | records | size | seconds | peak RSS MB | at ${count(LARGE_RECORDS)} (highest of the rounds above) | target: flat (≤ ${TARGET.flat} x) |`)
+  log("|---|---|---|---|---|---|---|")
+  for (const [kind, label, below] of [
+    ["platformEnvelope", `platform entries (${FORMATS.platformEnvelope})`, large?.platform],
+    ["mixed", "mixed: every format, 10 % rejects", large?.mixed]
+  ] as const) {
+    const input = join(dir, "input.ndjson")
+    const report = join(dir, "report.json")
+    note(`${label}: writing ${count(HUGE_RECORDS)} records`)
+    const expected = writeInput(repoRoot, input, kind, HUGE_RECORDS)
+    note(`${label}: ${count(HUGE_RECORDS)} records, default`)
+    const m = measure(bin, ["migrate", input, "--out", "/dev/null", "--report", report])
+    checkReport(report, expected, `${label} at ${count(HUGE_RECORDS)}`)
+    rmSync(input)
+    const belowRss = below === undefined ? undefined : Math.max(...below.runs.default.map((r) => r.rssMb))
+    const flat =
+      belowRss === undefined
+        ? "not measured"
+        : `${x(m.rssMb / belowRss)}: ${judge(`3. ${label}: peak RSS flat from ${count(LARGE_RECORDS)} to ${count(HUGE_RECORDS)}`, `${belowRss.toFixed(0)} → ${m.rssMb.toFixed(0)} MB`, m.rssMb <= belowRss * TARGET.flat)}`
+    log(`| ${label} | ${count(HUGE_RECORDS)} | ${mib(expected.bytes)} | ${m.seconds.toFixed(1)} | ${m.rssMb.toFixed(0)} | ${belowRss?.toFixed(0) ?? "—"} | ${flat} |`)
+  }
+}
+
+// --- the run ----------------------------------------------------------------------------------
+
+const run = async () => {
+  note(`working in ${dir}`)
+  const bin = install()
+  if (PARTS.has("normalize")) await normalizeTables()
+  if (PARTS.has("cold")) coldStart(bin)
+  const large = PARTS.has("migrate") ? migrateTables(bin) : undefined
+  if (PARTS.has("rss")) rssTable(bin, large)
+  rmSync(dir, { recursive: true })
+
+  const minutes = (performance.now() - started) / 60_000
+  const busy = Math.max(loadAtStart[0]!, loadavg()[0]!) > cpus().length / 2
+  const settings = `${ROUNDS} round(s); ${count(FORMAT_RECORDS)} records per format, ${count(RECORDS)} and ${count(LARGE_RECORDS)} platform-only and mixed, ${count(HUGE_RECORDS)} for peak RSS; ${PAIRS} normalize pairs`
+  const targets = [
+    "## Targets (issue 16)",
+    "",
+    "| target | measured | |",
+    "|---|---|---|",
+    // By target, in the order measured within one.
+    ...[...summary].sort((a, b) => parseInt(a.target) - parseInt(b.target)).map((s) => `| ${s.target} | ${s.measured} | ${s.pass ? "PASS" : "MISS"} |`)
+  ]
+  const text = [
+    "# Benchmark results",
+    "",
+    `Written by \`pnpm bench${process.argv.slice(2).length > 0 ? ` ${process.argv.slice(2).join(" ")}` : ""}\` (tools/bench.ts) on ${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC in ${minutes.toFixed(1)} minutes, Node ${process.version}, ${cpus().length} cores, load average ${loadAtStart[0]!.toFixed(1)} at the start and ${loadavg()[0]!.toFixed(1)} at the end. ${settings}. Ratios are measured in one run, program against floor in the same round, so a noisy machine slows both sides alike.${QUICK ? " **A --quick run: small inputs, one round; not the figures of record.**" : ""}${busy ? BUSY : ""}`,
+    "",
+    ...targets,
+    "",
+    ...rows
+  ].join("\n")
+  mkdirSync(join(repoRoot, "bench"), { recursive: true })
+  writeFileSync(join(repoRoot, "bench", "results.md"), `${text}\n`)
+  note(`done in ${minutes.toFixed(1)} minutes: bench/results.md`)
+}
+
+run().catch((e: unknown) => {
+  console.error(e)
+  console.error(`the bench's files are kept in ${dir}`)
+  process.exitCode = 1
+})
