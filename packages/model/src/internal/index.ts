@@ -26,6 +26,7 @@ export { inputErrorFields, previewValue, previewsQuoted, unreadableReason, colle
 export { isBase64, isUtcTimestamp } from "../scan.js"
 export { type StatProblem, checkStats, expectedBodyFatPercent, likelyMistake } from "../stats.js"
 export { type Narrow } from "./fast.js"
+export { countSlowPaths, slowPaths } from "./slow.js"
 export { type UnknownKey, unknownKeysOf, unknownKeysOfItem } from "./keys.js"
 export { MeasurementsBuilder, measurementBit, measurementIndex, measurementValues, measurementsFrom } from "./measurements.js"
 export { DecodeWalk, EncodeWalk, type ExactRead, attempt, exactSchemaDecoder, oneOf, schemaDecoder, walkScan } from "./walk.js"
