@@ -311,6 +311,21 @@ const clientAt = { top: parsers.client([]), inEnvelope: parsers.client(["entry"]
 const hasMuscleMass = (body: unknown): boolean => isRecord(body) && isRecord(body["bodyComposition"]) && "skeletalMuscleMass" in body["bodyComposition"]
 
 /**
+ * Whether the REST schema refuses this entry for a part only the client library writes so: a
+ * bare-number body fat percentage, or an error that is not `{code: string, ...}` (spec 03: its
+ * shape "is not guaranteed"). Such an entry goes straight to the client library's schema, with
+ * no failed REST decode first (Effect Schema's slow path and a DecodeError, for a record that
+ * is accepted in the end). Only ever true where the REST schema refuses: false decides nothing.
+ */
+const restRefuses = (body: unknown): boolean => {
+  if (!isRecord(body)) return false
+  const c = body["bodyComposition"]
+  if (isRecord(c) && typeof c["bodyFatPercentage"] === "number") return true
+  const error = body["error"]
+  return error !== undefined && error !== null && (!isRecord(error) || typeof error["code"] !== "string")
+}
+
+/**
  * Does this entry look like the client library's? Its composition is two bare numbers, and its
  * photo avatar is glb. The adapter's format detection asks the same.
  * @internal
@@ -322,6 +337,11 @@ export const looksClientLibrary = (body: unknown): boolean => {
   return (isRecord(c) && ("skeletalMuscleMass" in c || typeof c["bodyFatPercentage"] === "number")) || (isRecord(avatar) && avatar["format"] === "glb")
 }
 
+const readRest = (base: Path, read: ExactRead<Wire.Entry>): Either.Either<Scan, DecodeError> => {
+  const e = read.value
+  return walkScan(FORMATS.entry, base, (r) => readEntry(r, read, { composition: () => readComposition(r, e.bodyComposition), failure: () => readPlatformError(r, e.status, e.error) }))
+}
+
 /**
  * A platform scan entry, bare or in its `{entry}` envelope, in either variant: the REST API's
  * or the client library's (spec 03). Never throws: bad input is a DecodeError with path and value.
@@ -329,17 +349,13 @@ export const looksClientLibrary = (body: unknown): boolean => {
 export const decodeEntryEither = (json: unknown): Either.Either<Scan, DecodeError> => {
   const { base, body } = unwrap(json)
   const inEnvelope = base.length > 0
+  const restAt = inEnvelope ? entryAt.inEnvelope : entryAt.top
   // The REST schema ignores keys it does not know, so it would read the client library's
   // skeletalMuscleMass (beside a null bodyFatPercentage) and lose it: such an entry is the client
   // library's, and is not read as the REST API's at all.
-  const rest = hasMuscleMass(body) ? undefined : (inEnvelope ? entryAt.inEnvelope : entryAt.top)(body)
-  if (rest !== undefined && Either.isRight(rest)) {
-    const read = rest.right
-    const e = read.value
-    return walkScan(FORMATS.entry, base, (r) =>
-      readEntry(r, read, { composition: () => readComposition(r, e.bodyComposition), failure: () => readPlatformError(r, e.status, e.error) })
-    )
-  }
+  const clientOnly = hasMuscleMass(body)
+  let rest = clientOnly || restRefuses(body) ? undefined : restAt(body)
+  if (rest !== undefined && Either.isRight(rest)) return readRest(base, rest.right)
   const client = (inEnvelope ? clientAt.inEnvelope : clientAt.top)(body)
   if (Either.isRight(client)) {
     const read = client.right
@@ -348,7 +364,10 @@ export const decodeEntryEither = (json: unknown): Either.Either<Scan, DecodeErro
       readEntry(r, read, { composition: () => readClientComposition(r, e.bodyComposition), failure: () => readClientError(r, e.status, e.error) })
     )
   }
-  return Either.left(rest !== undefined && !looksClientLibrary(body) ? rest.left : client.left)
+  if (clientOnly || looksClientLibrary(body)) return Either.left(client.left)
+  // Neither reads it, and it does not look like the client library's: the REST API's problems.
+  rest ??= restAt(body)
+  return Either.isRight(rest) ? readRest(base, rest.right) : Either.left(rest.left)
 }
 
 // --- Decode: list summaries and pages -----------------------------------------------------
