@@ -4,13 +4,14 @@
  */
 import { Context, Either, Layer } from "effect"
 import { type Adapter, isRecord } from "@scanbridge/model"
+import { hasOnlyKey } from "@scanbridge/model/internal"
 import { decodeEntryEither, decodeListPageEither, encodeEntryEither, looksClientLibrary as isClientLibrary } from "./codec.js"
 import { platformDialect } from "./dialect.js"
 
 const isEntry = (json: unknown): json is Record<string, unknown> =>
   isRecord(json) && typeof json["id"] === "string" && (json["status"] === "success" || json["status"] === "failure") && isRecord(json["input"])
 
-const isEnvelope = (json: unknown): boolean => isRecord(json) && Object.keys(json).length === 1 && isEntry(json["entry"])
+const isEnvelope = (json: unknown): boolean => isRecord(json) && hasOnlyKey(json, "entry") && isEntry(json["entry"])
 
 const one = <A, E>(result: Either.Either<A, E>) => Either.map(result, (a) => [a])
 

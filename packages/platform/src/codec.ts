@@ -32,6 +32,7 @@ import {
   type ExactRead,
   type UnknownKey,
   exactSchemaDecoder,
+  hasOnlyKey,
   unknownKeysOf,
   unknownKeysOfItem,
   postureNames,
@@ -297,7 +298,7 @@ const readEntry = (
 }
 
 const unwrap = (json: unknown): { readonly body: unknown; readonly base: Path } =>
-  typeof json === "object" && json !== null && !Array.isArray(json) && "entry" in json && Object.keys(json).length === 1
+  isRecord(json) && hasOnlyKey(json, "entry")
     ? { body: (json as { entry: unknown }).entry, base: ["entry"] }
     : { body: json, base: [] }
 

@@ -24,6 +24,7 @@ export {
 } from "./codec.js"
 export { inputErrorFields, previewValue, previewsQuoted, unreadableReason, collectIssues } from "../errors.js"
 export { isBase64, isUtcTimestamp } from "../scan.js"
+export { hasOnlyKey, hasOnlyKeysIn } from "../json.js"
 export { type StatProblem, checkStats, expectedBodyFatPercent, likelyMistake } from "../stats.js"
 export { type Narrow } from "./fast.js"
 export { countSlowPaths, slowPaths } from "./slow.js"
