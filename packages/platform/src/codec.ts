@@ -399,8 +399,12 @@ const readSummary = (r: DecodeWalk, s: Wire.Summary, unknownKeys: ReadonlyArray<
 const summaryParse = exactSchemaDecoder(Wire.Summary, FORMATS.summary)
 
 /** One list item: no results; a failed one has code `unknown` (the summary does not carry it). */
-export const decodeSummaryEither = (json: unknown): Either.Either<Scan, DecodeError> =>
-  Either.flatMap(summaryParse(json), (read) => walkScan(FORMATS.summary, [], (r) => readSummary(r, read.value, read.unknownKeys)))
+export const decodeSummaryEither = (json: unknown): Either.Either<Scan, DecodeError> => {
+  const read = summaryParse(json)
+  if (Either.isLeft(read)) return Either.left(read.left)
+  const { value, unknownKeys } = read.right
+  return walkScan(FORMATS.summary, [], (r) => readSummary(r, value, unknownKeys))
+}
 
 const pageParse = exactSchemaDecoder(Wire.ListPage, FORMATS.listPage)
 
@@ -408,16 +412,18 @@ const pageParse = exactSchemaDecoder(Wire.ListPage, FORMATS.listPage)
  * A list page: one scan per summary, each noting its own unknown keys and the page's. The first
  * bad item fails the page, naming its index.
  */
-export const decodeListPageEither = (json: unknown): Either.Either<ReadonlyArray<Scan>, DecodeError> =>
-  Either.flatMap(pageParse(json), ({ unknownKeys, value: page }): Either.Either<ReadonlyArray<Scan>, DecodeError> => {
-    const scans: Array<Scan> = []
-    for (let i = 0; i < page.results.length; i++) {
-      const scan = walkScan(FORMATS.listPage, ["results", i], (r) => readSummary(r, page.results[i]!, unknownKeysOfItem(unknownKeys, "results", i)))
-      if (Either.isLeft(scan)) return Either.left(scan.left)
-      scans.push(scan.right)
-    }
-    return Either.right(scans)
-  })
+export const decodeListPageEither = (json: unknown): Either.Either<ReadonlyArray<Scan>, DecodeError> => {
+  const read = pageParse(json)
+  if (Either.isLeft(read)) return Either.left(read.left)
+  const { unknownKeys, value: page } = read.right
+  const scans: Array<Scan> = []
+  for (let i = 0; i < page.results.length; i++) {
+    const scan = walkScan(FORMATS.listPage, ["results", i], (r) => readSummary(r, page.results[i]!, unknownKeysOfItem(unknownKeys, "results", i)))
+    if (Either.isLeft(scan)) return Either.left(scan.left)
+    scans.push(scan.right)
+  }
+  return Either.right(scans)
+}
 
 // --- Encode --------------------------------------------------------------------------------
 

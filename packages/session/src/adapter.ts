@@ -1,7 +1,7 @@
 /** The session API's shape for the migration engine: ScanningResults, in any proto3 spelling. */
-import { Context, Either, Layer } from "effect"
+import { Context, Layer } from "effect"
 import { type Adapter, isRecord } from "@scanbridge/model"
-import { hasOnlyKeysIn } from "@scanbridge/model/internal"
+import { hasOnlyKeysIn, oneScan } from "@scanbridge/model/internal"
 import { decodeResultsEither, encodeResultsEither } from "./codec.js"
 import { sessionDialect } from "./dialect.js"
 
@@ -24,7 +24,7 @@ export const sessionAdapter: Adapter = {
       api: "session",
       shape: "only its own fields (camel or snake case), with `results`, `pending` or `error`",
       detect: isScanningResults,
-      decode: (j) => Either.map(decodeResultsEither(j), (s) => [s])
+      decode: (j) => oneScan(decodeResultsEither(j))
     }
   ],
   encoder: { target: "session", encode: encodeResultsEither }

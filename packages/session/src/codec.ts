@@ -346,19 +346,21 @@ const toScan = (c: Ctx, json: unknown, r: Wire.ScanningResults): ScanInit => {
  * A ScanningResults (GET results) as a canonical scan: results -> success, pending -> pending
  * with the session's expiry, error -> failure. Never throws.
  */
-export const decodeResultsEither = (json: unknown, options: DecodeOptions = {}): Either.Either<Scan, DecodeError> =>
-  Either.flatMap(readResults(json), (read) =>
-    walkScan(
-      FORMATS.results,
-      [],
-      (w) => {
-        const c: Ctx = { w, strict: options.strict ?? false }
-        noteIgnored(c, read.ignored)
-        return toScan(c, json, read.value)
-      },
-      read.locate
-    )
+export const decodeResultsEither = (json: unknown, options: DecodeOptions = {}): Either.Either<Scan, DecodeError> => {
+  const result = readResults(json)
+  if (Either.isLeft(result)) return Either.left(result.left)
+  const read = result.right
+  return walkScan(
+    FORMATS.results,
+    [],
+    (w) => {
+      const c: Ctx = { w, strict: options.strict ?? false }
+      noteIgnored(c, read.ignored)
+      return toScan(c, json, read.value)
+    },
+    read.locate
   )
+}
 
 // --- create-session response --------------------------------------------------------------
 
