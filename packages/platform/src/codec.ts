@@ -23,6 +23,7 @@ import {
   DecodeWalk,
   EncodeWalk,
   MeasurementsBuilder,
+  measurementIndex,
   type ScanInitJson,
   isBase64,
   isUtcTimestamp,
@@ -87,25 +88,28 @@ const readInput = (r: DecodeWalk, input: Wire.EntryInput, outputWeight: number |
 
 // --- Decode: entries ---------------------------------------------------------------------
 
+// Each of the platform's measurement names with its catalogue position: one lookup per item.
+const MEASUREMENT_BY_SPELLING = new Map(platformDialect.measurementList.map(({ name, spelling }) => [spelling.name, { name, index: measurementIndex(name) }]))
+
 const readMeasurements = (r: DecodeWalk, items: ReadonlyArray<Wire.MeasurementItem> | null) => {
   const built = new MeasurementsBuilder()
   if (items === null) return built.build()
   for (let i = 0; i < items.length; i++) {
     const item = items[i]!
-    const entry = platformDialect.measurementBySpelling(item.name)
+    const entry = MEASUREMENT_BY_SPELLING.get(item.name)
     if (entry === undefined) {
       const guess = platformDialect.suggest(item.name)
       r.note("dropped", ["measurements", i], `unknown measurement ${previewValue(item.name)} = ${item.value} ${item.unit}${guess ? ` (did you mean ${guess.name}?)` : ""}`)
       continue
     }
-    if (built.has(entry.name)) {
+    if (built.hasAt(entry.index)) {
       r.note("dropped", ["measurements", i], `second ${entry.name} (${item.value} ${item.unit}); the first one is kept`)
       continue
     }
-    if (item.unit === Wire.UNITS.length) built.set(entry.name, item.value)
+    if (item.unit === Wire.UNITS.length) built.setAt(entry.index, item.value)
     else if (item.unit === "cm" || item.unit === "in") {
       const mm = convertLength(item.value, item.unit, "mm")
-      built.set(entry.name, mm)
+      built.setAt(entry.index, mm)
       r.note("converted", ["measurements", i], `${entry.name} ${item.value} ${item.unit} -> ${mm} mm`)
     } else r.fail(["measurements", i, "unit"], item.unit, `a length unit (${Wire.UNITS.length})`)
   }
