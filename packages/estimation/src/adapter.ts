@@ -1,6 +1,7 @@
 /** The estimation API's shapes for the migration engine: a read response and a read item. */
-import { Context, Either, Layer } from "effect"
+import { Context, Layer } from "effect"
 import { type Adapter, isRecord } from "@scanbridge/model"
+import { oneScan } from "@scanbridge/model/internal"
 import { type UnitOptions, decodeReadItemEither, decodeReadResponseEither, encodeReadResponseEither } from "./codec.js"
 import { estimationDialect } from "./dialect.js"
 
@@ -21,7 +22,7 @@ export const estimationAdapterWith = (units: UnitOptions = {}): Adapter => ({
       detect: isResponse,
       decode: (j) => decodeReadResponseEither(j, units)
     },
-    { name: "estimation read item", api: "estimation", shape: "one such item", detect: isItem, decode: (j) => Either.map(decodeReadItemEither(j, units), (s) => [s]) }
+    { name: "estimation read item", api: "estimation", shape: "one such item", detect: isItem, decode: (j) => oneScan(decodeReadItemEither(j, units)) }
   ],
   encoder: { target: "estimation", encode: (scan) => encodeReadResponseEither(scan) }
 })

@@ -280,13 +280,14 @@ const readItem = (
   if (item.status === "in-progress") {
     if (e.result !== undefined && e.result !== null) w.note("dropped", RESULT, "a result on an estimation still in progress")
     if (e.status !== undefined) w.note("dropped", ["estimation", "status"], `outcome ${e.status} on an estimation still in progress`)
-    return { ...common, status: "pending" }
+    return { source: common.source, createdAt: common.createdAt, method: common.method, subject: common.subject, status: "pending" }
   }
   if (e.status === undefined) return w.fail(["estimation", "status"], undefined, "a completed estimation's outcome: success or fail")
   if (e.status === "fail") {
     if (e.result !== undefined && e.result !== null) w.note("dropped", RESULT, "a result on a failed estimation")
     if (e.code === undefined) w.note("assumed", ["estimation", "code"], "a failed estimation without a code: recorded with code unknown")
-    return { ...common, status: "failure", failure: { code: e.code === undefined ? "unknown" : String(e.code), category: "estimation", message } }
+    const failure = { code: e.code === undefined ? "unknown" : String(e.code), category: "estimation" as const, message }
+    return { source: common.source, createdAt: common.createdAt, method: common.method, subject: common.subject, status: "failure", failure }
   }
   const result = e.result ?? w.fail(RESULT, e.result, "the result of a successful estimation")
   if (result.status !== undefined && result.status !== "success") {

@@ -1,6 +1,7 @@
 /** The fit shapes for the migration engine: the client library's estimation result. */
-import { Context, Either, Layer } from "effect"
+import { Context, Layer } from "effect"
 import { type Adapter, isRecord } from "@scanbridge/model"
+import { oneScan } from "@scanbridge/model/internal"
 import { decodeEstimationResultEither, encodeEstimationResultEither } from "./codec.js"
 import { fitDialect } from "./dialect.js"
 
@@ -13,7 +14,7 @@ export const fitAdapter: Adapter = {
       api: "fit",
       shape: "`estimations` is an object",
       detect: (j) => isRecord(j) && isRecord(j["estimations"]),
-      decode: (j) => Either.map(decodeEstimationResultEither(j), (s) => [s])
+      decode: (j) => oneScan(decodeEstimationResultEither(j))
     }
   ],
   encoder: { target: "fit", encode: encodeEstimationResultEither }

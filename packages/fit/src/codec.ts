@@ -158,35 +158,37 @@ const readAvatar = (w: DecodeWalk, data: unknown): Scan["avatar"] => {
  * The client library's estimation result as a canonical scan: a success whose source id is
  * the estimation token and whose method comes from inputType. Never throws.
  */
-export const decodeEstimationResultEither = (json: unknown): Either.Either<Scan, DecodeError> =>
-  Either.flatMap(readEstimation(json), (read) =>
-    walkScan(
-      FORMATS.estimationResult,
-      [],
-      (w): ScanInit => {
-        w.notes.push(...aliasNotes(read))
-        const e = read.value.estimations
-        const input = e.input
-        const extras = [
-          input?.preferredSystemOfMeasurement === undefined ? null : `preferredSystemOfMeasurement ${input.preferredSystemOfMeasurement}`,
-          input?.tightness === undefined ? null : `tightness ${input.tightness}`
-        ].filter((x) => x !== null)
-        if (extras.length > 0) w.note("dropped", ["estimations", "input"], `${extras.join(", ")}: preferences of the request, not of the body`)
-        const token = e.estimationToken?.token
-        const method = methodOf(w, input?.inputType)
-        const items = readItems(w, e.measurements ?? [])
-        return {
-          source: { api: "fit", id: token === undefined || token === "" ? null : token },
-          status: "success",
-          method,
-          measurementsMm: items.measurementsMm,
-          subject: items.subject,
-          avatar: readAvatar(w, e.avatarData)
-        }
-      },
-      read.locate
-    )
+export const decodeEstimationResultEither = (json: unknown): Either.Either<Scan, DecodeError> => {
+  const result = readEstimation(json)
+  if (Either.isLeft(result)) return Either.left(result.left)
+  const read = result.right
+  return walkScan(
+    FORMATS.estimationResult,
+    [],
+    (w): ScanInit => {
+      // Most records are printed exactly: nothing to note, and no arrays made to say so.
+      if (read.renamed.length > 0 || read.ignored.length > 0) w.notes.push(...aliasNotes(read))
+      const e = read.value.estimations
+      const input = e.input
+      const system = input?.preferredSystemOfMeasurement === undefined ? "" : `preferredSystemOfMeasurement ${input.preferredSystemOfMeasurement}`
+      const tightness = input?.tightness === undefined ? "" : `tightness ${input.tightness}`
+      const extras = system === "" ? tightness : tightness === "" ? system : `${system}, ${tightness}`
+      if (extras !== "") w.note("dropped", ["estimations", "input"], `${extras}: preferences of the request, not of the body`)
+      const token = e.estimationToken?.token
+      const method = methodOf(w, input?.inputType)
+      const items = readItems(w, e.measurements ?? [])
+      return {
+        source: { api: "fit", id: token === undefined || token === "" ? null : token },
+        status: "success",
+        method,
+        measurementsMm: items.measurementsMm,
+        subject: items.subject,
+        avatar: readAvatar(w, e.avatarData)
+      }
+    },
+    read.locate
   )
+}
 
 const FIT_TOKEN = { api: "fit", field: "estimation token", notA: "a token the fit service issued", required: "a fit estimation needs its estimation token", emptyIsNone: true } as const
 // The fit dialect spells every subject stat (its test pins them to spec 03).

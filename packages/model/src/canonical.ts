@@ -23,8 +23,12 @@ const explain = (issue: Issue): Issue => {
 }
 
 /** Validates a parsed JSON value as a canonical scan. */
-export const decodeScanEither = (json: unknown): Either.Either<Scan, DecodeError> =>
-  Either.mapLeft(decode(json), (list) => DecodeError.fromIssues(SCAN_FORMAT, list.issues.map(explain), list.omitted))
+export const decodeScanEither = (json: unknown): Either.Either<Scan, DecodeError> => {
+  // Not Either.mapLeft: its dual dispatch reads `arguments`, once per record of a migration.
+  const decoded = decode(json)
+  // A Right holds no left value: the decoded one is the answer as it is, without a copy.
+  return Either.isLeft(decoded) ? Either.left(DecodeError.fromIssues(SCAN_FORMAT, decoded.left.issues.map(explain), decoded.left.omitted)) : (decoded as Either.Either<Scan, never>)
+}
 
 export const decodeScan = (json: unknown): Effect.Effect<Scan, DecodeError> => decodeScanEither(json)
 

@@ -3,6 +3,7 @@
  * input, in the same dotted form as note paths) and the value found there.
  */
 import { Option, ParseResult, Schema, SchemaAST } from "effect"
+import { slowPaths } from "./internal/slow.js"
 
 export type PathSegment = string | number
 export type Path = ReadonlyArray<PathSegment>
@@ -188,6 +189,7 @@ export class DecodeError extends Schema.TaggedError<DecodeError>("@scanbridge/mo
 }) {
   /** The error of these problems; past MAX_ISSUES they are counted in `omitted`, not listed. */
   static fromIssues(format: string, issues: ReadonlyArray<Issue>, omitted = 0): DecodeError {
+    slowPaths.decodeErrors++
     const list = bounded(issues, omitted)
     const { first, more } = summary(list, "invalid input")
     return new DecodeError({

@@ -162,8 +162,9 @@ export interface Read<A> {
 }
 
 /**
- * Where the reader is: each step's key as the input spells it and as the printer does. Built
- * one object per field as the reader descends; turned into a path only when one is reported.
+ * Where the reader is: each step's key as the input spells it and as the printer does. Made
+ * once per message and list the reader enters, not per field; turned into a path only when one
+ * is reported.
  */
 interface Trail {
   readonly parent: Trail | null
@@ -171,13 +172,15 @@ interface Trail {
   readonly name: PathSegment
 }
 
-const step = (parent: Trail | null, key: PathSegment, name: PathSegment = key): Trail => ({ parent, key, name })
-
 const pathOf = (trail: Trail | null, spelling: "key" | "name"): Array<PathSegment> => {
   const out: Array<PathSegment> = []
   for (let t = trail; t !== null; t = t.parent) out.push(t[spelling])
   return out.reverse()
 }
+
+/** Where a value is: `key` (input spelling) and `name` (printed) under `parent`; null at the root. */
+const trailAt = (parent: Trail | null, key: PathSegment | undefined, name: PathSegment | undefined): Trail | null =>
+  key === undefined ? null : { parent, key, name: name ?? key }
 
 class ReadFailure {
   constructor(
@@ -188,13 +191,17 @@ class ReadFailure {
 }
 
 interface Context {
-  readonly renamed: Array<Renamed>
+  /**
+   * Each key the input spelled otherwise than the printer, four entries each: the trail of its
+   * message, its printed name, the input's key, and the message as read (to report paths).
+   * Flat, so that a snake_case record allocates no object per key.
+   */
+  readonly renamed: Array<Trail | PathSegment | object | null>
   readonly ignored: Array<Ignored>
-  /** For objects whose keys were renamed: printed name -> the input's key, to report paths. */
-  readonly spelled: WeakMap<object, Map<string, string>>
 }
 
-type Reader = (value: unknown, at: Trail | null, ctx: Context) => unknown
+/** A reader of the value at (parent, key, name): the value's printed form, or a ReadFailure thrown. */
+type Reader = (value: unknown, parent: Trail | null, key: PathSegment | undefined, name: PathSegment | undefined, ctx: Context) => unknown
 
 const fail = (at: Trail | null, value: unknown, message: string): never => {
   throw new ReadFailure(at, value, message)
@@ -236,43 +243,77 @@ const readEnum = (type: EnumType, value: unknown, at: Trail | null): string | nu
   return fail(at, value, `a ${type.name} value name or number`)
 }
 
+interface Field {
+  readonly name: string
+  readonly read: Reader
+}
+
+// Spellings remembered per message type (the printed and original names come first); a stream
+// of ever new unknown keys is still read, past the bound without being remembered.
+const MAX_SPELLINGS = 256
+
 const compileObject = (ast: SchemaAST.TypeLiteral): Reader => {
-  const fields = new Map<string, Reader>()
-  for (const p of ast.propertySignatures) if (typeof p.name === "string") fields.set(p.name, compile(p.type))
-  return (value, at, ctx) => {
-    if (!isRecord(value)) return fail(at, value, "an object")
+  const byName = new Map<string, Field>()
+  for (const p of ast.propertySignatures) if (typeof p.name === "string") byName.set(p.name, { name: p.name, read: compile(p.type) })
+  // The field each key of the input names (null: none), as protobuf's parser resolves it: the
+  // printed name itself, else its ToJsonName. Resolved once per spelling, not once per key read.
+  const byKey = new Map<string, Field | null>(byName)
+  const fieldOf = (key: string): Field | null => {
+    let field = byKey.get(key)
+    if (field === undefined) {
+      field = byName.get(toJsonName(key)) ?? null
+      if (byKey.size < MAX_SPELLINGS) byKey.set(key, field)
+    }
+    return field
+  }
+  return (value, parent, at, as, ctx) => {
+    const here = trailAt(parent, at, as)
+    if (!isRecord(value)) return fail(here, value, "an object")
     const out: Record<string, unknown> = {}
-    const seen = new Set<string>()
-    let spelled: Map<string, string> | undefined
-    for (const key of Object.keys(value)) {
-      const name = fields.has(key) ? key : toJsonName(key)
-      const read = fields.get(name)
+    const keys = Object.keys(value)
+    // The names read so far: needed only once a key is spelled otherwise than its name, since two
+    // keys of one object can only name one field when one of them is.
+    let seen: Set<string> | undefined
+    for (let i = 0; i < keys.length; i++) {
+      const key = keys[i]!
+      const field = fieldOf(key)
       const v = value[key]
-      if (read === undefined) {
-        ctx.ignored.push({ path: [...pathOf(at, "name"), key], value: v })
+      if (field === null) {
+        ctx.ignored.push({ path: [...pathOf(here, "name"), key], value: v })
         continue
       }
-      if (seen.has(name)) return fail(step(at, key), v, `no second spelling of field ${name} (protobuf reads each field once)`)
-      seen.add(name)
-      if (key !== name) {
-        ctx.renamed.push({ path: [...pathOf(at, "name"), name], from: key })
-        spelled ??= new Map()
-        spelled.set(name, key)
+      const name = field.name
+      if (key !== name || seen !== undefined) {
+        if (seen === undefined) {
+          seen = new Set()
+          for (let j = 0; j < i; j++) {
+            const earlier = fieldOf(keys[j]!)
+            if (earlier !== null) seen.add(earlier.name)
+          }
+        }
+        if (seen.has(name)) return fail({ parent: here, key, name: key }, v, `no second spelling of field ${name} (protobuf reads each field once)`)
+        seen.add(name)
+        if (key !== name) ctx.renamed.push(here, name, key, out)
       }
       // null means unset: the field takes its default, which is what leaving it out means.
       if (v === null) continue
-      out[name] = read(v, step(at, key, name), ctx)
+      out[name] = field.read(v, here, key, name, ctx)
     }
-    if (spelled !== undefined) ctx.spelled.set(out, spelled)
     return out
   }
 }
 
 const compileArray = (element: SchemaAST.AST): Reader => {
   const read = compile(element)
-  return (value, at, ctx) => {
-    if (!Array.isArray(value)) return fail(at, value, "an array")
-    return value.map((v, i) => (v === null ? fail(step(at, i), v, "no null inside a repeated field") : read(v, step(at, i), ctx)))
+  return (value, parent, at, as, ctx) => {
+    const here = trailAt(parent, at, as)
+    if (!Array.isArray(value)) return fail(here, value, "an array")
+    const out = new Array<unknown>(value.length)
+    for (let i = 0; i < value.length; i++) {
+      const v: unknown = value[i]
+      out[i] = v === null ? fail({ parent: here, key: i, name: i }, v, "no null inside a repeated field") : read(v, here, i, i, ctx)
+    }
+    return out
   }
 }
 
@@ -283,11 +324,12 @@ const compile = (ast: SchemaAST.AST): Reader => {
   if (kind !== undefined) {
     switch (kind._tag) {
       case "int64":
-        return (v, at) => readInt64(v, at)
+        // As printed (the common case), without making the trail an error would need.
+        return (v, parent, key, name) => (typeof v === "string" && v.length < 19 && INT64_PRINTED.test(v) ? v : readInt64(v, trailAt(parent, key, name)))
       case "double":
-        return (v, at) => readDouble(v, at)
+        return (v, parent, key, name) => (typeof v === "number" ? v : readDouble(v, trailAt(parent, key, name)))
       case "enum":
-        return (v, at) => readEnum(kind.enum, v, at)
+        return (v, parent, key, name) => (typeof v === "string" ? v : readEnum(kind.enum, v, trailAt(parent, key, name)))
       case "timestamp":
         return passThrough
     }
@@ -303,7 +345,7 @@ const compile = (ast: SchemaAST.AST): Reader => {
       return compile(ast.from)
     case "Suspend": {
       let inner: Reader | undefined
-      return (v, at, ctx) => (inner ??= compile(ast.f()))(v, at, ctx)
+      return (v, parent, key, name, ctx) => (inner ??= compile(ast.f()))(v, parent, key, name, ctx)
     }
     case "Union": {
       // NullOr(X) or X | undefined: read as X. Other unions are left to the schema.
@@ -315,19 +357,36 @@ const compile = (ast: SchemaAST.AST): Reader => {
   }
 }
 
+/** The renamed keys of a read, as the API lists them: the printed path of each, and the key. */
+const renamedOf = (flat: ReadonlyArray<unknown>): Array<Renamed> => {
+  const out: Array<Renamed> = []
+  for (let i = 0; i < flat.length; i += 4) out.push({ path: [...pathOf(flat[i] as Trail | null, "name"), flat[i + 1] as string], from: flat[i + 2] as string })
+  return out
+}
+
 // Error paths come from the schema in printed names; report them as the input spelled them.
-const inputPath = (root: unknown, path: Path, spelled: WeakMap<object, Map<string, string>>): Path => {
+const inputPath = (root: unknown, path: Path, renamed: ReadonlyArray<unknown>): Path => {
   const out: Array<PathSegment> = []
   let node: unknown = root
   for (const segment of path) {
-    const map = typeof node === "object" && node !== null ? spelled.get(node) : undefined
-    out.push(typeof segment === "string" ? (map?.get(segment) ?? segment) : segment)
+    let key: PathSegment = segment
+    if (typeof segment === "string" && typeof node === "object" && node !== null) {
+      for (let i = 0; i < renamed.length; i += 4) {
+        if (renamed[i + 3] === node && renamed[i + 1] === segment) {
+          key = renamed[i + 2] as string
+          break
+        }
+      }
+    }
+    out.push(key)
     node = typeof node === "object" && node !== null ? (node as Record<PathSegment, unknown>)[segment] : undefined
   }
   return out
 }
 
 const identityPath = (path: Path): Path => path
+
+const NONE: ReadonlyArray<never> = []
 
 /**
  * A reader of one message in any spelling a conforming proto3 JSON parser accepts, validated
@@ -341,27 +400,38 @@ export const reader = <A, I>(schema: Schema.Schema<A, I>, format: string, base: 
   // An enum field then holds a name: a number is the reader's to map.
   const printedExactly = lazyGuard(schema, "error", { narrow: (ast) => (kindOf(ast)?._tag === "enum" ? Schema.String.ast : undefined) })
   return (json: unknown): Either.Either<Read<A>, DecodeError> => {
-    if (printedExactly(json)) return Either.right({ value: json as A, renamed: [], ignored: [], locate: identityPath })
-    const ctx: Context = { renamed: [], ignored: [], spelled: new WeakMap() }
+    if (printedExactly(json)) return Either.right({ value: json as A, renamed: NONE, ignored: NONE, locate: identityPath })
+    const ctx: Context = { renamed: [], ignored: [] }
     let printed: unknown
     try {
-      printed = read(json, null, ctx)
+      printed = read(json, null, undefined, undefined, ctx)
     } catch (e) {
       if (e instanceof ReadFailure) return Either.left(DecodeError.at(format, [...base, ...pathOf(e.trail, "key")], e.value, e.message))
       throw e
     }
     const result = validate(printed)
+    const flat = ctx.renamed
     if (Either.isLeft(result)) {
-      const issues = result.left.issues.map((issue) => ({ ...issue, path: [...base, ...inputPath(printed, issue.path, ctx.spelled)] }))
+      const issues = result.left.issues.map((issue) => ({ ...issue, path: [...base, ...inputPath(printed, issue.path, flat)] }))
       return Either.left(DecodeError.fromIssues(format, issues, result.left.omitted))
     }
-    return Either.right({
-      value: result.right,
-      renamed: ctx.renamed,
-      ignored: ctx.ignored,
-      locate: (path) => inputPath(printed, path, ctx.spelled)
-    })
+    return Either.right(new Reread(result.right, ctx.ignored, printed, flat))
   }
+}
+
+/** A read that rewrote the input: its renamed list made when first asked for (most readers never ask). */
+class Reread<A> implements Read<A> {
+  private list: ReadonlyArray<Renamed> | undefined
+  constructor(
+    readonly value: A,
+    readonly ignored: ReadonlyArray<Ignored>,
+    private readonly printed: unknown,
+    private readonly flat: ReadonlyArray<unknown>
+  ) {}
+  get renamed(): ReadonlyArray<Renamed> {
+    return (this.list ??= this.flat.length === 0 ? NONE : renamedOf(this.flat))
+  }
+  readonly locate = (path: Path): Path => (this.flat.length === 0 ? path : inputPath(this.printed, path, this.flat))
 }
 
 // --- Printing -----------------------------------------------------------------------------

@@ -48,8 +48,33 @@ export const MM_PER_INCH = 25.4
 /** Exact by definition (international avoirdupois pound, 1959). */
 export const GRAMS_PER_POUND = 453.59237
 
-// Moves the decimal point in the number's shortest decimal form, adding no binary error.
-const shiftDecimal = (value: number, places: number): number => {
+// Moves the decimal point in the number's shortest decimal form, adding no binary error: the
+// double nearest to that decimal times 10^places. Printing and parsing cost a microsecond, and
+// a bulk migration converts every measurement, so two cases are computed instead, each giving
+// the same double as the printed form (a property test holds them to it):
+// - a safe integer is its own shortest form, and 10^0..10^22 are exact doubles, so one
+//   multiplication or division, correctly rounded, gives the double nearest to the decimal;
+// - a value whose shift lands on an integer n below 10^15 that divides back to the value: a
+//   decimal of 15 significant digits or fewer is the only one of that length its double
+//   prints as, so the value's shortest form is n / 10^places, and the shift is n exactly.
+/** @internal Exported for its property test. */
+export const shiftDecimal = (value: number, places: number): number => {
+  // String(-0) is "0": the printed form has no negative zero.
+  if (value === 0) return 0
+  if (places >= -22 && places <= 22) {
+    if (Number.isSafeInteger(value)) return places >= 0 ? value * POW10[places]! : value / POW10[-places]!
+    if (places > 0) {
+      const n = Math.round(value * POW10[places]!)
+      if (Math.abs(n) < 1e15 && n / POW10[places]! === value) return n
+    }
+  }
+  return shiftPrinted(value, places)
+}
+
+const POW10: ReadonlyArray<number> = Array.from({ length: 23 }, (_, i) => Number(`1e${i}`))
+
+/** @internal shiftDecimal by its definition: the shortest decimal form, its exponent moved, parsed. */
+export const shiftPrinted = (value: number, places: number): number => {
   const [mantissa, exponent = "0"] = String(value).split("e")
   return Number(`${mantissa}e${Number(exponent) + places}`)
 }

@@ -28,6 +28,7 @@ import {
   radiansToDegrees,
   round
 } from "../src/index.js"
+import { shiftDecimal, shiftPrinted } from "../src/units.js"
 
 const humanMm = fc.integer({ min: 0, max: 3000 })
 const anyMm = fc.double({ min: 0, max: 1e7, noNaN: true })
@@ -146,5 +147,30 @@ describe("round", () => {
 
   it("rounds halves away from zero, in decimal", () => {
     expect([round(2.5), round(-2.5), round(1.005, 2), round(1e-7, 9), round(0.5e-7, 7)]).toEqual([3, -3, 1.01, 1e-7, 1e-7])
+  })
+})
+
+describe("shiftDecimal", () => {
+  const places = fc.integer({ min: -25, max: 25 })
+  // Same double as the printed definition, negative zero included (Object.is), NaN and infinities too.
+  const same = (value: number, p: number): void => {
+    expect(Object.is(shiftDecimal(value, p), shiftPrinted(value, p)), `${value} e${p}`).toBe(true)
+  }
+
+  it.prop("is the printed form's shift on any double", [fc.double(), places], ([x, p]) => {
+    same(x, p)
+  })
+  it.prop("is the printed form's shift on decimals of up to 15 digits", [decimalValue, fc.boolean(), places], ([x, negative, p]) => {
+    same(negative ? -x : x, p)
+  })
+  it.prop("is the printed form's shift on integers", [fc.maxSafeInteger(), places], ([n, p]) => {
+    same(n, p)
+  })
+  it.prop("is the printed form's shift on measurement-like values", [fc.integer({ min: -100_000, max: 100_000 }), fc.integer({ min: 0, max: 4 }), places], ([n, d, p]) => {
+    same(n / 10 ** d, p)
+  })
+
+  it("keeps the awkward cases of the printed form", () => {
+    for (const [x, p] of [[-0, 1], [0, -3], [1.15, 1], [0.1, 1], [0.3, 1], [2 ** 60, 2], [1e21, -1], [123456, -4], [5e-324, 3], [Number.MAX_VALUE, 1], [-Number.MAX_VALUE, -400]] as const) same(x, p)
   })
 })

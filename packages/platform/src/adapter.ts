@@ -2,17 +2,17 @@
  * The platform's shapes for the migration engine: an entry (bare, or in its `{entry}`
  * envelope; the REST or the client library's variant) and a list page.
  */
-import { Context, Either, Layer } from "effect"
+import { Context, Layer } from "effect"
 import { type Adapter, isRecord } from "@scanbridge/model"
+import { hasOnlyKey, oneScan } from "@scanbridge/model/internal"
 import { decodeEntryEither, decodeListPageEither, encodeEntryEither, looksClientLibrary as isClientLibrary } from "./codec.js"
 import { platformDialect } from "./dialect.js"
 
 const isEntry = (json: unknown): json is Record<string, unknown> =>
   isRecord(json) && typeof json["id"] === "string" && (json["status"] === "success" || json["status"] === "failure") && isRecord(json["input"])
 
-const isEnvelope = (json: unknown): boolean => isRecord(json) && Object.keys(json).length === 1 && isEntry(json["entry"])
+const isEnvelope = (json: unknown): boolean => isRecord(json) && hasOnlyKey(json, "entry") && isEntry(json["entry"])
 
-const one = <A, E>(result: Either.Either<A, E>) => Either.map(result, (a) => [a])
 
 export const platformAdapter: Adapter = {
   name: "platform",
@@ -23,15 +23,15 @@ export const platformAdapter: Adapter = {
       api: "platform",
       shape: "`id`, `status` (success or failure) and `input`",
       detect: (j) => isEntry(j) && !isClientLibrary(j),
-      decode: (j) => one(decodeEntryEither(j))
+      decode: (j) => oneScan(decodeEntryEither(j))
     },
-    { name: "platform entry envelope", api: "platform", shape: '`{ "entry": <platform entry> }`', detect: isEnvelope, decode: (j) => one(decodeEntryEither(j)) },
+    { name: "platform entry envelope", api: "platform", shape: '`{ "entry": <platform entry> }`', detect: isEnvelope, decode: (j) => oneScan(decodeEntryEither(j)) },
     {
       name: "platform client-library entry",
       api: "platform",
       shape: "a platform entry whose `bodyComposition` holds bare numbers or whose avatar is glb",
       detect: (j) => isEntry(j) && isClientLibrary(j),
-      decode: (j) => one(decodeEntryEither(j))
+      decode: (j) => oneScan(decodeEntryEither(j))
     },
     {
       name: "platform list page",

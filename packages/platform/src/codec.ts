@@ -23,6 +23,7 @@ import {
   DecodeWalk,
   EncodeWalk,
   MeasurementsBuilder,
+  measurementIndex,
   type ScanInitJson,
   isBase64,
   isUtcTimestamp,
@@ -32,6 +33,7 @@ import {
   type ExactRead,
   type UnknownKey,
   exactSchemaDecoder,
+  hasOnlyKey,
   unknownKeysOf,
   unknownKeysOfItem,
   postureNames,
@@ -86,25 +88,45 @@ const readInput = (r: DecodeWalk, input: Wire.EntryInput, outputWeight: number |
 
 // --- Decode: entries ---------------------------------------------------------------------
 
+// Each of the platform's measurement names with its catalogue position: one lookup per item.
+type Known = { readonly name: MeasurementName; readonly index: number }
+const MEASUREMENT_BY_SPELLING = new Map<string, Known>(platformDialect.measurementList.map(({ name, spelling }) => [spelling.name, { name, index: measurementIndex(name) }]))
+
+// The name the last record had at each position, and what it is: an export lists its records'
+// measurements in one order, and comparing two strings costs less than hashing the new one that
+// JSON.parse just made (Map.get was 80 % of reading the measurements).
+const MAX_REMEMBERED = 64
+const namesAt: Array<string | undefined> = []
+const knownAt: Array<Known> = []
+const measurementAt = (i: number, name: string): Known | undefined => {
+  if (namesAt[i] === name) return knownAt[i]
+  const known = MEASUREMENT_BY_SPELLING.get(name)
+  if (known !== undefined && i < MAX_REMEMBERED) {
+    namesAt[i] = name
+    knownAt[i] = known
+  }
+  return known
+}
+
 const readMeasurements = (r: DecodeWalk, items: ReadonlyArray<Wire.MeasurementItem> | null) => {
   const built = new MeasurementsBuilder()
   if (items === null) return built.build()
   for (let i = 0; i < items.length; i++) {
     const item = items[i]!
-    const entry = platformDialect.measurementBySpelling(item.name)
+    const entry = measurementAt(i, item.name)
     if (entry === undefined) {
       const guess = platformDialect.suggest(item.name)
       r.note("dropped", ["measurements", i], `unknown measurement ${previewValue(item.name)} = ${item.value} ${item.unit}${guess ? ` (did you mean ${guess.name}?)` : ""}`)
       continue
     }
-    if (built.has(entry.name)) {
+    if (built.hasAt(entry.index)) {
       r.note("dropped", ["measurements", i], `second ${entry.name} (${item.value} ${item.unit}); the first one is kept`)
       continue
     }
-    if (item.unit === Wire.UNITS.length) built.set(entry.name, item.value)
+    if (item.unit === Wire.UNITS.length) built.setAt(entry.index, item.value)
     else if (item.unit === "cm" || item.unit === "in") {
       const mm = convertLength(item.value, item.unit, "mm")
-      built.set(entry.name, mm)
+      built.setAt(entry.index, mm)
       r.note("converted", ["measurements", i], `${entry.name} ${item.value} ${item.unit} -> ${mm} mm`)
     } else r.fail(["measurements", i, "unit"], item.unit, `a length unit (${Wire.UNITS.length})`)
   }
@@ -297,7 +319,7 @@ const readEntry = (
 }
 
 const unwrap = (json: unknown): { readonly body: unknown; readonly base: Path } =>
-  typeof json === "object" && json !== null && !Array.isArray(json) && "entry" in json && Object.keys(json).length === 1
+  isRecord(json) && hasOnlyKey(json, "entry")
     ? { body: (json as { entry: unknown }).entry, base: ["entry"] }
     : { body: json, base: [] }
 
@@ -311,6 +333,21 @@ const clientAt = { top: parsers.client([]), inEnvelope: parsers.client(["entry"]
 const hasMuscleMass = (body: unknown): boolean => isRecord(body) && isRecord(body["bodyComposition"]) && "skeletalMuscleMass" in body["bodyComposition"]
 
 /**
+ * Whether the REST schema refuses this entry for a part only the client library writes so: a
+ * bare-number body fat percentage, or an error that is not `{code: string, ...}` (spec 03: its
+ * shape "is not guaranteed"). Such an entry goes straight to the client library's schema, with
+ * no failed REST decode first (Effect Schema's slow path and a DecodeError, for a record that
+ * is accepted in the end). Only ever true where the REST schema refuses: false decides nothing.
+ */
+const restRefuses = (body: unknown): boolean => {
+  if (!isRecord(body)) return false
+  const c = body["bodyComposition"]
+  if (isRecord(c) && typeof c["bodyFatPercentage"] === "number") return true
+  const error = body["error"]
+  return error !== undefined && error !== null && (!isRecord(error) || typeof error["code"] !== "string")
+}
+
+/**
  * Does this entry look like the client library's? Its composition is two bare numbers, and its
  * photo avatar is glb. The adapter's format detection asks the same.
  * @internal
@@ -322,6 +359,11 @@ export const looksClientLibrary = (body: unknown): boolean => {
   return (isRecord(c) && ("skeletalMuscleMass" in c || typeof c["bodyFatPercentage"] === "number")) || (isRecord(avatar) && avatar["format"] === "glb")
 }
 
+const readRest = (base: Path, read: ExactRead<Wire.Entry>): Either.Either<Scan, DecodeError> => {
+  const e = read.value
+  return walkScan(FORMATS.entry, base, (r) => readEntry(r, read, { composition: () => readComposition(r, e.bodyComposition), failure: () => readPlatformError(r, e.status, e.error) }))
+}
+
 /**
  * A platform scan entry, bare or in its `{entry}` envelope, in either variant: the REST API's
  * or the client library's (spec 03). Never throws: bad input is a DecodeError with path and value.
@@ -329,17 +371,13 @@ export const looksClientLibrary = (body: unknown): boolean => {
 export const decodeEntryEither = (json: unknown): Either.Either<Scan, DecodeError> => {
   const { base, body } = unwrap(json)
   const inEnvelope = base.length > 0
+  const restAt = inEnvelope ? entryAt.inEnvelope : entryAt.top
   // The REST schema ignores keys it does not know, so it would read the client library's
   // skeletalMuscleMass (beside a null bodyFatPercentage) and lose it: such an entry is the client
   // library's, and is not read as the REST API's at all.
-  const rest = hasMuscleMass(body) ? undefined : (inEnvelope ? entryAt.inEnvelope : entryAt.top)(body)
-  if (rest !== undefined && Either.isRight(rest)) {
-    const read = rest.right
-    const e = read.value
-    return walkScan(FORMATS.entry, base, (r) =>
-      readEntry(r, read, { composition: () => readComposition(r, e.bodyComposition), failure: () => readPlatformError(r, e.status, e.error) })
-    )
-  }
+  const clientOnly = hasMuscleMass(body)
+  let rest = clientOnly || restRefuses(body) ? undefined : restAt(body)
+  if (rest !== undefined && Either.isRight(rest)) return readRest(base, rest.right)
   const client = (inEnvelope ? clientAt.inEnvelope : clientAt.top)(body)
   if (Either.isRight(client)) {
     const read = client.right
@@ -348,26 +386,33 @@ export const decodeEntryEither = (json: unknown): Either.Either<Scan, DecodeErro
       readEntry(r, read, { composition: () => readClientComposition(r, e.bodyComposition), failure: () => readClientError(r, e.status, e.error) })
     )
   }
-  return Either.left(rest !== undefined && !looksClientLibrary(body) ? rest.left : client.left)
+  if (clientOnly || looksClientLibrary(body)) return Either.left(client.left)
+  // Neither reads it, and it does not look like the client library's: the REST API's problems.
+  rest ??= restAt(body)
+  return Either.isRight(rest) ? readRest(base, rest.right) : Either.left(rest.left)
 }
 
 // --- Decode: list summaries and pages -----------------------------------------------------
 
 const readSummary = (r: DecodeWalk, s: Wire.Summary, unknownKeys: ReadonlyArray<UnknownKey>): ScanInit => {
   r.noteUnknownKeys([], unknownKeys)
-  const createdAt = new Date(s.createdAt * 1000)
-  if (Number.isNaN(createdAt.getTime()) || !isUtcTimestamp(createdAt.toISOString())) {
-    r.fail(["createdAt"], s.createdAt, "a UNIX timestamp in seconds, of a year from 0 to 9999")
-  }
-  r.note("converted", ["createdAt"], `UNIX seconds ${s.createdAt} -> ${createdAt.toISOString()}`)
+  const date = new Date(s.createdAt * 1000)
+  // toISOString costs a microsecond (Node 20): once per summary. It throws on an invalid date.
+  const createdAt = Number.isNaN(date.getTime()) ? "" : date.toISOString()
+  if (!isUtcTimestamp(createdAt)) r.fail(["createdAt"], s.createdAt, "a UNIX timestamp in seconds, of a year from 0 to 9999")
+  r.note("converted", ["createdAt"], `UNIX seconds ${s.createdAt} -> ${createdAt}`)
   if (s.memberId !== undefined) r.note("dropped", ["memberId"], `memberId ${s.memberId}: the canonical scan does not record which credential created it`)
   if (s.status === "failure") r.note("assumed", ["status"], "a list summary carries no error code: recorded with code unknown; get the scan for its code")
+  const input = readInput(r, s.input, null)
+  // One literal, not `...input` among other keys: V8 (Node 20) makes that a slow object.
   return {
     source: { api: "platform", id: s.id },
     status: s.status,
-    createdAt: createdAt.toISOString(),
+    createdAt,
     externalId: s.customScanId ?? null,
-    ...readInput(r, s.input, null),
+    method: input.method,
+    subject: input.subject,
+    adjustment: input.adjustment,
     failure: s.status === "failure" ? failureOf("unknown", null) : null
   }
 }
@@ -375,8 +420,12 @@ const readSummary = (r: DecodeWalk, s: Wire.Summary, unknownKeys: ReadonlyArray<
 const summaryParse = exactSchemaDecoder(Wire.Summary, FORMATS.summary)
 
 /** One list item: no results; a failed one has code `unknown` (the summary does not carry it). */
-export const decodeSummaryEither = (json: unknown): Either.Either<Scan, DecodeError> =>
-  Either.flatMap(summaryParse(json), (read) => walkScan(FORMATS.summary, [], (r) => readSummary(r, read.value, read.unknownKeys)))
+export const decodeSummaryEither = (json: unknown): Either.Either<Scan, DecodeError> => {
+  const read = summaryParse(json)
+  if (Either.isLeft(read)) return Either.left(read.left)
+  const { value, unknownKeys } = read.right
+  return walkScan(FORMATS.summary, [], (r) => readSummary(r, value, unknownKeys))
+}
 
 const pageParse = exactSchemaDecoder(Wire.ListPage, FORMATS.listPage)
 
@@ -384,16 +433,18 @@ const pageParse = exactSchemaDecoder(Wire.ListPage, FORMATS.listPage)
  * A list page: one scan per summary, each noting its own unknown keys and the page's. The first
  * bad item fails the page, naming its index.
  */
-export const decodeListPageEither = (json: unknown): Either.Either<ReadonlyArray<Scan>, DecodeError> =>
-  Either.flatMap(pageParse(json), ({ unknownKeys, value: page }): Either.Either<ReadonlyArray<Scan>, DecodeError> => {
-    const scans: Array<Scan> = []
-    for (let i = 0; i < page.results.length; i++) {
-      const scan = walkScan(FORMATS.listPage, ["results", i], (r) => readSummary(r, page.results[i]!, unknownKeysOfItem(unknownKeys, "results", i)))
-      if (Either.isLeft(scan)) return Either.left(scan.left)
-      scans.push(scan.right)
-    }
-    return Either.right(scans)
-  })
+export const decodeListPageEither = (json: unknown): Either.Either<ReadonlyArray<Scan>, DecodeError> => {
+  const read = pageParse(json)
+  if (Either.isLeft(read)) return Either.left(read.left)
+  const { unknownKeys, value: page } = read.right
+  const scans: Array<Scan> = []
+  for (let i = 0; i < page.results.length; i++) {
+    const scan = walkScan(FORMATS.listPage, ["results", i], (r) => readSummary(r, page.results[i]!, unknownKeysOfItem(unknownKeys, "results", i)))
+    if (Either.isLeft(scan)) return Either.left(scan.left)
+    scans.push(scan.right)
+  }
+  return Either.right(scans)
+}
 
 // --- Encode --------------------------------------------------------------------------------
 

@@ -1,18 +1,19 @@
 /** The session API's shape for the migration engine: ScanningResults, in any proto3 spelling. */
-import { Context, Either, Layer } from "effect"
+import { Context, Layer } from "effect"
 import { type Adapter, isRecord } from "@scanbridge/model"
+import { hasOnlyKeysIn, oneScan } from "@scanbridge/model/internal"
 import { decodeResultsEither, encodeResultsEither } from "./codec.js"
 import { sessionDialect } from "./dialect.js"
 
 // The message's fields in both spellings; results, pending and error are its three forms.
 const FIELDS = new Set(["scanningSessionId", "scanning_session_id", "clientScanningId", "client_scanning_id", "results", "pending", "error"])
-const FORMS = ["results", "pending", "error"]
 
+// The one-key tests first: on mixed input most records are another format's, refused at once.
 const isScanningResults = (json: unknown): boolean =>
   isRecord(json) &&
-  Object.keys(json).every((k) => FIELDS.has(k)) &&
-  FORMS.some((k) => isRecord(json[k])) &&
-  !Array.isArray(json["results"])
+  (isRecord(json["results"]) || isRecord(json["pending"]) || isRecord(json["error"])) &&
+  !Array.isArray(json["results"]) &&
+  hasOnlyKeysIn(json, FIELDS)
 
 export const sessionAdapter: Adapter = {
   name: "session",
@@ -23,7 +24,7 @@ export const sessionAdapter: Adapter = {
       api: "session",
       shape: "only its own fields (camel or snake case), with `results`, `pending` or `error`",
       detect: isScanningResults,
-      decode: (j) => Either.map(decodeResultsEither(j), (s) => [s])
+      decode: (j) => oneScan(decodeResultsEither(j))
     }
   ],
   encoder: { target: "session", encode: encodeResultsEither }

@@ -309,20 +309,20 @@ const readFailure = (c: Ctx, e: typeof Wire.ResultsError.Type): NonNullable<Scan
 
 const readResults = Proto3.reader(Wire.ScanningResults, FORMATS.results)
 
+// Each outcome's init is one object literal: V8 (Node 20) makes `{ ...common, status }` a
+// slow, dictionary-like object, a microsecond to build and to read.
 const toScan = (c: Ctx, json: unknown, r: Wire.ScanningResults): ScanInit => {
-  const common = {
-    source: { api: "session" as const, id: r.scanningSessionId || null },
-    externalId: r.clientScanningId || null,
-    // The session API runs the widget's photo flow; it has no other method.
-    method: "photo" as const
-  }
+  const source = { api: "session" as const, id: r.scanningSessionId || null }
+  const externalId = r.clientScanningId || null
+  // The session API runs the widget's photo flow; it has no other method.
+  const method = "photo" as const
   if (r.results !== undefined) {
     const results = r.results
     const read = readMeasurements(c, results.measurements ?? [])
     return {
-      source: common.source,
-      externalId: common.externalId,
-      method: common.method,
+      source,
+      externalId,
+      method,
       status: "success",
       measurementsMm: read.measurementsMm,
       subject: read.subject,
@@ -333,12 +333,12 @@ const toScan = (c: Ctx, json: unknown, r: Wire.ScanningResults): ScanInit => {
   }
   if (r.pending !== undefined) {
     const at = r.pending.expireAtTimestamp
-    if (at === undefined) return { ...common, status: "pending" }
+    if (at === undefined) return { source, externalId, method, status: "pending" }
     const time = canonicalTime(["pending", "expireAtTimestamp"], at)
     if (time.note !== null) c.w.notes.push(time.note)
-    return { ...common, status: "pending", expiresAt: time.iso }
+    return { source, externalId, method, status: "pending", expiresAt: time.iso }
   }
-  if (r.error !== undefined) return { ...common, status: "failure", failure: readFailure(c, r.error) }
+  if (r.error !== undefined) return { source, externalId, method, status: "failure", failure: readFailure(c, r.error) }
   return c.w.fail([], json, "one of results, pending or error: without one the scan's status is unknown")
 }
 
@@ -346,19 +346,21 @@ const toScan = (c: Ctx, json: unknown, r: Wire.ScanningResults): ScanInit => {
  * A ScanningResults (GET results) as a canonical scan: results -> success, pending -> pending
  * with the session's expiry, error -> failure. Never throws.
  */
-export const decodeResultsEither = (json: unknown, options: DecodeOptions = {}): Either.Either<Scan, DecodeError> =>
-  Either.flatMap(readResults(json), (read) =>
-    walkScan(
-      FORMATS.results,
-      [],
-      (w) => {
-        const c: Ctx = { w, strict: options.strict ?? false }
-        noteIgnored(c, read.ignored)
-        return toScan(c, json, read.value)
-      },
-      read.locate
-    )
+export const decodeResultsEither = (json: unknown, options: DecodeOptions = {}): Either.Either<Scan, DecodeError> => {
+  const result = readResults(json)
+  if (Either.isLeft(result)) return Either.left(result.left)
+  const read = result.right
+  return walkScan(
+    FORMATS.results,
+    [],
+    (w) => {
+      const c: Ctx = { w, strict: options.strict ?? false }
+      noteIgnored(c, read.ignored)
+      return toScan(c, json, read.value)
+    },
+    read.locate
   )
+}
 
 // --- create-session response --------------------------------------------------------------
 

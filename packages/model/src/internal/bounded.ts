@@ -9,6 +9,7 @@ import { Either, type ParseResult, Schema, SchemaAST } from "effect"
 import { isRecord } from "../json.js"
 import { type Issue, type IssueList, MAX_ISSUES, type Path, collectIssues } from "../errors.js"
 import { type Excess, compileGuard, excessOf, lazyGuard } from "./fast.js"
+import { slowPaths } from "./slow.js"
 
 type Check = (u: unknown) => boolean
 
@@ -156,6 +157,7 @@ export const boundedDecodeEither = <A, I>(schema: Schema.Schema<A, I>, options: 
   const first = Schema.decodeUnknownEither(schema, { errors: "first", onExcessProperty: excess })
   return (u: unknown, base: Path = []): Either.Either<A, IssueList> => {
     if (guard(u)) return Either.right(u)
+    slowPaths.schemaDecodes++
     const result = first(u)
     return Either.isRight(result) ? Either.right(result.right) : Either.left(boundedIssues(schema.ast, u, excess, base))
   }

@@ -1,0 +1,43 @@
+/**
+ * Every documented variant of a fit estimation result is read on the fast path: no Effect
+ * Schema decode and no DecodeError built for a record that is accepted in the end.
+ */
+import { readFileSync } from "node:fs"
+import { fileURLToPath } from "node:url"
+import { Either } from "effect"
+import { describe, expect, it } from "@effect/vitest"
+import { countSlowPaths } from "@scanbridge/model/internal"
+import { fitAdapter } from "../src/index.js"
+
+const estimations = readFileSync(fileURLToPath(new URL("../../../examples/export/fit/estimations.ndjson", import.meta.url)), "utf8")
+  .trim()
+  .split("\n")
+  .map((l) => JSON.parse(l) as unknown)
+
+/** Every key in the proto field names' spelling, as a proto3 parser also accepts. */
+const snakeCase = (json: unknown): unknown =>
+  Array.isArray(json)
+    ? json.map(snakeCase)
+    : typeof json === "object" && json !== null
+      ? Object.fromEntries(Object.entries(json).map(([k, v]) => [k.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`), snakeCase(v)]))
+      : json
+
+const read = (json: unknown) =>
+  countSlowPaths(() => {
+    const formats = fitAdapter.formats.filter((f) => f.detect(json))
+    expect(formats).toHaveLength(1)
+    return formats[0]!.decode(json)
+  })
+
+const VARIANTS: ReadonlyArray<readonly [string, unknown]> = [
+  ...estimations.map((e, i) => [`examples result ${i + 1}`, e] as const),
+  ...estimations.map((e, i) => [`examples result ${i + 1} in snake_case`, snakeCase(e)] as const)
+]
+
+describe("the fast path", () => {
+  it.each(VARIANTS)("reads %s with no Schema decode and no DecodeError", (_, json) => {
+    const { result, schemaDecodes, decodeErrors } = read(json)
+    expect(Either.isRight(result)).toBe(true)
+    expect({ schemaDecodes, decodeErrors }).toEqual({ schemaDecodes: 0, decodeErrors: 0 })
+  })
+})

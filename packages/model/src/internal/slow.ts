@@ -1,0 +1,19 @@
+/**
+ * How often decoding left its fast path, counted where it happens: a value a compiled guard
+ * refused and Effect Schema then decoded, and a DecodeError built. A bulk migration's accepted
+ * records should add to neither; tests read the counts to pin each documented record variant to
+ * the fast path. Counting costs an increment on paths that cost microseconds.
+ */
+export const slowPaths = {
+  /** Values a compiled guard refused, decoded by Effect Schema instead (`boundedDecodeEither`). */
+  schemaDecodes: 0,
+  /** DecodeErrors built, each with its message, issue list and stack. */
+  decodeErrors: 0
+}
+
+/** `f`'s result, and what it added to each count. */
+export const countSlowPaths = <A>(f: () => A): { readonly result: A; readonly schemaDecodes: number; readonly decodeErrors: number } => {
+  const { schemaDecodes, decodeErrors } = slowPaths
+  const result = f()
+  return { result, schemaDecodes: slowPaths.schemaDecodes - schemaDecodes, decodeErrors: slowPaths.decodeErrors - decodeErrors }
+}
