@@ -5,6 +5,7 @@
  * each find their worker without knowing where the others put it.
  */
 import * as NodeWorker from "@effect/platform-node/NodeWorker"
+import { existsSync } from "node:fs"
 import { availableParallelism } from "node:os"
 import { Worker } from "node:worker_threads"
 import { MARKER } from "./is-worker.js"
@@ -32,9 +33,20 @@ export const defaultWorkers = (inputBytes: number, cores: number = availablePara
  */
 const WORKER_HEAP = { maxYoungGenerationSizeMb: 8, maxOldGenerationSizeMb: 96 } as const
 
-const spawner =
-  (entry: URL) =>
-  (_id: number): Worker => {
+/**
+ * The module a worker runs: the built worker entry (worker.js, beside the executable's dist/main.js),
+ * which loads only the migration engine; else the executable itself (a single-file bundle, the
+ * sources), which serves chunks when spawned with the marker.
+ */
+const workerEntry = (entry: URL): URL => {
+  if (entry.protocol !== "file:" || entry.pathname.endsWith(".ts")) return entry
+  const lean = new URL("worker.js", entry)
+  return existsSync(lean) ? lean : entry
+}
+
+const spawner = (executable: URL) => {
+  const entry = workerEntry(executable)
+  return (_id: number): Worker => {
     if (!entry.pathname.endsWith(".ts")) return new Worker(entry, { workerData: MARKER, resourceLimits: WORKER_HEAP })
     // Run from sources: on Node 20 tsx registers its loader in the main thread only, so a worker
     // given main.ts would not load it. The worker registers tsx itself, then loads the entry.
@@ -45,6 +57,7 @@ const spawner =
       resourceLimits: WORKER_HEAP
     })
   }
+}
 
 /** What `makeMigratePool` needs on Node, spawning `entry` (the executable's own module URL). */
 export const workerPlatform = (entry: URL) => NodeWorker.layerPlatform(spawner(entry))

@@ -63,13 +63,13 @@ export const migrate = (options: MigrateOptions) =>
     // also reads and writes, and one worker fewer is one heap fewer. A permit is a place in the
     // workers' queues; none free, the chunk is migrated here.
     const room = pool === undefined ? undefined : yield* Effect.makeSemaphore(pool.concurrency)
-    const run = (chunk: InputChunk): Effect.Effect<MigratedChunk, MigrateWorkerError | UnknownTargetError> => {
+    const run = (chunk: InputChunk): Effect.Effect<MigratedChunk<string | Uint8Array>, MigrateWorkerError | UnknownTargetError> => {
       // A chunk past CHUNK_BYTES is one very large record: it stays here, so a worker's heap
       // can be kept small.
       const large = chunk._tag === "Lines" && chunk.bytes.length > CHUNK_BYTES
       if (pool === undefined || room === undefined || large) return migrateHere(chunk)
       return room.withPermitsIfAvailable(1)(pool.migrateChunk(target, chunk)).pipe(
-        Effect.flatMap(Option.match({ onNone: () => migrateHere(chunk), onSome: Effect.succeed }))
+        Effect.flatMap(Option.match({ onNone: (): Effect.Effect<MigratedChunk<string | Uint8Array>> => migrateHere(chunk), onSome: Effect.succeed }))
       )
     }
     const counter = makeCounter(target)
@@ -82,6 +82,8 @@ export const migrate = (options: MigrateOptions) =>
       Stream.mapEffect((chunk) => Effect.map(run(chunk), (migrated) => ({ ...migrated, inputBytes: chunk.inputBytes })), {
         concurrency: pool === undefined ? 1 : pool.concurrency + 1
       }),
+      // Written behind: the next chunk is migrated while the last one's bytes are written.
+      Stream.buffer({ capacity: 2 }),
       Stream.runForEach((chunk) => {
         counter.merge(chunk.tally)
         bytesRead += chunk.inputBytes

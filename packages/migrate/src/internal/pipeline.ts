@@ -74,7 +74,7 @@ interface MutableTally {
   readonly byRejectReason: Record<string, number>
 }
 
-const emptyTally = (): MutableTally => ({ records: 0, migrated: 0, scans: 0, byFormat: {}, byStatus: {}, byNoteKind: {}, byRejectReason: {} })
+export const emptyTally = (): MutableTally => ({ records: 0, migrated: 0, scans: 0, byFormat: {}, byStatus: {}, byNoteKind: {}, byRejectReason: {} })
 
 const bump = (counts: Record<string, number>, key: string, by = 1) => {
   counts[key] = (counts[key] ?? 0) + by
@@ -122,11 +122,11 @@ export const makeCounter = (target: string) => {
 // --- One chunk ----------------------------------------------------------------------------
 
 /** A chunk of records migrated: the text for each output, and its counts. Plain data, so it can cross threads. */
-export interface MigratedChunk {
-  /** One JSON per line, for the output. */
-  readonly out: string
-  /** One reject per line, for the rejects output. */
-  readonly rejected: string
+export interface MigratedChunk<Text extends string | Uint8Array = string> {
+  /** One JSON per line, for the output: text, or its UTF-8 bytes when a worker thread sends it back. */
+  readonly out: Text
+  /** One reject per line, for the rejects output (text or UTF-8 bytes, as `out`). */
+  readonly rejected: Text
   readonly tally: Tally
 }
 
