@@ -22,7 +22,7 @@ const TIMEOUT = 60_000
 // worker-entry.mjs registers tsx, then loads worker-entry.ts (or what SCANBRIDGE_TEST_WORKER names).
 const ENTRY = new URL("./worker-entry.mjs", import.meta.url)
 // The heap the scanbridge executable gives its workers (packages/cli/src/workers.ts).
-const WORKER_HEAP = { maxYoungGenerationSizeMb: 8, maxOldGenerationSizeMb: 96 }
+const WORKER_HEAP = { maxYoungGenerationSizeMb: 24, maxOldGenerationSizeMb: 96 }
 const platformOf = (worker: string) =>
   Layer.mergeAll(
     NodeContext.layer,
