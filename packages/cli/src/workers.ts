@@ -1,8 +1,9 @@
 /**
- * The migration's worker threads. The executable is its own worker entry: `main.ts` spawns
- * itself with a marker in `workerData`, and a thread started that way serves chunks instead of
- * running a command. So the source run (tsx), the built `dist/main.js` and a single-file bundle
- * each find their worker without knowing where the others put it.
+ * The migration's worker threads. The built executable spawns `dist/worker.js` beside it (the
+ * engine alone). Otherwise the executable is its own worker entry: `main.ts` spawns itself with a
+ * marker in `workerData`, and a thread started that way serves chunks instead of running a
+ * command. So the source run (tsx), the built `dist/main.js` and a single-file bundle each find
+ * their worker without knowing where the others put it.
  */
 import * as NodeWorker from "@effect/platform-node/NodeWorker"
 import { existsSync } from "node:fs"
@@ -12,8 +13,8 @@ import { MARKER } from "./is-worker.js"
 
 /**
  * Inputs from this size up are migrated on worker threads by default. A worker takes some
- * 250-300 ms to start (it loads the executable again) and sends every chunk's output back
- * through a message, so on two cores the main thread alone is as fast up to some 64 MiB of
+ * 300 ms to start (it loads the migration engine again, dist/worker.js) and has a heap of its
+ * own, so on two cores the main thread alone is as fast up to some 64 MiB of
  * NDJSON (about a second of migrating). Beyond, the main thread and one worker won (the figures
  * are in docs/migrate.md).
  */
