@@ -9,7 +9,7 @@ import * as NodeContext from "@effect/platform-node/NodeContext"
 import { Console, Effect, Layer } from "effect"
 import { EstimationClient, makeJpeg } from "@scanbridge/estimation"
 import { FitClient } from "@scanbridge/fit"
-import { Normalizer, migrate, renderReport } from "@scanbridge/migrate"
+import { Normalizer, migrate, renderReport, textOf } from "@scanbridge/migrate"
 import type { Scan } from "@scanbridge/model"
 import { PlatformClient } from "@scanbridge/platform"
 import { SessionClient } from "@scanbridge/session"
@@ -61,7 +61,7 @@ const program = Effect.gen(function* () {
   const report = yield* migrate({
     inputs: [join(repoRoot, "examples", "export")],
     output: () => Effect.void,
-    rejects: (text) => Effect.sync(() => void rejected.push(...text.trim().split("\n").filter((l) => l !== "")))
+    rejects: (text) => Effect.sync(() => void rejected.push(...textOf(text).trim().split("\n").filter((l) => l !== "")))
   })
   yield* Console.log(`\nmigrate examples/export --to canonical\n${renderReport(report)}`)
   yield* Console.log(`\nrejects (each with its file, line, reason and raw text):`)

@@ -23,7 +23,7 @@ export const processStdio = Layer.sync(Stdio, () => {
     out: (text) =>
       Effect.async<void, BrokenPipe>((resume) => {
         if (broken) return resume(new BrokenPipe())
-        if (text === "" || stdout.write(text)) return resume(Effect.void)
+        if (text.length === 0 || stdout.write(text)) return resume(Effect.void)
         // Behind: wait for the reader, or for it to go.
         const wake = (error?: unknown) => {
           waiting.delete(wake)

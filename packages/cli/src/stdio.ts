@@ -10,8 +10,11 @@ import { type Console, Context, Effect, Schema, type Stream } from "effect"
 export class BrokenPipe extends Schema.TaggedError<BrokenPipe>("@scanbridge/cli/BrokenPipe")("BrokenPipe", {}) {}
 
 export interface StdioShape {
-  /** Writes to standard output, waiting while the reader is behind; fails once the reader has gone. */
-  readonly out: (text: string) => Effect.Effect<void, BrokenPipe>
+  /**
+   * Writes to standard output (a string, or UTF-8 bytes as migration workers send them), waiting
+   * while the reader is behind; fails once the reader has gone.
+   */
+  readonly out: (text: string | Uint8Array) => Effect.Effect<void, BrokenPipe>
   /** Writes to standard error. Never fails: a message that cannot be shown is dropped. */
   readonly err: (text: string) => Effect.Effect<void>
   /** Standard input's bytes, read when (and only if) the stream is run. */

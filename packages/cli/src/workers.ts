@@ -1,18 +1,20 @@
 /**
- * The migration's worker threads. The executable is its own worker entry: `main.ts` spawns
- * itself with a marker in `workerData`, and a thread started that way serves chunks instead of
- * running a command. So the source run (tsx), the built `dist/main.js` and a single-file bundle
- * each find their worker without knowing where the others put it.
+ * The migration's worker threads. The built executable spawns `dist/worker.js` beside it (the
+ * engine alone). Otherwise the executable is its own worker entry: `main.ts` spawns itself with a
+ * marker in `workerData`, and a thread started that way serves chunks instead of running a
+ * command. So the source run (tsx), the built `dist/main.js` and a single-file bundle each find
+ * their worker without knowing where the others put it.
  */
 import * as NodeWorker from "@effect/platform-node/NodeWorker"
+import { existsSync } from "node:fs"
 import { availableParallelism } from "node:os"
 import { Worker } from "node:worker_threads"
 import { MARKER } from "./is-worker.js"
 
 /**
  * Inputs from this size up are migrated on worker threads by default. A worker takes some
- * 250-300 ms to start (it loads the executable again) and sends every chunk's output back
- * through a message, so on two cores the main thread alone is as fast up to some 64 MiB of
+ * 300 ms to start (it loads the migration engine again, dist/worker.js) and has a heap of its
+ * own, so on two cores the main thread alone is as fast up to some 64 MiB of
  * NDJSON (about a second of migrating). Beyond, the main thread and one worker won (the figures
  * are in docs/migrate.md).
  */
@@ -27,14 +29,27 @@ export const defaultWorkers = (inputBytes: number, cores: number = availablePara
 
 /**
  * A worker's heap. V8 would let each one grow to hundreds of megabytes, where a chunk (at most
- * 2 MiB of NDJSON; a larger one stays on the main thread) needs a few tens: with these limits a
- * 2-core migration peaks near 280 MB RSS instead of 350 and more.
+ * 2 MiB of NDJSON; a larger one stays on the main thread) needs a few tens. The young generation
+ * is where a chunk's records live and die: at 8 MB a worker spent some 16 % of its time in GC
+ * (scavenging several times per chunk, and promoting what a chunk still held), at 32 MB some
+ * 12 % (CPU profiles of 50k platform entries), for a few MB more RSS.
  */
-const WORKER_HEAP = { maxYoungGenerationSizeMb: 8, maxOldGenerationSizeMb: 96 } as const
+const WORKER_HEAP = { maxYoungGenerationSizeMb: 24, maxOldGenerationSizeMb: 96 } as const
 
-const spawner =
-  (entry: URL) =>
-  (_id: number): Worker => {
+/**
+ * The module a worker runs: the built worker entry (worker.js, beside the executable's dist/main.js),
+ * which loads only the migration engine; else the executable itself (a single-file bundle, the
+ * sources), which serves chunks when spawned with the marker.
+ */
+const workerEntry = (entry: URL): URL => {
+  if (entry.protocol !== "file:" || entry.pathname.endsWith(".ts")) return entry
+  const lean = new URL("worker.js", entry)
+  return existsSync(lean) ? lean : entry
+}
+
+const spawner = (executable: URL) => {
+  const entry = workerEntry(executable)
+  return (_id: number): Worker => {
     if (!entry.pathname.endsWith(".ts")) return new Worker(entry, { workerData: MARKER, resourceLimits: WORKER_HEAP })
     // Run from sources: on Node 20 tsx registers its loader in the main thread only, so a worker
     // given main.ts would not load it. The worker registers tsx itself, then loads the entry.
@@ -45,6 +60,7 @@ const spawner =
       resourceLimits: WORKER_HEAP
     })
   }
+}
 
 /** What `makeMigratePool` needs on Node, spawning `entry` (the executable's own module URL). */
 export const workerPlatform = (entry: URL) => NodeWorker.layerPlatform(spawner(entry))

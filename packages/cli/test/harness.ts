@@ -7,6 +7,7 @@ import * as NodeContext from "@effect/platform-node/NodeContext"
 import { Effect, Layer, Stream } from "effect"
 import { fileURLToPath } from "node:url"
 import type { Adapter } from "@scanbridge/model"
+import { textOf } from "@scanbridge/migrate"
 import { runCli } from "../src/commands.js"
 import { Stdio, type StdioShape } from "../src/stdio.js"
 import * as NodeWorker from "@effect/platform-node/NodeWorker"
@@ -30,8 +31,8 @@ export interface RunOptions {
   readonly terminal?: boolean
   /** Where what is printed goes, to be read while the command runs. */
   readonly printed?: Printed
-  /** What writing to stdout does instead of collecting (a closed pipe, say). */
-  readonly out?: StdioShape["out"]
+  /** What writing to stdout does instead of collecting (a closed pipe, say), given the text as a string. */
+  readonly out?: (text: string) => ReturnType<StdioShape["out"]>
   /** Adapters given to runCli as values (RunCliOptions). */
   readonly adapters?: ReadonlyArray<Adapter>
 }
@@ -45,7 +46,7 @@ export interface Result {
 /** The streams of an in-process run. */
 export const stdioLayer = (options: RunOptions, printed: Printed) =>
   Layer.succeed(Stdio, {
-    out: options.out ?? ((text) => Effect.sync(() => void (printed.out += text))),
+    out: (text) => (options.out === undefined ? Effect.sync(() => void (printed.out += textOf(text))) : options.out(textOf(text))),
     err: (text) => Effect.sync(() => void (printed.err += text)),
     stdin: options.stdin ?? Stream.fail(new Error("no standard input in this test")),
     outIsTerminal: options.terminal ?? false,

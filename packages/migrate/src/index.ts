@@ -18,6 +18,6 @@ export {
   normalizeEither
 } from "./normalizer.js"
 export { type InputFile, type ListedInputs, MigrateInputError, type StdinBytes, listInputs } from "./inputs.js"
-export { MigrateOutputError, type NamedOutput, type OutputFile, type TextWriter, outputFile, refuseOverlaps } from "./output.js"
+export { MigrateOutputError, type NamedOutput, type OutputFile, type TextWriter, outputFile, refuseOverlaps, textOf } from "./output.js"
 export { type Reject, type Report, renderReport, table } from "./report.js"
 export { MigrateWorkerError, type MigratePool, type MigratePoolOptions, makeMigratePool, runMigrateWorker } from "./workers.js"

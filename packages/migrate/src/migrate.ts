@@ -43,6 +43,9 @@ export interface MigrateOptions {
   readonly pool?: MigratePool
 }
 
+/** With a pool, the chunks this thread may hold besides the pool's (migrated or being migrated). */
+const HERE = 3
+
 /**
  * Runs a migration: every record of the inputs goes to `output` or `rejects`, in input order,
  * and the report counts them. Fails only on input it cannot read at all (or a pool's worker
@@ -63,25 +66,29 @@ export const migrate = (options: MigrateOptions) =>
     // also reads and writes, and one worker fewer is one heap fewer. A permit is a place in the
     // workers' queues; none free, the chunk is migrated here.
     const room = pool === undefined ? undefined : yield* Effect.makeSemaphore(pool.concurrency)
-    const run = (chunk: InputChunk): Effect.Effect<MigratedChunk, MigrateWorkerError | UnknownTargetError> => {
+    const run = (chunk: InputChunk): Effect.Effect<MigratedChunk<string | Uint8Array>, MigrateWorkerError | UnknownTargetError> => {
       // A chunk past CHUNK_BYTES is one very large record: it stays here, so a worker's heap
       // can be kept small.
       const large = chunk._tag === "Lines" && chunk.bytes.length > CHUNK_BYTES
       if (pool === undefined || room === undefined || large) return migrateHere(chunk)
       return room.withPermitsIfAvailable(1)(pool.migrateChunk(target, chunk)).pipe(
-        Effect.flatMap(Option.match({ onNone: () => migrateHere(chunk), onSome: Effect.succeed }))
+        Effect.flatMap(Option.match({ onNone: (): Effect.Effect<MigratedChunk<string | Uint8Array>> => migrateHere(chunk), onSome: Effect.succeed }))
       )
     }
     const counter = makeCounter(target)
-    // Chunks are migrated side by side (as many as the pool takes at once, plus one here, so
+    // Chunks are migrated side by side (as many as the pool takes at once, plus a few here, so
     // memory stays bounded), but taken back in input order: the output is the same bytes with or
-    // without a pool.
+    // without a pool. With a single place here, this thread would wait, idle, for the worker's
+    // oldest chunk each time it finished its own (its result cannot be taken before that one's);
+    // with HERE it migrates on meanwhile.
     let bytesRead = 0
     yield* Stream.fromIterable(listed.files).pipe(
       Stream.flatMap((input) => inputChunks(input, options.stdin)),
       Stream.mapEffect((chunk) => Effect.map(run(chunk), (migrated) => ({ ...migrated, inputBytes: chunk.inputBytes })), {
-        concurrency: pool === undefined ? 1 : pool.concurrency + 1
+        concurrency: pool === undefined ? 1 : pool.concurrency + HERE
       }),
+      // Written behind: the next chunk is migrated while the last one's bytes are written.
+      Stream.buffer({ capacity: 2 }),
       Stream.runForEach((chunk) => {
         counter.merge(chunk.tally)
         bytesRead += chunk.inputBytes

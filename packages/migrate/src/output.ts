@@ -10,8 +10,16 @@ import * as Path from "@effect/platform/Path"
 import type { PlatformError } from "@effect/platform/Error"
 import { Effect, Option, Schema, type Scope } from "effect"
 
-/** Writes text somewhere: a file, stdout, memory. */
-export type TextWriter = (text: string) => Effect.Effect<void, MigrateOutputError>
+/**
+ * Writes text somewhere: a file, stdout, memory. The text comes as a string, or as its UTF-8 bytes
+ * (what a migration worker thread sends back, so the writing thread need not encode it again).
+ */
+export type TextWriter = (text: string | Uint8Array) => Effect.Effect<void, MigrateOutputError>
+
+/** The text a `TextWriter` was given, as a string. */
+export const textOf = (text: string | Uint8Array): string => (typeof text === "string" ? text : utf8.decode(text))
+
+const utf8 = new TextDecoder()
 
 /** An output could not be written, or would overwrite an input. */
 export class MigrateOutputError extends Schema.TaggedError<MigrateOutputError>("@scanbridge/migrate/MigrateOutputError")("MigrateOutputError", {
@@ -47,7 +55,8 @@ export const outputFile = (file: string): Effect.Effect<OutputFile, MigrateOutpu
     const path = yield* Path.Path
     const fail = failure(file)
     const encoder = new TextEncoder()
-    const writerOf = (handle: FileSystem.File): TextWriter => (text) => (text === "" ? Effect.void : Effect.mapError(handle.writeAll(encoder.encode(text)), fail))
+    const writerOf = (handle: FileSystem.File): TextWriter => (text) =>
+      text.length === 0 ? Effect.void : Effect.mapError(handle.writeAll(typeof text === "string" ? encoder.encode(text) : text), fail)
     // What is there now, links followed. Only a missing file may be created; anything else that
     // cannot be looked at is an error, never a guess (a guess could rename over a device).
     const existing = yield* fs.stat(file).pipe(

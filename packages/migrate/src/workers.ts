@@ -16,7 +16,7 @@ import * as WorkerRunner from "@effect/platform/WorkerRunner"
 import { Deferred, Effect, Either, FiberRef, LogLevel, Schema, type Scope } from "effect"
 import { Codegen } from "@scanbridge/model"
 import { type AdapterError, importAdapters } from "./adapters.js"
-import { type MigratedChunk, migrateChunk } from "./internal/pipeline.js"
+import { type MigratedChunk, emptyTally, migrateChunk } from "./internal/pipeline.js"
 import type { InputChunk } from "./internal/read.js"
 import { Normalizer, type NormalizerService, UnknownTargetError } from "./normalizer.js"
 
@@ -26,22 +26,37 @@ export class MigrateWorkerError extends Schema.TaggedError<MigrateWorkerError>("
 }) {}
 
 // The messages are plain data (structured clone), so a class instance never crosses a thread.
-interface ChunkRequest {
-  readonly target: string
-  /** URLs of the modules whose adapters the worker adds to its own (see `adapterModules`). */
-  readonly modules: ReadonlyArray<string>
-  readonly chunk: InputChunk
-  /** The main thread is jitless (`Codegen`): so is the worker, before it compiles anything. */
-  readonly jitless: boolean
-}
+// What every chunk of a pool shares is said once, in the first message each worker gets.
+type PoolRequest =
+  | {
+      readonly _tag: "Setup"
+      /** URLs of the modules whose adapters the worker adds to its own (see `adapterModules`). */
+      readonly modules: ReadonlyArray<string>
+      /** The main thread is jitless (`Codegen`): so is the worker, before it compiles anything. */
+      readonly jitless: boolean
+    }
+  | { readonly _tag: "Chunk"; readonly target: string; readonly chunk: InputChunk }
 
 type ChunkFailure =
   | { readonly _tag: "UnknownTargetError"; readonly target: string; readonly message: string }
   | { readonly _tag: "AdapterError"; readonly message: string }
 
 // A chunk's bytes move to the worker rather than being copied: the main thread is done with them.
-const transferBytes = (request: ChunkRequest) =>
-  Effect.as(request.chunk._tag === "Lines" ? Transferable.addAll([request.chunk.bytes.buffer]) : Effect.void, request)
+const transferBytes = (request: PoolRequest) =>
+  Effect.as(request._tag === "Chunk" && request.chunk._tag === "Lines" ? Transferable.addAll([request.chunk.bytes.buffer]) : Effect.void, request)
+
+const utf8 = new TextEncoder()
+const bytesOf = (text: string | Uint8Array): string | Uint8Array => (typeof text === "string" && text.length > 0 ? utf8.encode(text) : text)
+
+// A chunk's output goes back as its UTF-8 bytes, moved rather than copied: the worker encodes
+// what it wrote, and the main thread, which reads and writes for every worker, only writes it.
+const transferOutput = (_request: PoolRequest, migrated: MigratedChunk) =>
+  Effect.suspend(() => {
+    const out = bytesOf(migrated.out)
+    const rejected = bytesOf(migrated.rejected)
+    const buffers = [out, rejected].flatMap((b) => (typeof b === "string" ? [] : [b.buffer]))
+    return Effect.as(Transferable.addAll(buffers), { out, rejected, tally: migrated.tally })
+  })
 
 // Chunks handed to each worker at once: one it migrates and one waiting in its queue, so it never
 // idles while the main thread reads the next chunk and takes the last one's result.
@@ -52,7 +67,8 @@ export interface MigratePool {
   readonly size: number
   /** Chunks in flight at once: `migrate` holds no more than this many (plus as many results waiting). */
   readonly concurrency: number
-  readonly migrateChunk: (target: string, chunk: InputChunk) => Effect.Effect<MigratedChunk, MigrateWorkerError | UnknownTargetError>
+  /** A chunk migrated on a worker: its output comes back as UTF-8 bytes, ready to be written. */
+  readonly migrateChunk: (target: string, chunk: InputChunk) => Effect.Effect<MigratedChunk<string | Uint8Array>, MigrateWorkerError | UnknownTargetError>
 }
 
 export interface MigratePoolOptions {
@@ -113,24 +129,31 @@ export const makeMigratePool = (options: MigratePoolOptions): Effect.Effect<Migr
     const started = yield* Deferred.make<void, MigrateWorkerError>()
     let created = 0
     const onCreate = () => Effect.suspend(() => (++created === options.size ? Deferred.succeed(started, undefined) : Effect.void))
+    const modules = options.adapterModules ?? []
+    const jitless = Codegen.options().jitless
     const platform = watched(yield* Worker.PlatformWorker, () => created < options.size, started)
     const manager = yield* Effect.provideService(Worker.makeManager, Worker.PlatformWorker, platform)
     // Disconnected: interrupting a pool that still waits for its workers would wait as long as
     // they do. The failure is reported at once, and the scope's close stops the workers.
     const pool = yield* Effect.raceFirst(
       Effect.disconnect(Effect.mapError(
-        Worker.makePool<ChunkRequest, MigratedChunk, ChunkFailure>({ size: options.size, concurrency: CHUNKS_PER_WORKER, encode: transferBytes, onCreate }),
+        Worker.makePool<PoolRequest, MigratedChunk<string | Uint8Array>, ChunkFailure>({
+          size: options.size,
+          concurrency: CHUNKS_PER_WORKER,
+          encode: transferBytes,
+          initialMessage: () => ({ _tag: "Setup", modules, jitless }),
+          onCreate
+        }),
         (e) => new MigrateWorkerError({ message: describe(e) })
       )).pipe(Effect.zipLeft(Deferred.await(started))),
       Effect.zipRight(Deferred.await(started), Effect.never)
     ).pipe(Effect.provideService(Worker.WorkerManager, manager))
-    const modules = options.adapterModules ?? []
     return {
       size: options.size,
       concurrency: options.size * CHUNKS_PER_WORKER,
       migrateChunk: (target, chunk) =>
         Effect.mapError(
-          pool.executeEffect({ target, modules, chunk, jitless: Codegen.options().jitless }),
+          pool.executeEffect({ _tag: "Chunk", target, chunk }),
           (e): MigrateWorkerError | UnknownTargetError =>
             e._tag === "WorkerError"
               ? new MigrateWorkerError({ message: describe(e) })
@@ -153,37 +176,38 @@ export const makeMigratePool = (options: MigratePoolOptions): Effect.Effect<Migr
  */
 export const runMigrateWorker: Effect.Effect<void, MigrateWorkerError, Normalizer | WorkerRunner.PlatformRunner> = Effect.gen(function* () {
   const base = yield* Normalizer
-  // The pool's adapter modules, imported once (the first chunks wait for the same import).
-  const withModules = new Map<string, Promise<Either.Either<NormalizerService, AdapterError>>>()
-  const normalizerFor = (modules: ReadonlyArray<string>, key: string): Effect.Effect<NormalizerService, ChunkFailure> => {
-    if (modules.length === 0) return Effect.succeed(base)
-    let loaded = withModules.get(key)
-    if (loaded === undefined) {
-      loaded = Effect.runPromise(Effect.either(Effect.flatMap(importAdapters(modules), (extra) => Normalizer.extend(base, extra))))
-      withModules.set(key, loaded)
-    }
-    return Effect.flatMap(
-      Effect.promise(() => loaded),
-      Either.match({ onLeft: (e) => Effect.fail({ _tag: "AdapterError", message: e.message } as const), onRight: Effect.succeed })
-    )
+  // The pool's adapter modules, imported once, when the pool's first message names them (the
+  // first chunks wait for the same import; a module that fails fails each chunk).
+  let normalizer: Promise<Either.Either<NormalizerService, AdapterError>> | undefined
+  const setup = (modules: ReadonlyArray<string>, jitless: boolean) => {
+    // Before the first chunk's guards are compiled: a pool never mixes jitless and not.
+    if (jitless && !Codegen.options().jitless) Codegen.configure({ jitless: true })
+    if (modules.length > 0) normalizer = Effect.runPromise(Effect.either(Effect.flatMap(importAdapters(modules), (extra) => Normalizer.extend(base, extra))))
   }
+  const normalizerNow: Effect.Effect<NormalizerService, ChunkFailure> = Effect.suspend(() =>
+    normalizer === undefined
+      ? Effect.succeed(base)
+      : Effect.flatMap(
+          Effect.promise(() => normalizer!),
+          Either.match({ onLeft: (e) => Effect.fail({ _tag: "AdapterError", message: e.message } as const), onRight: Effect.succeed })
+        )
+  )
+  const nothing: MigratedChunk = { out: "", rejected: "", tally: emptyTally() }
   const byTarget = new Map<string, ReturnType<typeof migrateChunk>>()
-  const handle = (request: ChunkRequest): Effect.Effect<MigratedChunk, ChunkFailure> =>
+  const handle = (request: PoolRequest): Effect.Effect<MigratedChunk, ChunkFailure> =>
     Effect.suspend(() => {
-      // Before the first chunk's guards are compiled: a pool never mixes jitless and not.
-      if (request.jitless && !Codegen.options().jitless) Codegen.configure({ jitless: true })
-      const modules = request.modules.join("\n")
-      const run = byTarget.get(`${modules}\n${request.target}`)
-      if (run !== undefined) return Effect.succeed(run(request.chunk))
-      return Effect.flatMap(normalizerFor(request.modules, modules), (normalizer): Effect.Effect<MigratedChunk, ChunkFailure> => {
+      if (request._tag === "Setup") return Effect.sync(() => (setup(request.modules, request.jitless), nothing))
+      const run = byTarget.get(request.target)
+      if (run !== undefined) return Effect.sync(() => run(request.chunk))
+      return Effect.flatMap(normalizerNow, (normalizer): Effect.Effect<MigratedChunk, ChunkFailure> => {
         if (!normalizer.encoders.has(request.target)) {
           const { target, message } = UnknownTargetError.of(request.target, normalizer, " in the migration worker")
           return Effect.fail({ _tag: "UnknownTargetError", target, message })
         }
         const made = migrateChunk(normalizer, request.target)
-        byTarget.set(`${modules}\n${request.target}`, made)
-        return Effect.succeed(made(request.chunk))
+        byTarget.set(request.target, made)
+        return Effect.sync(() => made(request.chunk))
       })
     })
-  yield* Effect.mapError(WorkerRunner.launch(WorkerRunner.layer(handle)), (e) => new MigrateWorkerError({ message: describe(e) }))
+  yield* Effect.mapError(WorkerRunner.launch(WorkerRunner.layer(handle, { encodeOutput: transferOutput })), (e) => new MigrateWorkerError({ message: describe(e) }))
 })

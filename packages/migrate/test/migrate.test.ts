@@ -6,7 +6,7 @@ import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { type Adapter, type Path, Proto3, Scan, UnknownFormatError, decodeScanEither, formatPath, isRecord, stringifyScan } from "@scanbridge/model"
-import { Normalizer, type Report, builtInAdapters, detectFormat, migrate, normalizeEither, outputFile } from "../src/index.js"
+import { Normalizer, type Report, builtInAdapters, detectFormat, migrate, normalizeEither, outputFile, textOf } from "../src/index.js"
 import { defaultNormalizer } from "../src/normalizer.js"
 import { EXPORT, lines, mutateAt, mutatedSample, objectPaths, repo, sampleWithUnknownKey, samples } from "./records.js"
 import { ACME } from "./acme-adapter.js"
@@ -22,8 +22,8 @@ const run = (inputs: ReadonlyArray<string>, to?: string) =>
     const report = yield* migrate({
       inputs,
       ...(to === undefined ? {} : { to }),
-      output: (t) => Effect.sync(() => void (out += t)),
-      rejects: (t) => Effect.sync(() => void (rejects += t))
+      output: (t) => Effect.sync(() => void (out += textOf(t))),
+      rejects: (t) => Effect.sync(() => void (rejects += textOf(t)))
     })
     return { out, rejects, report }
   }).pipe(Effect.provide(layer))

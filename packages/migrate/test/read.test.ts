@@ -14,7 +14,7 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { gzipSync } from "node:zlib"
-import { MigrateInputError, type MigrateOptions, type MigrateProgress, Normalizer, type Reject, listInputs, migrate } from "../src/index.js"
+import { MigrateInputError, type MigrateOptions, type MigrateProgress, Normalizer, type Reject, listInputs, migrate, textOf } from "../src/index.js"
 import { type InputRecord, readChunks, readRecords } from "../src/internal/read.js"
 
 const reference = (file: string, bytes: Uint8Array): ReadonlyArray<InputRecord> =>
@@ -157,8 +157,8 @@ const run = (options: Omit<MigrateOptions, "output" | "rejects">) =>
       const progress: Array<MigrateProgress> = []
       const report = yield* migrate({
         ...options,
-        output: (t) => Effect.sync(() => void (out += t)),
-        rejects: (t) => Effect.sync(() => void (rejected += t)),
+        output: (t) => Effect.sync(() => void (out += textOf(t))),
+        rejects: (t) => Effect.sync(() => void (rejected += textOf(t))),
         onProgress: (p) => Effect.zipRight(Effect.sync(() => void progress.push(p)), options.onProgress?.(p) ?? Effect.void)
       })
       const rejects = rejected.split("\n").filter((l) => l !== "").map((l) => JSON.parse(l) as Reject)

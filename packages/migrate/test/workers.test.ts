@@ -13,7 +13,7 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { Worker } from "node:worker_threads"
-import { type MigratePool, Normalizer, makeMigratePool, migrate } from "../src/index.js"
+import { type MigratePool, Normalizer, makeMigratePool, migrate, textOf } from "../src/index.js"
 
 const repo = fileURLToPath(new URL("../../..", import.meta.url))
 const EXPORT = join(repo, "examples", "export")
@@ -22,7 +22,7 @@ const TIMEOUT = 60_000
 // worker-entry.mjs registers tsx, then loads worker-entry.ts (or what SCANBRIDGE_TEST_WORKER names).
 const ENTRY = new URL("./worker-entry.mjs", import.meta.url)
 // The heap the scanbridge executable gives its workers (packages/cli/src/workers.ts).
-const WORKER_HEAP = { maxYoungGenerationSizeMb: 8, maxOldGenerationSizeMb: 96 }
+const WORKER_HEAP = { maxYoungGenerationSizeMb: 24, maxOldGenerationSizeMb: 96 }
 const platformOf = (worker: string) =>
   Layer.mergeAll(
     NodeContext.layer,
@@ -77,8 +77,8 @@ const run = (inputs: ReadonlyArray<string>, to: string, pool?: MigratePool) =>
     const report = yield* migrate({
       inputs,
       to,
-      output: (t) => Effect.sync(() => void (out += t)),
-      rejects: (t) => Effect.sync(() => void (rejects += t)),
+      output: (t) => Effect.sync(() => void (out += textOf(t))),
+      rejects: (t) => Effect.sync(() => void (rejects += textOf(t))),
       onProgress: () => Effect.sync(() => void progress++),
       ...(pool === undefined ? {} : { pool })
     })

@@ -325,6 +325,11 @@ const documentChunks = (file: string, bytes: Uint8Array, inputBytes: number): St
 
 const describe = (e: unknown) => (e instanceof Error ? e.message : String(e))
 
+/** A regular file is read this many bytes at a time, */
+const READ_BYTES = 1024 * 1024
+/** and this many reads ahead of what the migration has taken. */
+const READ_AHEAD = 2
+
 /**
  * A regular file's bytes, failing if it changes size while it is read: a truncated or growing
  * file would otherwise give a partial or torn migration with nothing said.
@@ -340,8 +345,10 @@ const fileBytes = (fs: FileSystem.FileSystem, file: string, size: number, unread
         })
       )
     )
-    // One byte past the size is enough to tell the file grew.
-    return Stream.mapError(fs.stream(file, { bytesToRead: size + 1 }), unreadable).pipe(
+    // One byte past the size is enough to tell the file grew. Reads of READ_BYTES (rather than the
+    // platform's 64 KiB) are some 16 times fewer calls and stream elements; the stream reads ahead
+    // of the migration by a few of them.
+    return Stream.mapError(fs.stream(file, { bytesToRead: size + 1, chunkSize: READ_BYTES, bufferSize: READ_AHEAD }), unreadable).pipe(
       Stream.mapEffect((bytes) => ((read += bytes.length) > size ? changed : Effect.succeed(bytes))),
       Stream.concat(Stream.suspend(() => (read === size ? Stream.empty : Stream.fromEffect(changed))))
     )
