@@ -9,7 +9,7 @@ const hop = Object.prototype.hasOwnProperty
 // allocates nothing where Object.keys makes an array of every record's keys only to look at
 // them once. (for-in also visits inherited enumerable keys: skipped, as Object.keys has none.)
 
-/** @internal Whether `key` is an object's one own enumerable key (an `{entry}` envelope's shape). */
+/** Whether `key` is an object's one own enumerable key (an `{entry}` envelope's shape). */
 export const hasOnlyKey = (json: Record<string, unknown>, key: string): boolean => {
   let count = 0
   for (const k in json) {
@@ -20,7 +20,7 @@ export const hasOnlyKey = (json: Record<string, unknown>, key: string): boolean 
   return count === 1
 }
 
-/** @internal Whether every own enumerable key of an object is one of `keys`. */
+/** Whether every own enumerable key of an object is one of `keys`. */
 export const hasOnlyKeysIn = (json: Record<string, unknown>, keys: ReadonlySet<string>): boolean => {
   for (const k in json) if (!keys.has(k) && hop.call(json, k)) return false
   return true
