@@ -13,7 +13,6 @@ const isEntry = (json: unknown): json is Record<string, unknown> =>
 
 const isEnvelope = (json: unknown): boolean => isRecord(json) && hasOnlyKey(json, "entry") && isEntry(json["entry"])
 
-
 export const platformAdapter: Adapter = {
   name: "platform",
   dialect: platformDialect,

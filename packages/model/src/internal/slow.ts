@@ -17,3 +17,19 @@ export const countSlowPaths = <A>(f: () => A): { readonly result: A; readonly sc
   const result = f()
   return { result, schemaDecodes: slowPaths.schemaDecodes - schemaDecodes, decodeErrors: slowPaths.decodeErrors - decodeErrors }
 }
+
+/** What a format answers to, as an adapter lists it: enough to find and decode a value's format. */
+interface Detecting<R> {
+  readonly name: string
+  readonly detect: (json: unknown) => boolean
+  readonly decode: (json: unknown) => R
+}
+
+/**
+ * `json` decoded by the first of `formats` that detects it, with the names of all that do (one,
+ * for a value an adapter reads unambiguously) and what the decode added to each count.
+ */
+export const decodeCounted = <R>(formats: ReadonlyArray<Detecting<R>>, json: unknown) => {
+  const detected = formats.filter((f) => f.detect(json))
+  return { detected: detected.map((f) => f.name), ...countSlowPaths(() => detected[0]?.decode(json)) }
+}
