@@ -19,6 +19,7 @@ import { Either, Option, Schema, SchemaAST } from "effect"
 import { isRecord } from "./json.js"
 import { DecodeError, type Path, type PathSegment } from "./errors.js"
 import { isUtcTimestamp } from "./scan.js"
+import { FOUR_DIGIT_YEARS_MS, daysFromCivil, digitsAt, isCalendarDay, isoOfMillis } from "./internal/time.js"
 
 /** toISOString's form for years 1-9999 (the range of a proto3 Timestamp): parseTimestamp keeps it as it is. */
 export const isCanonicalTimestamp = (s: string): boolean => isUtcTimestamp(s) && !s.startsWith("0000")
@@ -54,8 +55,6 @@ export const Int64 = Schema.String.pipe(
 /** A double. The reader also takes a numeric string and "NaN", "Infinity", "-Infinity". */
 export const Double = Schema.Number.annotations({ identifier: "Double", [KIND]: { _tag: "double" } satisfies Kind })
 
-const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,9}))?(?:[Zz]|([+-])(\d{2}):(\d{2}))$/
-
 const isTimestamp = (s: string): boolean => isCanonicalTimestamp(s) || Option.isSome(parseTimestamp(s))
 
 /** An instant as proto3 prints google.protobuf.Timestamp: RFC 3339, up to nanoseconds. */
@@ -73,25 +72,58 @@ export interface ParsedTimestamp {
   readonly subMillisecond: string
 }
 
-/** Reads an RFC 3339 timestamp of years 0001-9999; None for anything else. */
+// The instants of years 0001-9999, a proto3 Timestamp's range.
+const FIRST_MS = -62_135_596_800_000
+const LAST_MS = FOUR_DIGIT_YEARS_MS.max
+const isDigitAt = (s: string, i: number) => {
+  const c = s.charCodeAt(i)
+  return c >= 48 && c <= 57
+}
+
+/**
+ * Reads an RFC 3339 timestamp of years 0001-9999 (`YYYY-MM-DD[Tt]hh:mm:ss[.1-9 digits]` then
+ * `Z`, `z` or `±hh:mm`); None for anything else. Read by character and computed by arithmetic,
+ * not with a regex and a Date (a quarter of the cost); a property test holds it to that reading.
+ */
 export const parseTimestamp = (s: string): Option.Option<ParsedTimestamp> => {
   // Most stored timestamps are already canonical (toISOString's form): nothing to compute.
   if (isCanonicalTimestamp(s)) return Option.some({ iso: s, subMillisecond: "" })
-  const m = RFC3339.exec(s)
-  if (m === null) return Option.none()
-  const [year, month, day, hour, minute, second] = m.slice(1, 7).map(Number) as [number, number, number, number, number, number]
-  const fraction = m[7] ?? ""
-  const [offsetHours, offsetMinutes] = [Number(m[9] ?? 0), Number(m[10] ?? 0)]
-  const offset = (m[8] === "-" ? -1 : 1) * (offsetHours * 60 + offsetMinutes)
-  if (year < 1 || month < 1 || month > 12 || day < 1 || hour > 23 || minute > 59 || second > 59) return Option.none()
-  if (offsetHours > 23 || offsetMinutes > 59) return Option.none()
-  const date = new Date(0)
-  date.setUTCFullYear(year, month - 1, day)
-  if (date.getUTCMonth() !== month - 1) return Option.none()
-  date.setUTCHours(hour, minute, second, Number(fraction.slice(0, 3).padEnd(3, "0")))
-  const instant = new Date(date.getTime() - offset * 60_000)
-  if (instant.getUTCFullYear() < 1 || instant.getUTCFullYear() > 9999) return Option.none()
-  return Option.some({ iso: instant.toISOString(), subMillisecond: fraction.slice(3).replace(/0+$/, "") })
+  const n = s.length
+  if (n < 20 || s.charCodeAt(4) !== 45 || s.charCodeAt(7) !== 45 || s.charCodeAt(13) !== 58 || s.charCodeAt(16) !== 58) return Option.none()
+  const t = s.charCodeAt(10)
+  if (t !== 84 && t !== 116) return Option.none()
+  const year = digitsAt(s, 0, 4)
+  const month = digitsAt(s, 5, 2)
+  const day = digitsAt(s, 8, 2)
+  const hour = digitsAt(s, 11, 2)
+  const minute = digitsAt(s, 14, 2)
+  const second = digitsAt(s, 17, 2)
+  if (year < 1 || hour < 0 || hour > 23 || minute < 0 || minute > 59 || second < 0 || second > 59 || !isCalendarDay(year, month, day)) return Option.none()
+  // An optional fraction of 1-9 digits, then Z, z or an offset ending the string.
+  let at = 19
+  let fraction = ""
+  if (s.charCodeAt(at) === 46) {
+    let end = at + 1
+    while (end < n && isDigitAt(s, end)) end++
+    if (end === at + 1 || end > at + 10) return Option.none()
+    fraction = s.slice(at + 1, end)
+    at = end
+  }
+  const zone = s.charCodeAt(at)
+  let offset = 0
+  if (zone === 90 || zone === 122) {
+    if (at + 1 !== n) return Option.none()
+  } else if (zone === 43 || zone === 45) {
+    if (at + 6 !== n || s.charCodeAt(at + 3) !== 58) return Option.none()
+    const offsetHours = digitsAt(s, at + 1, 2)
+    const offsetMinutes = digitsAt(s, at + 4, 2)
+    if (offsetHours < 0 || offsetHours > 23 || offsetMinutes < 0 || offsetMinutes > 59) return Option.none()
+    offset = (zone === 45 ? -1 : 1) * (offsetHours * 60 + offsetMinutes)
+  } else return Option.none()
+  const millis = fraction.length === 0 ? 0 : fraction.length >= 3 ? digitsAt(fraction, 0, 3) : digitsAt(fraction, 0, fraction.length) * (fraction.length === 1 ? 100 : 10)
+  const ms = daysFromCivil(year, month, day) * 86_400_000 + ((hour * 60 + minute - offset) * 60 + second) * 1000 + millis
+  if (ms < FIRST_MS || ms > LAST_MS) return Option.none()
+  return Option.some({ iso: isoOfMillis(ms), subMillisecond: fraction.length > 3 ? fraction.slice(3).replace(/0+$/, "") : "" })
 }
 
 /** An enum: its value names and the numbers the vendor documents (null where not shown). */

@@ -6,6 +6,7 @@
  */
 import { boundedDecodeEither } from "./internal/bounded.js"
 import { fastTest } from "./internal/fast.js"
+import { digitsAt, isCalendarDay } from "./internal/time.js"
 import { Either, Schema } from "effect"
 import type { FastCheck } from "effect"
 // Arbitrary's module rather than the barrel's namespace, and makeLazy over the `fc` the
@@ -33,19 +34,6 @@ export const AngleDegrees = Finite.pipe(Schema.brand("Degrees")).annotations({ i
 
 const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/
 
-const DAYS = [31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
-
-// The digits at s[at, at + length) as a number; -1 where one is not a digit.
-const digitsAt = (s: string, at: number, length: number): number => {
-  let v = 0
-  for (let i = at; i < at + length; i++) {
-    const d = s.charCodeAt(i) - 48
-    if (d < 0 || d > 9) return -1
-    v = v * 10 + d
-  }
-  return v
-}
-
 /**
  * Whether a string is a UtcTimestamp: Schema.is(UtcTimestamp) without the schema walk. The
  * shape ISO_UTC states, read by character, and the fields checked as a calendar would: cheaper
@@ -64,8 +52,7 @@ export const isUtcTimestamp = (s: string): boolean => {
   const minute = digitsAt(s, 14, 2)
   const second = digitsAt(s, 17, 2)
   if (year < 0 || digitsAt(s, 20, 3) < 0) return false
-  const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0)
-  return month >= 1 && month <= 12 && day >= 1 && day <= (month === 2 && !leap ? 28 : DAYS[month - 1]!) && hour >= 0 && hour <= 23 && minute >= 0 && minute <= 59 && second >= 0 && second <= 59
+  return isCalendarDay(year, month, day) && hour >= 0 && hour <= 23 && minute >= 0 && minute <= 59 && second >= 0 && second <= 59
 }
 
 /** Exactly the form of `Date.prototype.toISOString()`: one spelling per instant. */

@@ -400,6 +400,57 @@ describe("parseTimestamp", () => {
     },
     { fastCheck: { numRuns: 500 } }
   )
+
+  // RFC 3339's form as a regex and the instant as a Date: the reading parseTimestamp had before
+  // it read by character, kept here as the statement it must agree with.
+  const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,9}))?(?:[Zz]|([+-])(\d{2}):(\d{2}))$/
+  const byRegexAndDate = (s: string): Proto3.ParsedTimestamp | null => {
+    const m = RFC3339.exec(s)
+    if (m === null) return null
+    const [year, month, day, hour, minute, second] = m.slice(1, 7).map(Number) as [number, number, number, number, number, number]
+    const fraction = m[7] ?? ""
+    const [offsetHours, offsetMinutes] = [Number(m[9] ?? 0), Number(m[10] ?? 0)]
+    const offset = (m[8] === "-" ? -1 : 1) * (offsetHours * 60 + offsetMinutes)
+    if (year < 1 || month < 1 || month > 12 || day < 1 || hour > 23 || minute > 59 || second > 59) return null
+    if (offsetHours > 23 || offsetMinutes > 59) return null
+    const date = new Date(0)
+    date.setUTCFullYear(year, month - 1, day)
+    if (date.getUTCMonth() !== month - 1) return null
+    date.setUTCHours(hour, minute, second, Number(fraction.slice(0, 3).padEnd(3, "0")))
+    const instant = new Date(date.getTime() - offset * 60_000)
+    if (instant.getUTCFullYear() < 1 || instant.getUTCFullYear() > 9999) return null
+    return { iso: instant.toISOString(), subMillisecond: fraction.slice(3).replace(/0+$/, "") }
+  }
+  const digits = (n: number) => fc.stringMatching(new RegExp(`^\\d{${n}}$`))
+  // Near-timestamps: each field in and just out of range, any fraction length, every zone form.
+  const nearTimestamp = fc
+    .tuple(
+      fc.oneof(digits(4), fc.constantFrom("0000", "0001", "9999", "1900", "2000", "2024", "2100")),
+      fc.integer({ min: 0, max: 13 }),
+      fc.integer({ min: 0, max: 32 }),
+      fc.constantFrom("T", "t", " ", "x"),
+      fc.integer({ min: 0, max: 24 }),
+      fc.integer({ min: 0, max: 60 }),
+      fc.integer({ min: 0, max: 60 }),
+      fc.oneof(fc.constant(""), fc.constant("."), fc.integer({ min: 1, max: 11 }).chain((n) => digits(n).map((d) => `.${d}`))),
+      fc.oneof(
+        fc.constantFrom("Z", "z", "", "+0900", "Zz", "+00:00x"),
+        fc.tuple(fc.constantFrom("+", "-"), fc.integer({ min: 0, max: 25 }), fc.integer({ min: 0, max: 61 })).map(([sign, h, m]) => `${sign}${String(h).padStart(2, "0")}:${String(m).padStart(2, "0")}`)
+      )
+    )
+    .map(([y, mo, d, t, h, mi, s, f, z]) => {
+      const two = (n: number) => String(n).padStart(2, "0")
+      return `${y}-${two(mo)}-${two(d)}${t}${two(h)}:${two(mi)}:${two(s)}${f}${z}`
+    })
+
+  it.prop(
+    "reads every string as the RFC 3339 regex and a Date read it",
+    [fc.oneof(nearTimestamp, fc.string())],
+    ([s]) => {
+      expect(Option.getOrNull(Proto3.parseTimestamp(s))).toEqual(byRegexAndDate(s))
+    },
+    { fastCheck: { numRuns: 5000 } }
+  )
 })
 
 // --- printer ------------------------------------------------------------------------------
