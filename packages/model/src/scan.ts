@@ -42,9 +42,11 @@ const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/
  */
 export const isUtcTimestamp = (s: string): boolean => {
   if (s.length !== 24) return false
-  // - - T : : . Z
-  const c = (i: number) => s.charCodeAt(i)
-  if (c(4) !== 45 || c(7) !== 45 || c(10) !== 84 || c(13) !== 58 || c(16) !== 58 || c(19) !== 46 || c(23) !== 90) return false
+  // - - T : : . Z (charCodeAt inline: a helper closure here was 4 % of a list page's profile)
+  if (
+    s.charCodeAt(4) !== 45 || s.charCodeAt(7) !== 45 || s.charCodeAt(10) !== 84 || s.charCodeAt(13) !== 58 ||
+    s.charCodeAt(16) !== 58 || s.charCodeAt(19) !== 46 || s.charCodeAt(23) !== 90
+  ) return false
   const year = digitsAt(s, 0, 4)
   const month = digitsAt(s, 5, 2)
   const day = digitsAt(s, 8, 2)

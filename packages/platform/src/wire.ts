@@ -72,7 +72,7 @@ export const EntryInput = Schema.Struct({
   statsEstimations: Schema.optionalWith(StatsEstimations, { exact: true }),
   photoScan: Schema.optionalWith(PhotoScan, { exact: true }),
   adjustedScan: Schema.optionalWith(AdjustedScan, { exact: true })
-}).pipe(Schema.filter(oneOf(INPUT_KEYS)))
+}).pipe(Schema.filter(...oneOf(INPUT_KEYS)))
 export type EntryInput = typeof EntryInput.Type
 
 // --- Results ------------------------------------------------------------------------------
@@ -183,7 +183,7 @@ export const CreateScanRequest = Schema.Struct({
     Schema.Struct({ ...statsFields, frontPhoto: Schema.String, rightPhoto: Schema.String }),
     { exact: true }
   )
-}).pipe(Schema.filter(oneOf(["statsEstimations", "photoScan"])))
+}).pipe(Schema.filter(...oneOf(["statsEstimations", "photoScan"])))
 export type CreateScanRequest = typeof CreateScanRequest.Type
 
 export const ListQuery = Schema.Struct({

@@ -113,7 +113,7 @@ export const CreateSessionError = ErrorDetail(CREATE_ERROR_TYPE)
 export const CreateScanningSessionResponse = Schema.Struct({
   scanningSession: field(ScanningSession),
   error: field(CreateSessionError)
-}).pipe(Schema.filter(oneOf(["scanningSession", "error"])))
+}).pipe(Schema.filter(...oneOf(["scanningSession", "error"])))
 export type CreateScanningSessionResponse = typeof CreateScanningSessionResponse.Type
 
 // --- results ------------------------------------------------------------------------------
@@ -172,7 +172,7 @@ export const ScanningResults = Schema.Struct({
   results: field(ScanningMeasurementResults),
   pending: field(Pending),
   error: field(ResultsError)
-}).pipe(Schema.filter(oneOf(["results", "pending", "error"], { orNone: true })))
+}).pipe(Schema.filter(...oneOf(["results", "pending", "error"], { orNone: true })))
 export type ScanningResults = typeof ScanningResults.Type
 /** The same message in its JSON form; identical here, since every field is printed as it is held. */
 export type ScanningResultsJson = typeof ScanningResults.Encoded
