@@ -180,6 +180,13 @@ const issueListFields = {
   omitted: Schema.optionalWith(Schema.Number, { default: () => 0 })
 }
 
+/**
+ * The constructor option that skips validating the fields: for the builders below, whose fields
+ * are of their types already (TypeScript checks them), on the path of every rejected record. The
+ * validation walked the issues' schema each time: a rejected record's largest fixed cost.
+ */
+const NO_VALIDATION = { disableValidation: true } as const
+
 /** Input that does not have the shape or values its format requires. */
 export class DecodeError extends Schema.TaggedError<DecodeError>("@scanbridge/model/DecodeError")("DecodeError", {
   /** What was being decoded, for example `scanbridge.scan/v1` or `platform entry`. */
@@ -199,7 +206,7 @@ export class DecodeError extends Schema.TaggedError<DecodeError>("@scanbridge/mo
       issues: list.issues,
       omitted: list.omitted,
       message: `${format}: ${issueLine(first)}${more}`
-    })
+    }, NO_VALIDATION)
   }
 
   static fromIssueList(format: string, list: IssueList): DecodeError {
@@ -241,12 +248,12 @@ export class UnknownFormatError extends Schema.TaggedError<UnknownFormatError>("
       matched: [],
       value,
       message: `unknown format: none of ${tried.join(", ")} matched ${previewValue(value)}`
-    })
+    }, NO_VALIDATION)
   }
 
   /** A shape test threw (on a value nested too deeply, say) instead of answering. */
   static unreadable(tried: ReadonlyArray<string>, value: unknown, cause: unknown): UnknownFormatError {
-    return new UnknownFormatError({ tried, matched: [], value, message: `cannot tell the format: ${unreadableReason(cause)} (got ${previewValue(value)})` })
+    return new UnknownFormatError({ tried, matched: [], value, message: `cannot tell the format: ${unreadableReason(cause)} (got ${previewValue(value)})` }, NO_VALIDATION)
   }
 
   static ambiguous(tried: ReadonlyArray<string>, matched: ReadonlyArray<string>, value: unknown): UnknownFormatError {
@@ -255,7 +262,7 @@ export class UnknownFormatError extends Schema.TaggedError<UnknownFormatError>("
       matched,
       value,
       message: `ambiguous format: ${matched.join(" and ")} all match ${previewValue(value)}`
-    })
+    }, NO_VALIDATION)
   }
 }
 
