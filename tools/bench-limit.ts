@@ -111,19 +111,36 @@ export const eachLine = (bytes: Buffer, end: number, firstLine: number, work: Li
   return line - firstLine
 }
 
+/** A buffer of its own (not a slice of the shared pool, so it can be transferred). */
+export type Allocate = (size: number) => Buffer
+
+/**
+ * Buffers of `size` bytes, taken from those given back (after a trip to another thread) before
+ * new ones are made: fresh memory costs a page fault per page, and detached buffers wait for a
+ * collection on the thread that received them.
+ */
+export const makeRecycler = (size: number) => {
+  const free: Array<Buffer> = []
+  return {
+    allocate: ((n: number) => (n === size ? free.pop() : undefined) ?? Buffer.allocUnsafeSlow(n)) satisfies Allocate,
+    giveBack: (bytes: Uint8Array) => {
+      if (bytes.buffer.byteLength === size) free.push(Buffer.from(bytes.buffer as ArrayBuffer))
+    }
+  }
+}
+
 /**
  * An output made of `size`-byte buffers: each JSON text encoded straight into the current one,
  * then a newline; a full buffer is handed to `full` (written, or sent to the reading thread) and
- * a new one begins, or the same one again when `reuse`.
+ * the next begins in the same buffer, or (with `allocate`) in another one.
  */
-export const makeOutput = (size: number, reuse: boolean, full: (bytes: Buffer) => void) => {
-  // allocUnsafeSlow: a buffer of its own, not a slice of the shared pool, so it can be transferred.
-  let buffer = Buffer.allocUnsafeSlow(size)
+export const makeOutput = (size: number, full: (bytes: Buffer) => void, allocate?: Allocate) => {
+  let buffer = (allocate ?? Buffer.allocUnsafeSlow)(size)
   let at = 0
   const flush = () => {
     if (at === 0) return
     full(buffer.subarray(0, at))
-    if (!reuse) buffer = Buffer.allocUnsafeSlow(size)
+    if (allocate !== undefined) buffer = allocate(size)
     at = 0
   }
   const emit: Emit = (json) => {
@@ -144,11 +161,11 @@ export const makeOutput = (size: number, reuse: boolean, full: (bytes: Buffer) =
 /**
  * The input's blocks, read synchronously: up to `size` bytes each, cut just after the last
  * newline (a line longer than a block makes the block grow), as `[bytes, end]`. A block's bytes
- * are the reader's own buffer, read again for the next block, unless `fresh`: then each block is
- * a buffer of its own, to transfer.
+ * are the reader's own buffer, read again for the next block, unless `fresh` allocates one for
+ * each block, to transfer.
  */
-export function* blocksOf(input: number, size: number, fresh: boolean): Generator<readonly [Buffer, number]> {
-  let buffer = Buffer.allocUnsafeSlow(size)
+export function* blocksOf(input: number, size: number, fresh?: Allocate): Generator<readonly [Buffer, number]> {
+  let buffer = (fresh ?? Buffer.allocUnsafeSlow)(size)
   let carried = 0
   for (;;) {
     if (carried === buffer.length) {
@@ -168,9 +185,9 @@ export function* blocksOf(input: number, size: number, fresh: boolean): Generato
       continue
     }
     carried = end - last - 1
-    if (fresh) {
+    if (fresh !== undefined) {
       // What follows the cut moves to the next block before this one is handed on (transferred).
-      const next = Buffer.allocUnsafeSlow(Math.max(size, carried))
+      const next = fresh(Math.max(size, carried))
       buffer.copy(next, 0, last + 1, end)
       yield [buffer, last + 1]
       buffer = next
@@ -194,9 +211,9 @@ const inThread = async (work: Work, inputFile: string, outputFile: string, readB
   const lineWork = await workOf(work, inputFile)
   const input = openSync(inputFile, "r")
   const output = openSync(outputFile, "w")
-  const out = makeOutput(WRITE, true, (bytes) => writeSync(output, bytes))
+  const out = makeOutput(WRITE, (bytes) => writeSync(output, bytes))
   let line = 1
-  for (const [bytes, end] of blocksOf(input, readBytes, false)) line += eachLine(bytes, end, line, lineWork, out.emit)
+  for (const [bytes, end] of blocksOf(input, readBytes)) line += eachLine(bytes, end, line, lineWork, out.emit)
   out.flush()
   closeSync(output)
   closeSync(input)
@@ -213,6 +230,12 @@ interface Block {
 interface Done {
   readonly seq: number
   readonly out: ReadonlyArray<Uint8Array>
+  /** The block's bytes, given back to be read into again. */
+  readonly input: Uint8Array
+}
+/** Output buffers written, given back to the worker that filled them. */
+interface Written {
+  readonly written: ReadonlyArray<Uint8Array>
 }
 interface Totals {
   readonly totals: { readonly records: number; readonly rejected: number }
@@ -221,8 +244,13 @@ interface Totals {
 const worker = async (work: Work, file: string) => {
   const lineWork = await workOf(work, file)
   let outputs: Array<Uint8Array> = []
-  const out = makeOutput(WRITE, false, (bytes) => outputs.push(bytes))
-  parentPort!.on("message", (block: Block | "end") => {
+  const recycler = makeRecycler(WRITE)
+  const out = makeOutput(WRITE, (bytes) => outputs.push(bytes), recycler.allocate)
+  parentPort!.on("message", (block: Block | Written | "end") => {
+    if (typeof block === "object" && "written" in block) {
+      for (const bytes of block.written) recycler.giveBack(bytes)
+      return
+    }
     if (block === "end") {
       parentPort!.postMessage({ totals: { records: lineWork.records(), rejected: lineWork.rejected() } } satisfies Totals)
       return
@@ -230,8 +258,8 @@ const worker = async (work: Work, file: string) => {
     const bytes = Buffer.from(block.bytes.buffer, block.bytes.byteOffset, block.bytes.byteLength)
     eachLine(bytes, bytes.length, block.firstLine, lineWork, out.emit)
     out.flush()
-    const done: Done = { seq: block.seq, out: outputs }
-    parentPort!.postMessage(done, outputs.map((o) => o.buffer as ArrayBuffer))
+    const done: Done = { seq: block.seq, out: outputs, input: block.bytes }
+    parentPort!.postMessage(done, [block.bytes.buffer as ArrayBuffer, ...outputs.map((o) => o.buffer as ArrayBuffer)])
     outputs = []
   })
 }
@@ -248,6 +276,7 @@ const withWorkers = async (work: Work, threads: number, inputFile: string, outpu
   // this thread reads, and memory stays bounded.
   const most = threads * 2
   const finished = new Map<number, ReadonlyArray<Uint8Array>>()
+  const recycler = makeRecycler(readBytes)
   let written = 0
   let sent = 0
   let wake: (() => void) | undefined
@@ -260,10 +289,13 @@ const withWorkers = async (work: Work, threads: number, inputFile: string, outpu
         if (totals.length === workers.length) allTotals?.()
         return
       }
+      recycler.giveBack(message.input)
       finished.set(message.seq, message.out)
-      // Written in input order, as soon as the oldest is back.
+      // Written in input order, as soon as the oldest is back, and given back to their worker.
       for (let next = finished.get(written); next !== undefined; next = finished.get(written)) {
         for (const bytes of next) writeSync(output, bytes)
+        const back: Written = { written: next }
+        workers[written % workers.length]!.postMessage(back, next.map((bytes) => bytes.buffer as ArrayBuffer))
         finished.delete(written++)
       }
       const w = wake
@@ -276,7 +308,7 @@ const withWorkers = async (work: Work, threads: number, inputFile: string, outpu
     })
   }
   let line = 1
-  for (const [bytes, end] of blocksOf(input, readBytes, true)) {
+  for (const [bytes, end] of blocksOf(input, readBytes, recycler.allocate)) {
     while (sent - written >= most) await new Promise<void>((resolve) => (wake = resolve))
     const block: Block = { seq: sent, firstLine: line, bytes: bytes.subarray(0, end) }
     line += linesIn(bytes, end)

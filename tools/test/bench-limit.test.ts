@@ -7,7 +7,7 @@ import { Either } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { defaultNormalizer } from "@scanbridge/migrate"
 import { writeInput } from "../bench-inputs.js"
-import { type LineWork, blocksOf, eachLine, linesIn, makeOutput } from "../bench-limit.js"
+import { type LineWork, blocksOf, eachLine, linesIn, makeOutput, makeRecycler } from "../bench-limit.js"
 import { missesSection, whatItTakes } from "../bench-misses.js"
 import { bundle } from "../bundle.js"
 import { repoRoot } from "../docs/generated.js"
@@ -36,7 +36,7 @@ describe("the limits' loop (tools/bench-limit.ts)", () => {
       let line = 1
       let counted = 0
       try {
-        for (const [bytes, end] of blocksOf(input, size, fresh)) {
+        for (const [bytes, end] of blocksOf(input, size, fresh ? Buffer.allocUnsafeSlow : undefined)) {
           counted += linesIn(bytes, end)
           line += eachLine(bytes, end, line, work, () => {})
         }
@@ -51,12 +51,22 @@ describe("the limits' loop (tools/bench-limit.ts)", () => {
 
   it("writes each JSON text and a newline into buffers of the size given, a text larger than one on its own", () => {
     const written: Array<string> = []
-    const out = makeOutput(64, true, (bytes) => written.push(bytes.toString("utf8")))
+    const out = makeOutput(64, (bytes) => written.push(bytes.toString("utf8")))
     const texts = ["é".repeat(10), "x".repeat(30), "🙂".repeat(40), "y"]
     for (const t of texts) out.emit(t)
     out.flush()
     expect(written.join("")).toBe(texts.map((t) => `${t}\n`).join(""))
     expect(written.every((w) => Buffer.byteLength(w) <= 64 || w === `${"🙂".repeat(40)}\n`)).toBe(true)
+  })
+
+  it("recycles the buffers given back, of its size only", () => {
+    const recycler = makeRecycler(16)
+    const a = recycler.allocate(16)
+    recycler.giveBack(a.subarray(0, 3))
+    recycler.giveBack(Buffer.allocUnsafeSlow(32))
+    expect(recycler.allocate(16).buffer).toBe(a.buffer)
+    expect(recycler.allocate(16).buffer).not.toBe(a.buffer)
+    expect(recycler.allocate(32).length).toBe(32)
   })
 })
 
