@@ -396,14 +396,17 @@ const limitsTable = (results: ReadonlyArray<InputResult>) => {
 /** The figures the "what the misses would take" section is written from. */
 const limitFigures = (result: InputResult, mixed: boolean): LimitFigures => {
   const m = (name: ProgramName) => (result.ratios[name].length > 0 ? median(result.ratios[name]) : undefined)
+  const cpu = (name: ProgramName) => (result.runs[name].length > 0 ? median(result.runs[name].map((run, r) => run.cpuSeconds / result.runs.floor[r]!.cpuSeconds)) : undefined)
+  const defined = <A extends object>(a: A) => Object.fromEntries(Object.entries(a).filter(([, v]) => v !== undefined))
   const optional = { limit: m("limit"), limit2: m("limit2"), floor2: m("floor2") }
   return {
     input: `${result.label}, ${count(result.expected.records)}`,
     mixed,
     default: median(result.ratios.default),
     inThread: median(result.ratios.inThread),
-    ...Object.fromEntries(Object.entries(optional).filter(([, v]) => v !== undefined)),
-    outputBytes: result.outputBytes.canonical / result.outputBytes.floor
+    ...defined(optional),
+    outputBytes: result.outputBytes.canonical / result.outputBytes.floor,
+    cpu: { default: cpu("default")!, inThread: cpu("inThread")!, ...defined({ limit: cpu("limit"), limit2: cpu("limit2") }) }
   }
 }
 

@@ -135,7 +135,7 @@ describe("what the misses would take (tools/bench-misses.ts)", () => {
     const section = missesSection(
       [
         { input: "platform", mixed: false, default: 0.8, inThread: 1.1, limit2: 0.6, floor2: 0.55, outputBytes: 0.7 },
-        { input: "mixed", mixed: true, default: 1.5, inThread: 2.0, limit: 1.4, outputBytes: 1.1 }
+        { input: "mixed", mixed: true, default: 1.5, inThread: 2.0, limit: 1.4, outputBytes: 1.1, cpu: { default: 3, inThread: 2.2, limit: 1.6 } }
       ],
       { defaultVsFloor: 0.7, inThreadMixedVsFloor: 1.2 }
     )
@@ -146,5 +146,8 @@ describe("what the misses would take (tools/bench-misses.ts)", () => {
     expect(section[3]).toContain("default settings on mixed: 1.50 x against ≤ 0.70 x; the two-thread limit")
     expect(section[4]).toContain("`--workers 0` on mixed: 2.00 x against ≤ 1.20 x. The one-thread limit (the floor's loop with the per-record work) is 1.40 x")
     expect(section[5]).toContain("1.10 x the bytes the floor writes")
+    // CPU time beside the wall time, where both the program's and its limit's were measured.
+    expect(section[3]).not.toContain("CPU")
+    expect(section[4]).toContain("In CPU time, `--workers 0` takes 2.20 x the floor's and the one-thread limit 1.60 x: the pipeline adds 1.38 x.")
   })
 })
