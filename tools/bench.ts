@@ -17,6 +17,9 @@
  *    time is a median, its ratio the median of the rounds' ratios against the floor of the same
  *    round. Every run's report is checked against what the input holds, and every migration's
  *    output against the first's: the same bytes with any worker count, in every round.
+ *    Beside them in the same rounds, the limits (tools/bench-limit.ts): the floor's loop with a
+ *    migration's per-record work on one thread and on two worker threads, and two worker threads
+ *    of the floor; from them, "What the misses would take" (tools/bench-misses.ts).
  * 4. Peak RSS of the default settings at the largest size, against the size below it (flat?).
  *
  * `--quick`: small inputs and one round, for working on the bench. Sizes and rounds: `--rounds N`,
@@ -30,6 +33,7 @@ import { cpus, loadavg, tmpdir } from "node:os"
 import { delimiter, dirname, join } from "node:path"
 import { isDeepStrictEqual } from "node:util"
 import { type Expected, FORMATS, type InputKind, writeInput } from "./bench-inputs.js"
+import { type LimitFigures, missesSection } from "./bench-misses.js"
 import { bundle } from "./bundle.js"
 import { repoRoot } from "./docs/generated.js"
 
@@ -246,8 +250,23 @@ const coldStart = (bin: string) => {
 
 // --- 3. the floor and the command, in interleaved rounds ---------------------------------------
 
-type ProgramName = "floor" | "default" | "inThread"
-const PROGRAMS: ReadonlyArray<ProgramName> = ["floor", "default", "inThread"]
+/**
+ * The programs of a round: the floor, the command with its default settings and with `--workers 0`,
+ * and the limits (tools/bench-limit.ts): `limit`, the floor's loop with the per-record work of a
+ * migration in place of JSON.parse + JSON.stringify (the best `--workers 0` can be with today's
+ * per-record code); `limit2`, the same on two plain worker threads (the best the default can be);
+ * `floor2`, two plain worker threads doing JSON.parse + JSON.stringify only.
+ */
+type ProgramName = "floor" | "default" | "inThread" | LimitName
+type LimitName = "limit" | "limit2" | "floor2"
+const LIMIT_ARGS: Readonly<Record<LimitName, readonly [string, string]>> = { limit: ["migrate", "0"], limit2: ["migrate", "2"], floor2: ["json", "2"] }
+// Which limits each table measures, to keep a full run near 40 minutes: per format the one-thread
+// limit (how each format's per-record work compares with the floor); at the smaller size of
+// platform-only and mixed input all three; at the large size the two-thread limit, the default's.
+const LIMITS_PER_FORMAT: ReadonlyArray<LimitName> = ["limit"]
+const LIMITS: ReadonlyArray<LimitName> = ["limit", "limit2", "floor2"]
+const LIMITS_LARGE: ReadonlyArray<LimitName> = ["limit2"]
+let limitScript = ""
 
 const checkReport = (file: string, expected: Expected, what: string) => {
   const report = JSON.parse(readFileSync(file, "utf8")) as { records: number; rejected: number; byFormat: object; byRejectReason: object }
@@ -260,30 +279,45 @@ const checkReport = (file: string, expected: Expected, what: string) => {
 interface InputResult {
   readonly label: string
   readonly expected: Expected
+  readonly limits: ReadonlyArray<LimitName>
+  /** Each program's runs (none for a limit not measured). */
   readonly runs: Readonly<Record<ProgramName, Array<Measured>>>
   /** Per round: each program's time over the floor's. */
   readonly ratios: Readonly<Record<ProgramName, Array<number>>>
   /** Per round: the default's time over --workers 0's. */
   readonly defaultVsInThread: Array<number>
+  /** Bytes the floor writes, and bytes of the canonical output a migration writes. */
+  readonly outputBytes: { readonly floor: number; readonly canonical: number }
 }
 
-const measureInput = (bin: string, label: string, kind: InputKind, records: number): InputResult => {
+const programsOf = <A>(make: () => A): Record<ProgramName, A> => ({ floor: make(), default: make(), inThread: make(), limit: make(), limit2: make(), floor2: make() })
+
+const measureInput = (bin: string, label: string, kind: InputKind, records: number, limits: ReadonlyArray<LimitName>): InputResult => {
   const input = join(dir, "input.ndjson")
   const output = join(dir, "output.ndjson")
   const reference = join(dir, "reference.ndjson")
   const report = join(dir, "report.json")
   note(`${label}: writing ${count(records)} records`)
   const expected = writeInput(repoRoot, input, kind, records)
+  const limit = (name: LimitName): [string, Array<string>] => [process.execPath, [limitScript, ...LIMIT_ARGS[name], input, output]]
   const args: Record<ProgramName, [string, Array<string>]> = {
     floor: [process.execPath, [FLOOR, input, output]],
     default: [bin, ["migrate", input, "--out", output, "--report", report]],
-    inThread: [bin, ["migrate", input, "--workers", "0", "--out", output, "--report", report]]
+    inThread: [bin, ["migrate", input, "--workers", "0", "--out", output, "--report", report]],
+    limit: limit("limit"),
+    limit2: limit("limit2"),
+    floor2: limit("floor2")
   }
-  const runs: Record<ProgramName, Array<Measured>> = { floor: [], default: [], inThread: [] }
-  const ratios: Record<ProgramName, Array<number>> = { floor: [], default: [], inThread: [] }
+  const programs: ReadonlyArray<ProgramName> = ["floor", "default", "inThread", ...limits]
+  const runs = programsOf((): Array<Measured> => [])
+  const ratios = programsOf((): Array<number> => [])
   const defaultVsInThread: Array<number> = []
+  const jsonRejects = expected.byRejectReason["InvalidJson"] ?? 0
+  const allRejects = Object.values(expected.byRejectReason).reduce((a, b) => a + b, 0)
+  let floorBytes = -1
+  let canonicalBytes = -1
   for (let r = 0; r < ROUNDS; r++) {
-    const order = PROGRAMS.map((_, i) => PROGRAMS[(i + r) % PROGRAMS.length]!)
+    const order = programs.map((_, i) => programs[(i + r) % programs.length]!)
     const round: Partial<Record<ProgramName, Measured>> = {}
     for (const name of order) {
       note(`${label}: round ${r + 1}/${ROUNDS}, ${name}`)
@@ -291,26 +325,38 @@ const measureInput = (bin: string, label: string, kind: InputKind, records: numb
       const m = measure(command, commandArgs)
       round[name] = m
       runs[name].push(m)
-      if (name === "floor") {
-        const expectedLine = `records ${expected.records} rejected ${expected.byRejectReason["InvalidJson"] ?? 0}`
-        if (!m.stderr.includes(expectedLine)) throw new Error(`${label}: the floor read something else than the input holds (${m.stderr.trim()}, expected ${expectedLine})`)
+      if (name === "floor" || name === "floor2") {
+        const expectedLine = `records ${expected.records} rejected ${jsonRejects}`
+        if (!m.stderr.includes(expectedLine)) throw new Error(`${label}: ${name} read something else than the input holds (${m.stderr.trim()}, expected ${expectedLine})`)
+        // Both write JSON.stringify(JSON.parse(line)) of every line: the same bytes.
+        const bytes = statSync(output).size
+        if (floorBytes >= 0 && bytes !== floorBytes) throw new Error(`${label}: ${name} wrote ${bytes} bytes in round ${r + 1}, the floor ${floorBytes}`)
+        floorBytes = bytes
         rmSync(output)
         continue
       }
-      checkReport(report, expected, `${label}, ${name}, round ${r + 1}`)
-      // The first migration's output is the reference: every other must be the same bytes.
-      if (!existsSync(reference)) renameSync(output, reference)
+      if (name === "limit" || name === "limit2") {
+        // The per-record work of a migration: every record migrated or rejected as a migration does.
+        const expectedLine = `records ${expected.records} rejected ${allRejects}`
+        if (!m.stderr.includes(expectedLine)) throw new Error(`${label}: ${name} migrated something else than the input holds (${m.stderr.trim()}, expected ${expectedLine})`)
+      } else checkReport(report, expected, `${label}, ${name}, round ${r + 1}`)
+      // The first migration's output is the reference: every other must be the same bytes, the
+      // limits' too (they do a migration's per-record work, and so write what it writes).
+      if (!existsSync(reference)) {
+        renameSync(output, reference)
+        canonicalBytes = statSync(reference).size
+      }
       else if (!sameBytes(output, reference)) {
         throw new Error(`${label}: the output of ${name} in round ${r + 1} differs from the first migration's (cmp ${output} ${reference}); both are kept in ${dir}`)
       } else rmSync(output)
     }
-    for (const name of PROGRAMS) ratios[name].push(round[name]!.seconds / round.floor!.seconds)
+    for (const name of programs) ratios[name].push(round[name]!.seconds / round.floor!.seconds)
     defaultVsInThread.push(round.default!.seconds / round.inThread!.seconds)
   }
   rmSync(input)
   rmSync(reference, { force: true })
   rmSync(report, { force: true })
-  return { label, expected, runs, ratios, defaultVsInThread }
+  return { label, expected, limits, runs, ratios, defaultVsInThread, outputBytes: { floor: floorBytes, canonical: canonicalBytes } }
 }
 
 const migrateTableHead = () => {
@@ -327,6 +373,43 @@ const migrateRow = (result: InputResult, targets: ReadonlyArray<string>) => {
   )
 }
 
+const limitsTable = (results: ReadonlyArray<InputResult>) => {
+  log(
+    "\nThe limits, measured in the same rounds (tools/bench-limit.ts, bundled from the packages' sources as their build bundles them): **one thread**, the floor's loop with a migration's per-record work (the library's `migrateRecord`: JSON.parse, detect, decode, JSON.stringify of each canonical scan, rejects built as a migration builds them) in place of JSON.parse + JSON.stringify, the best `--workers 0` can be with today's per-record code; **two threads**, the same work on two plain worker threads (this thread reads 8 MiB blocks, cuts them at newlines, hands them to the workers in turn and writes their output in order), the best the default can be; **two-thread floor**, two plain worker threads doing JSON.parse + JSON.stringify only. The limits' outputs are byte-identical to the migrations'. \"Pipeline\" is the program's time over its limit's (median of the rounds' ratios): what the migration adds around the per-record work. Output bytes: what the floor writes (the input re-serialized) against the canonical output.\n"
+  )
+  log("| input | records | one thread x floor | `--workers 0` / one thread (pipeline) | two threads x floor | default / two threads (pipeline) | two-thread floor x floor | CPU x floor's CPU: one thread, two threads, two-thread floor | peak RSS MB: one thread, two threads, two-thread floor | output MiB: floor, canonical (ratio) |")
+  log("|---|---|---|---|---|---|---|---|---|---|")
+  for (const result of results) {
+    const { runs, ratios, limits, outputBytes } = result
+    const has = (name: LimitName) => limits.includes(name)
+    const over = (program: ProgramName, limit: LimitName) => (has(limit) ? x(median(ratios[program].map((p, r) => p / ratios[limit][r]!))) : "—")
+    const ratio = (name: LimitName) => (has(name) ? ratioCell(ratios[name]) : "—")
+    const cpu = (name: LimitName) => (has(name) ? x(median(runs[name].map((m, r) => m.cpuSeconds / runs.floor[r]!.cpuSeconds))) : "—")
+    const rss = (name: LimitName) => (has(name) ? Math.max(...runs[name].map((m) => m.rssMb)).toFixed(0) : "—")
+    const bytes = `${mib(outputBytes.floor)}, ${mib(outputBytes.canonical)} (${x(outputBytes.canonical / outputBytes.floor)})`
+    log(
+      `| ${result.label} | ${count(result.expected.records)} | ${ratio("limit")} | ${over("inThread", "limit")} | ${ratio("limit2")} | ${over("default", "limit2")} | ${ratio("floor2")} | ${cpu("limit")}, ${cpu("limit2")}, ${cpu("floor2")} | ${rss("limit")}, ${rss("limit2")}, ${rss("floor2")} | ${bytes} |`
+    )
+  }
+}
+
+/** The figures the "what the misses would take" section is written from. */
+const limitFigures = (result: InputResult, mixed: boolean): LimitFigures => {
+  const m = (name: ProgramName) => (result.ratios[name].length > 0 ? median(result.ratios[name]) : undefined)
+  const cpu = (name: ProgramName) => (result.runs[name].length > 0 ? median(result.runs[name].map((run, r) => run.cpuSeconds / result.runs.floor[r]!.cpuSeconds)) : undefined)
+  const defined = <A extends object>(a: A) => Object.fromEntries(Object.entries(a).filter(([, v]) => v !== undefined))
+  const optional = { limit: m("limit"), limit2: m("limit2"), floor2: m("floor2") }
+  return {
+    input: `${result.label}, ${count(result.expected.records)}`,
+    mixed,
+    default: median(result.ratios.default),
+    inThread: median(result.ratios.inThread),
+    ...defined(optional),
+    outputBytes: result.outputBytes.canonical / result.outputBytes.floor,
+    cpu: { default: cpu("default")!, inThread: cpu("inThread")!, ...defined({ limit: cpu("limit"), limit2: cpu("limit2") }) }
+  }
+}
+
 /** The targets of issue 16 for platform-only and mixed inputs (targets 1 and 2). */
 const targetsOf = (result: InputResult, mixed: boolean): Array<string> => {
   const d = median(result.ratios.default)
@@ -341,34 +424,42 @@ const targetsOf = (result: InputResult, mixed: boolean): Array<string> => {
   return out
 }
 
-const migrateTables = (bin: string): { platform: InputResult; mixed: InputResult } => {
+const migrateTables = (bin: string): { platform: InputResult; mixed: InputResult; figures: Array<LimitFigures> } => {
   const roundsText = `${ROUNDS} interleaved round${ROUNDS === 1 ? "" : "s"}, the order rotated each round`
   log(`\n## scanbridge migrate against the floor, one input per format and a mixed input (${roundsText})\n`)
   log(
     "The floor is tools/bench-floor.mjs (synchronous 8 MiB reads, split on newlines, JSON.parse, JSON.stringify, batched writes). Times and ratios are medians of the rounds (each ratio against the floor of the same round; the rounds' range in brackets), CPU time is the whole process's, every thread; peak RSS the highest of the rounds. Every migration writes canonical NDJSON to a file; its report was checked against what the input holds, and its output is byte-identical to the first migration's of that input (default and `--workers 0`, every round).\n"
   )
   migrateTableHead()
+  const results: Array<InputResult> = []
   let platform: InputResult | undefined
   for (const key of Object.keys(FORMATS) as Array<keyof typeof FORMATS>) {
     const isPlatform = key === "platformEnvelope"
-    const result = measureInput(bin, isPlatform ? `platform entries (${FORMATS[key]})` : FORMATS[key], key, FORMAT_RECORDS)
-    if (isPlatform && FORMAT_RECORDS === RECORDS) platform = result
-    migrateRow(result, isPlatform && platform !== undefined ? targetsOf(result, false) : [])
+    const asPlatform = isPlatform && FORMAT_RECORDS === RECORDS
+    const result = measureInput(bin, isPlatform ? `platform entries (${FORMATS[key]})` : FORMATS[key], key, FORMAT_RECORDS, asPlatform ? LIMITS : LIMITS_PER_FORMAT)
+    if (asPlatform) platform = result
+    migrateRow(result, asPlatform ? targetsOf(result, false) : [])
+    results.push(result)
   }
   if (platform === undefined) {
-    platform = measureInput(bin, `platform entries (${FORMATS.platformEnvelope})`, "platformEnvelope", RECORDS)
+    platform = measureInput(bin, `platform entries (${FORMATS.platformEnvelope})`, "platformEnvelope", RECORDS, LIMITS)
     migrateRow(platform, targetsOf(platform, false))
+    results.push(platform)
   }
   const mixedLabel = "mixed: every format, 10 % rejects"
-  const mixed = measureInput(bin, mixedLabel, "mixed", RECORDS)
+  const mixed = measureInput(bin, mixedLabel, "mixed", RECORDS, LIMITS)
   migrateRow(mixed, targetsOf(mixed, true))
+  results.push(mixed)
+  limitsTable(results)
   log(`\n## scanbridge migrate against the floor at ${count(LARGE_RECORDS)} records (${roundsText})\n`)
   migrateTableHead()
-  const largePlatform = measureInput(bin, `platform entries (${FORMATS.platformEnvelope})`, "platformEnvelope", LARGE_RECORDS)
+  const largePlatform = measureInput(bin, `platform entries (${FORMATS.platformEnvelope})`, "platformEnvelope", LARGE_RECORDS, LIMITS_LARGE)
   migrateRow(largePlatform, [...targetsOf(largePlatform, false), rssTarget(largePlatform)])
-  const largeMixed = measureInput(bin, mixedLabel, "mixed", LARGE_RECORDS)
+  const largeMixed = measureInput(bin, mixedLabel, "mixed", LARGE_RECORDS, LIMITS_LARGE)
   migrateRow(largeMixed, [...targetsOf(largeMixed, true), rssTarget(largeMixed)])
-  return { platform: largePlatform, mixed: largeMixed }
+  limitsTable([largePlatform, largeMixed])
+  const figures = [limitFigures(platform, false), limitFigures(mixed, true), limitFigures(largePlatform, false), limitFigures(largeMixed, true)]
+  return { platform: largePlatform, mixed: largeMixed, figures }
 }
 
 const rssTarget = (result: InputResult) => {
@@ -410,8 +501,16 @@ const run = async () => {
   const bin = install()
   if (PARTS.has("normalize")) await normalizeTables()
   if (PARTS.has("cold")) coldStart(bin)
+  if (PARTS.has("migrate")) {
+    limitScript = join(dir, "bench-limit.mjs")
+    await bundle("tools/bench-limit.ts", limitScript)
+  }
   const large = PARTS.has("migrate") ? migrateTables(bin) : undefined
   if (PARTS.has("rss")) rssTable(bin, large)
+  const misses =
+    large === undefined
+      ? []
+      : ["## What the misses would take", "", "From the limits above (medians of the rounds, each against the floor of its round).", "", ...missesSection(large.figures, TARGET), ""]
   rmSync(dir, { recursive: true })
 
   const minutes = (performance.now() - started) / 60_000
@@ -432,6 +531,7 @@ const run = async () => {
     "",
     ...targets,
     "",
+    ...misses,
     ...rows
   ].join("\n")
   mkdirSync(join(repoRoot, "bench"), { recursive: true })
