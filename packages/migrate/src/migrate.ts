@@ -66,13 +66,13 @@ export const migrate = (options: MigrateOptions) =>
     // also reads and writes, and one worker fewer is one heap fewer. A permit is a place in the
     // workers' queues; none free, the chunk is migrated here.
     const room = pool === undefined ? undefined : yield* Effect.makeSemaphore(pool.concurrency)
-    const run = (chunk: InputChunk): Effect.Effect<MigratedChunk<string | Uint8Array>, MigrateWorkerError | UnknownTargetError> => {
+    const run = (chunk: InputChunk): Effect.Effect<MigratedChunk, MigrateWorkerError | UnknownTargetError> => {
       // A chunk past CHUNK_BYTES is one very large record: it stays here, so a worker's heap
       // can be kept small.
       const large = chunk._tag === "Lines" && chunk.bytes.length > CHUNK_BYTES
       if (pool === undefined || room === undefined || large) return migrateHere(chunk)
       return room.withPermitsIfAvailable(1)(pool.migrateChunk(target, chunk)).pipe(
-        Effect.flatMap(Option.match({ onNone: (): Effect.Effect<MigratedChunk<string | Uint8Array>> => migrateHere(chunk), onSome: Effect.succeed }))
+        Effect.flatMap(Option.match({ onNone: (): Effect.Effect<MigratedChunk> => migrateHere(chunk), onSome: Effect.succeed }))
       )
     }
     const counter = makeCounter(target)

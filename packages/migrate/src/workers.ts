@@ -45,18 +45,10 @@ type ChunkFailure =
 const transferBytes = (request: PoolRequest) =>
   Effect.as(request._tag === "Chunk" && request.chunk._tag === "Lines" ? Transferable.addAll([request.chunk.bytes.buffer]) : Effect.void, request)
 
-const utf8 = new TextEncoder()
-const bytesOf = (text: string | Uint8Array): string | Uint8Array => (typeof text === "string" && text.length > 0 ? utf8.encode(text) : text)
-
-// A chunk's output goes back as its UTF-8 bytes, moved rather than copied: the worker encodes
-// what it wrote, and the main thread, which reads and writes for every worker, only writes it.
+// A chunk's output goes back as its UTF-8 bytes, moved rather than copied: the main thread, which
+// reads and writes for every worker, only writes it.
 const transferOutput = (_request: PoolRequest, migrated: MigratedChunk) =>
-  Effect.suspend(() => {
-    const out = bytesOf(migrated.out)
-    const rejected = bytesOf(migrated.rejected)
-    const buffers = [out, rejected].flatMap((b) => (typeof b === "string" ? [] : [b.buffer]))
-    return Effect.as(Transferable.addAll(buffers), { out, rejected, tally: migrated.tally })
-  })
+  Effect.as(Transferable.addAll([migrated.out.buffer, migrated.rejected.buffer]), migrated)
 
 // Chunks handed to each worker at once: one it migrates and one waiting in its queue, so it never
 // idles while the main thread reads the next chunk and takes the last one's result.
@@ -68,7 +60,7 @@ export interface MigratePool {
   /** Chunks in flight at once: `migrate` holds no more than this many (plus as many results waiting). */
   readonly concurrency: number
   /** A chunk migrated on a worker: its output comes back as UTF-8 bytes, ready to be written. */
-  readonly migrateChunk: (target: string, chunk: InputChunk) => Effect.Effect<MigratedChunk<string | Uint8Array>, MigrateWorkerError | UnknownTargetError>
+  readonly migrateChunk: (target: string, chunk: InputChunk) => Effect.Effect<MigratedChunk, MigrateWorkerError | UnknownTargetError>
 }
 
 export interface MigratePoolOptions {
@@ -137,7 +129,7 @@ export const makeMigratePool = (options: MigratePoolOptions): Effect.Effect<Migr
     // they do. The failure is reported at once, and the scope's close stops the workers.
     const pool = yield* Effect.raceFirst(
       Effect.disconnect(Effect.mapError(
-        Worker.makePool<PoolRequest, MigratedChunk<string | Uint8Array>, ChunkFailure>({
+        Worker.makePool<PoolRequest, MigratedChunk, ChunkFailure>({
           size: options.size,
           concurrency: CHUNKS_PER_WORKER,
           encode: transferBytes,
@@ -192,11 +184,12 @@ export const runMigrateWorker: Effect.Effect<void, MigrateWorkerError, Normalize
           Either.match({ onLeft: (e) => Effect.fail({ _tag: "AdapterError", message: e.message } as const), onRight: Effect.succeed })
         )
   )
-  const nothing: MigratedChunk = { out: "", rejected: "", tally: emptyTally() }
+  // Made anew for each answer: its buffers are moved to the main thread.
+  const nothing = (): MigratedChunk => ({ out: new Uint8Array(0), rejected: new Uint8Array(0), tally: emptyTally() })
   const byTarget = new Map<string, ReturnType<typeof migrateChunk>>()
   const handle = (request: PoolRequest): Effect.Effect<MigratedChunk, ChunkFailure> =>
     Effect.suspend(() => {
-      if (request._tag === "Setup") return Effect.sync(() => (setup(request.modules, request.jitless), nothing))
+      if (request._tag === "Setup") return Effect.sync(() => (setup(request.modules, request.jitless), nothing()))
       const run = byTarget.get(request.target)
       if (run !== undefined) return Effect.sync(() => run(request.chunk))
       return Effect.flatMap(normalizerNow, (normalizer): Effect.Effect<MigratedChunk, ChunkFailure> => {

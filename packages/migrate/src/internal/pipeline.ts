@@ -10,6 +10,7 @@ import { unreadableReason } from "@scanbridge/model/internal"
 import { type NormalizerService, decodeDetected } from "../normalizer.js"
 import type { Reject, Report } from "../report.js"
 import { type InputChunk, type InputRecord, type Unreadable, recordsOf } from "./read.js"
+import { utf8Lines } from "./utf8-lines.js"
 
 export type Outcome =
   | { readonly _tag: "Migrated"; readonly format: string; readonly scans: ReadonlyArray<Scan>; readonly lines: ReadonlyArray<string> }
@@ -121,12 +122,12 @@ export const makeCounter = (target: string) => {
 
 // --- One chunk ----------------------------------------------------------------------------
 
-/** A chunk of records migrated: the text for each output, and its counts. Plain data, so it can cross threads. */
-export interface MigratedChunk<Text extends string | Uint8Array = string> {
-  /** One JSON per line, for the output: text, or its UTF-8 bytes when a worker thread sends it back. */
-  readonly out: Text
-  /** One reject per line, for the rejects output (text or UTF-8 bytes, as `out`). */
-  readonly rejected: Text
+/** A chunk of records migrated: the UTF-8 bytes for each output, and its counts. Plain data, so it can cross threads. */
+export interface MigratedChunk {
+  /** One JSON per line, for the output. */
+  readonly out: Uint8Array
+  /** One reject per line, for the rejects output. */
+  readonly rejected: Uint8Array
   readonly tally: Tally
 }
 
@@ -151,10 +152,13 @@ const withStacks = Error as ErrorConstructor & { stackTraceLimit: number | undef
  */
 export const migrateChunk = (normalizer: NormalizerService, target: string) => {
   const run = migrateRecord(normalizer, target)
+  const out = utf8Lines()
+  const rejected = utf8Lines()
   return (chunk: InputChunk): MigratedChunk => {
     const tally = emptyTally()
-    let out = ""
-    let rejected = ""
+    // Whatever a chunk that threw left behind is not this chunk's.
+    out.clear()
+    rejected.clear()
     // A reject keeps an error's tag, message and path, never its stack: the errors made while a
     // chunk is migrated (typed decode errors, and those a decoder tried before another way
     // succeeded) skip capturing one, which cost an eighth of a mixed input's time. The chunk is
@@ -165,12 +169,12 @@ export const migrateChunk = (normalizer: NormalizerService, target: string) => {
       for (const record of recordsOf(chunk)) {
         const o = record.unreadable === undefined ? run(record) : unread(record, record.unreadable)
         count(tally, o)
-        if (o._tag === "Migrated") for (const line of o.lines) out += `${line}\n`
-        else rejected += `${JSON.stringify(o.reject)}\n`
+        if (o._tag === "Migrated") for (const line of o.lines) out.add(line)
+        else rejected.add(JSON.stringify(o.reject))
       }
     } finally {
       withStacks.stackTraceLimit = stackTraceLimit
     }
-    return { out, rejected, tally }
+    return { out: out.take(), rejected: rejected.take(), tally }
   }
 }
