@@ -19,7 +19,7 @@ import { Either, Option, Schema, SchemaAST } from "effect"
 import { isRecord } from "./json.js"
 import { DecodeError, type Path, type PathSegment } from "./errors.js"
 import { isUtcTimestamp } from "./scan.js"
-import { FOUR_DIGIT_YEARS_MS, daysFromCivil, digitsAt, isCalendarDay, isoOfMillis } from "./internal/time.js"
+import { FOUR_DIGIT_YEARS_MS, digitsAt, isoOfMillis, wallClockMillis } from "./internal/time.js"
 
 /** toISOString's form for years 1-9999 (the range of a proto3 Timestamp): parseTimestamp keeps it as it is. */
 export const isCanonicalTimestamp = (s: string): boolean => isUtcTimestamp(s) && !s.startsWith("0000")
@@ -92,13 +92,9 @@ export const parseTimestamp = (s: string): Option.Option<ParsedTimestamp> => {
   if (n < 20 || s.charCodeAt(4) !== 45 || s.charCodeAt(7) !== 45 || s.charCodeAt(13) !== 58 || s.charCodeAt(16) !== 58) return Option.none()
   const t = s.charCodeAt(10)
   if (t !== 84 && t !== 116) return Option.none()
-  const year = digitsAt(s, 0, 4)
-  const month = digitsAt(s, 5, 2)
-  const day = digitsAt(s, 8, 2)
-  const hour = digitsAt(s, 11, 2)
-  const minute = digitsAt(s, 14, 2)
-  const second = digitsAt(s, 17, 2)
-  if (year < 1 || hour < 0 || hour > 23 || minute < 0 || minute > 59 || second < 0 || second > 59 || !isCalendarDay(year, month, day)) return Option.none()
+  const wallClock = wallClockMillis(s)
+  // Year 0000 is no instant a protobuf Timestamp holds (its range begins at 0001).
+  if (Number.isNaN(wallClock) || digitsAt(s, 0, 4) < 1) return Option.none()
   // An optional fraction of 1-9 digits, then Z, z or an offset ending the string.
   let at = 19
   let fraction = ""
@@ -121,7 +117,7 @@ export const parseTimestamp = (s: string): Option.Option<ParsedTimestamp> => {
     offset = (zone === 45 ? -1 : 1) * (offsetHours * 60 + offsetMinutes)
   } else return Option.none()
   const millis = fraction.length === 0 ? 0 : fraction.length >= 3 ? digitsAt(fraction, 0, 3) : digitsAt(fraction, 0, fraction.length) * (fraction.length === 1 ? 100 : 10)
-  const ms = daysFromCivil(year, month, day) * 86_400_000 + ((hour * 60 + minute - offset) * 60 + second) * 1000 + millis
+  const ms = wallClock - offset * 60_000 + millis
   if (ms < FIRST_MS || ms > LAST_MS) return Option.none()
   return Option.some({ iso: isoOfMillis(ms), subMillisecond: fraction.length > 3 ? fraction.slice(3).replace(/0+$/, "") : "" })
 }

@@ -6,7 +6,7 @@
  */
 import { boundedDecodeEither } from "./internal/bounded.js"
 import { fastTest } from "./internal/fast.js"
-import { digitsAt, isCalendarDay } from "./internal/time.js"
+import { digitsAt, wallClockMillis } from "./internal/time.js"
 import { Either, Schema } from "effect"
 import type { FastCheck } from "effect"
 // Arbitrary's module rather than the barrel's namespace, and makeLazy over the `fc` the
@@ -47,14 +47,7 @@ export const isUtcTimestamp = (s: string): boolean => {
     s.charCodeAt(4) !== 45 || s.charCodeAt(7) !== 45 || s.charCodeAt(10) !== 84 || s.charCodeAt(13) !== 58 ||
     s.charCodeAt(16) !== 58 || s.charCodeAt(19) !== 46 || s.charCodeAt(23) !== 90
   ) return false
-  const year = digitsAt(s, 0, 4)
-  const month = digitsAt(s, 5, 2)
-  const day = digitsAt(s, 8, 2)
-  const hour = digitsAt(s, 11, 2)
-  const minute = digitsAt(s, 14, 2)
-  const second = digitsAt(s, 17, 2)
-  if (year < 0 || digitsAt(s, 20, 3) < 0) return false
-  return isCalendarDay(year, month, day) && hour >= 0 && hour <= 23 && minute >= 0 && minute <= 59 && second >= 0 && second <= 59
+  return digitsAt(s, 20, 3) >= 0 && !Number.isNaN(wallClockMillis(s))
 }
 
 /** Exactly the form of `Date.prototype.toISOString()`: one spelling per instant. */

@@ -38,6 +38,22 @@ export const daysFromCivil = (year: number, month: number, day: number): number 
   return era * 146_097 + yoe * 365 + Math.floor(yoe / 4) - Math.floor(yoe / 100) + doy - 719_468
 }
 
+/**
+ * The milliseconds from the epoch of the wall-clock `YYYY-MM-DDTHH:MM:SS` that begins `s`, read
+ * as UTC (its separators are the caller's to check); NaN when a field is not digits or out of
+ * range (February 30th, hour 24). Both timestamp readers (scan.ts, proto3.ts) start here.
+ */
+export const wallClockMillis = (s: string): number => {
+  const year = digitsAt(s, 0, 4)
+  const month = digitsAt(s, 5, 2)
+  const day = digitsAt(s, 8, 2)
+  const hour = digitsAt(s, 11, 2)
+  const minute = digitsAt(s, 14, 2)
+  const second = digitsAt(s, 17, 2)
+  if (year < 0 || hour < 0 || hour > 23 || minute < 0 || minute > 59 || second < 0 || second > 59 || !isCalendarDay(year, month, day)) return NaN
+  return daysFromCivil(year, month, day) * DAY_MS + ((hour * 60 + minute) * 60 + second) * 1000
+}
+
 const two = (n: number): string => (n < 10 ? "0" + n : "" + n)
 
 /**
