@@ -33,6 +33,7 @@ import { cpus, loadavg, tmpdir } from "node:os"
 import { delimiter, dirname, join } from "node:path"
 import { isDeepStrictEqual } from "node:util"
 import { type Expected, FORMATS, type InputKind, writeInput } from "./bench-inputs.js"
+import { BUSY_SHARE, cpuSnapshot, othersShare } from "./bench-load.js"
 import { type LimitFigures, missesSection } from "./bench-misses.js"
 import { bundle } from "./bundle.js"
 import { repoRoot } from "./docs/generated.js"
@@ -61,13 +62,14 @@ const BUILD = !process.argv.includes("--no-build")
  * default's workers, libuv's pool) gets more of them than the single-threaded floor.
  */
 const BUSY =
-  " **The machine was busy (load average above half its cores): the scheduler shares the cores per thread, so wall-time ratios favour the programs with more threads over the single-threaded floor; the CPU-time ratios are the steadier figures. Run again on a quiet machine.**"
+  " **The machine was busy (other processes took more than a tenth of the cores' time): the scheduler shares the cores per thread, so wall-time ratios favour the programs with more threads over the single-threaded floor; the CPU-time ratios are the steadier figures. Run again on a quiet machine.**"
 
 // The targets of issue 16.
 const TARGET = { defaultVsFloor: 0.7, inThreadMixedVsFloor: 1.2, defaultVsInThread: 1, rssMb: 250, flat: 1.1, coldSeconds: 0.5, coldMb: 100 }
 
 const started = performance.now()
 const loadAtStart = loadavg()
+const cpuAtStart = cpuSnapshot()
 const rows: Array<string> = []
 const log = (line = "") => {
   console.log(line)
@@ -514,7 +516,14 @@ const run = async () => {
   rmSync(dir, { recursive: true })
 
   const minutes = (performance.now() - started) / 60_000
-  const busy = Math.max(loadAtStart[0]!, loadavg()[0]!) > cpus().length / 2
+  // The load average at the end is the bench's own (its last programs run on every core): only
+  // the start's says something of others, and only where their CPU time cannot be measured.
+  const others = othersShare(cpuAtStart, cpuSnapshot(), cpus().length)
+  const busy = others === undefined ? loadAtStart[0]! > cpus().length / 2 : others > BUSY_SHARE
+  const machine =
+    others === undefined
+      ? `load average ${loadAtStart[0]!.toFixed(1)} at the start`
+      : `other processes took ${(others * 100).toFixed(1)} % of the cores' time during the run (load average ${loadAtStart[0]!.toFixed(1)} at the start)`
   const settings = `${ROUNDS} round(s); ${count(FORMAT_RECORDS)} records per format, ${count(RECORDS)} and ${count(LARGE_RECORDS)} platform-only and mixed, ${count(HUGE_RECORDS)} for peak RSS; ${PAIRS} normalize pairs`
   const targets = [
     "## Targets (issue 16)",
@@ -527,7 +536,7 @@ const run = async () => {
   const text = [
     "# Benchmark results",
     "",
-    `Written by \`pnpm bench${process.argv.slice(2).length > 0 ? ` ${process.argv.slice(2).join(" ")}` : ""}\` (tools/bench.ts) on ${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC in ${minutes.toFixed(1)} minutes, Node ${process.version}, ${cpus().length} cores, load average ${loadAtStart[0]!.toFixed(1)} at the start and ${loadavg()[0]!.toFixed(1)} at the end. ${settings}. Ratios are measured in one run, program against floor in the same round, so a noisy machine slows both sides alike.${QUICK ? " **A --quick run: small inputs, one round; not the figures of record.**" : ""}${busy ? BUSY : ""}`,
+    `Written by \`pnpm bench${process.argv.slice(2).length > 0 ? ` ${process.argv.slice(2).join(" ")}` : ""}\` (tools/bench.ts) on ${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC in ${minutes.toFixed(1)} minutes, Node ${process.version}, ${cpus().length} cores, ${machine}. ${settings}. Ratios are measured in one run, program against floor in the same round, so a noisy machine slows both sides alike.${QUICK ? " **A --quick run: small inputs, one round; not the figures of record.**" : ""}${busy ? BUSY : ""}`,
     "",
     ...targets,
     "",
