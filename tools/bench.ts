@@ -67,9 +67,9 @@ const BUSY =
 // The targets of issue 16.
 const TARGET = { defaultVsFloor: 0.7, inThreadMixedVsFloor: 1.2, defaultVsInThread: 1, rssMb: 250, flat: 1.1, coldSeconds: 0.5, coldMb: 100 }
 
-const started = performance.now()
-const loadAtStart = loadavg()
 const cpuAtStart = cpuSnapshot()
+const started = cpuAtStart.at
+const loadAtStart = loadavg()
 const rows: Array<string> = []
 const log = (line = "") => {
   console.log(line)
