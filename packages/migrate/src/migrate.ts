@@ -7,10 +7,11 @@
  */
 import { Effect, Option, Stream } from "effect"
 import { type ListedInputs, MigrateInputError, type StdinBytes, listInputs } from "./inputs.js"
+import { giveBytes } from "./internal/buffers.js"
 import { CHUNK_BYTES, type InputChunk, inputChunks } from "./internal/read.js"
 import { type MigratedChunk, makeCounter, migrateChunk } from "./internal/pipeline.js"
 import { Normalizer, UnknownTargetError } from "./normalizer.js"
-import type { TextWriter } from "./output.js"
+import { type TextWriter, isSettled } from "./output.js"
 import type { Report } from "./report.js"
 import type { MigratePool, MigrateWorkerError } from "./workers.js"
 
@@ -61,7 +62,13 @@ export const migrate = (options: MigrateOptions) =>
     if (options.stdin === undefined && listed.files.some((f) => f.kind === "stdin")) return yield* MigrateInputError.noStdin()
     const pool = options.pool
     const here = migrateChunk(normalizer, target)
-    const migrateHere = (chunk: InputChunk) => Effect.sync(() => here(chunk))
+    // A chunk's bytes are done with once migrated: their buffer reads the next ones (buffers.ts).
+    const migrateHere = (chunk: InputChunk) =>
+      Effect.sync(() => {
+        const migrated = here(chunk)
+        if (chunk._tag === "Lines") giveBytes(chunk.bytes)
+        return migrated
+      })
     // With a pool, this thread migrates too, but only a chunk the workers have no room for: it
     // also reads and writes, and one worker fewer is one heap fewer. A permit is a place in the
     // workers' queues; none free, the chunk is migrated here.
@@ -82,6 +89,8 @@ export const migrate = (options: MigrateOptions) =>
     // oldest chunk each time it finished its own (its result cannot be taken before that one's);
     // with HERE it migrates on meanwhile.
     let bytesRead = 0
+    const outputSettled = isSettled(options.output)
+    const rejectsSettled = isSettled(options.rejects)
     yield* Stream.fromIterable(listed.files).pipe(
       Stream.flatMap((input) => inputChunks(input, options.stdin)),
       Stream.mapEffect((chunk) => Effect.map(run(chunk), (migrated) => ({ ...migrated, inputBytes: chunk.inputBytes })), {
@@ -92,7 +101,12 @@ export const migrate = (options: MigrateOptions) =>
       Stream.runForEach((chunk) => {
         counter.merge(chunk.tally)
         bytesRead += chunk.inputBytes
-        const written = Effect.zipRight(options.output(chunk.out), options.rejects(chunk.rejected))
+        const written = Effect.zipRight(options.output(chunk.out), options.rejects(chunk.rejected)).pipe(
+          Effect.tap(() => {
+            if (outputSettled) giveBytes(chunk.out)
+            if (rejectsSettled) giveBytes(chunk.rejected)
+          })
+        )
         const progress = Effect.suspend(() => options.onProgress!({ report: counter.report(), bytesRead, bytesTotal: listed.bytesTotal }))
         return options.onProgress ? Effect.zipRight(written, progress) : written
       })

@@ -12,9 +12,19 @@ import { Effect, Option, Schema, type Scope } from "effect"
 
 /**
  * Writes text somewhere: a file, stdout, memory. The text comes as a string, or as its UTF-8 bytes
- * (what a migration worker thread sends back, so the writing thread need not encode it again).
+ * (what a migration worker thread sends back, so the writing thread need not encode it again),
+ * which the writer may keep: a migration reuses the buffer only of bytes an `outputFile`'s writer
+ * has written.
  */
 export type TextWriter = (text: string | Uint8Array) => Effect.Effect<void, MigrateOutputError>
+
+// Writers done with the bytes they are given once their effect completes (a file's, whose write
+// has returned): a migration gives those bytes' buffer back for the next chunk. Other writers (a
+// stream may hold bytes it has queued, a caller's may keep them) get bytes nothing reuses.
+const settled = new WeakSet<TextWriter>()
+
+/** Whether `writer` is done with the bytes it was given once it has written them. */
+export const isSettled = (writer: TextWriter): boolean => settled.has(writer)
 
 /** The text a `TextWriter` was given, as a string. */
 export const textOf = (text: string | Uint8Array): string => (typeof text === "string" ? text : utf8.decode(text))
@@ -55,8 +65,12 @@ export const outputFile = (file: string): Effect.Effect<OutputFile, MigrateOutpu
     const path = yield* Path.Path
     const fail = failure(file)
     const encoder = new TextEncoder()
-    const writerOf = (handle: FileSystem.File): TextWriter => (text) =>
-      text.length === 0 ? Effect.void : Effect.mapError(handle.writeAll(typeof text === "string" ? encoder.encode(text) : text), fail)
+    const writerOf = (handle: FileSystem.File): TextWriter => {
+      const writer: TextWriter = (text) =>
+        text.length === 0 ? Effect.void : Effect.mapError(handle.writeAll(typeof text === "string" ? encoder.encode(text) : text), fail)
+      settled.add(writer)
+      return writer
+    }
     // What is there now, links followed. Only a missing file may be created; anything else that
     // cannot be looked at is an error, never a guess (a guess could rename over a device).
     const existing = yield* fs.stat(file).pipe(

@@ -16,6 +16,7 @@ import * as WorkerRunner from "@effect/platform/WorkerRunner"
 import { Deferred, Effect, Either, FiberRef, LogLevel, Schema, type Scope } from "effect"
 import { Codegen } from "@scanbridge/model"
 import { type AdapterError, importAdapters } from "./adapters.js"
+import { giveBytes, spareBuffer } from "./internal/buffers.js"
 import { type MigratedChunk, emptyTally, migrateChunk } from "./internal/pipeline.js"
 import type { InputChunk } from "./internal/read.js"
 import { Normalizer, type NormalizerService, UnknownTargetError } from "./normalizer.js"
@@ -35,20 +36,35 @@ type PoolRequest =
       /** The main thread is jitless (`Codegen`): so is the worker, before it compiles anything. */
       readonly jitless: boolean
     }
-  | { readonly _tag: "Chunk"; readonly target: string; readonly chunk: InputChunk }
+  | {
+      readonly _tag: "Chunk"
+      readonly target: string
+      readonly chunk: InputChunk
+      /** A free buffer the main thread can spare (buffers.ts): a worker's outputs may outnumber the chunks it gets. */
+      readonly spare: ArrayBuffer | undefined
+    }
 
 type ChunkFailure =
   | { readonly _tag: "UnknownTargetError"; readonly target: string; readonly message: string }
   | { readonly _tag: "AdapterError"; readonly message: string }
 
-// A chunk's bytes move to the worker rather than being copied: the main thread is done with them.
-const transferBytes = (request: PoolRequest) =>
-  Effect.as(request._tag === "Chunk" && request.chunk._tag === "Lines" ? Transferable.addAll([request.chunk.bytes.buffer]) : Effect.void, request)
+// Buffers move between the threads rather than being copied, and circulate (buffers.ts): a chunk's
+// bytes (and a spare buffer) go to the worker, whose free list they join once it has migrated
+// them; its outputs come back, and the main thread reuses them once written.
+const buffersOf = (...bytes: ReadonlyArray<Uint8Array | ArrayBuffer | undefined>) =>
+  Transferable.addAll(
+    bytes.flatMap((b) => {
+      const buffer = b instanceof Uint8Array ? b.buffer : b
+      return buffer instanceof ArrayBuffer && buffer.byteLength > 0 ? [buffer] : []
+    })
+  )
 
-// A chunk's output goes back as its UTF-8 bytes, moved rather than copied: the main thread, which
-// reads and writes for every worker, only writes it.
-const transferOutput = (_request: PoolRequest, migrated: MigratedChunk) =>
-  Effect.as(Transferable.addAll([migrated.out.buffer, migrated.rejected.buffer]), migrated)
+const transferBytes = (request: PoolRequest) =>
+  Effect.as(request._tag === "Chunk" ? buffersOf(request.chunk._tag === "Lines" ? request.chunk.bytes : undefined, request.spare) : Effect.void, request)
+
+// A chunk's output goes back as its UTF-8 bytes: the main thread, which reads and writes for every
+// worker, only writes it.
+const transferOutput = (_request: PoolRequest, migrated: MigratedChunk) => Effect.as(buffersOf(migrated.out, migrated.rejected), migrated)
 
 // Chunks handed to each worker at once: one it migrates and one waiting in its queue, so it never
 // idles while the main thread reads the next chunk and takes the last one's result.
@@ -145,7 +161,7 @@ export const makeMigratePool = (options: MigratePoolOptions): Effect.Effect<Migr
       concurrency: options.size * CHUNKS_PER_WORKER,
       migrateChunk: (target, chunk) =>
         Effect.mapError(
-          pool.executeEffect({ _tag: "Chunk", target, chunk }),
+          Effect.suspend(() => pool.executeEffect({ _tag: "Chunk", target, chunk, spare: spareBuffer() })),
           (e): MigrateWorkerError | UnknownTargetError =>
             e._tag === "WorkerError"
               ? new MigrateWorkerError({ message: describe(e) })
@@ -187,11 +203,18 @@ export const runMigrateWorker: Effect.Effect<void, MigrateWorkerError, Normalize
   // Made anew for each answer: its buffers are moved to the main thread.
   const nothing = (): MigratedChunk => ({ out: new Uint8Array(0), rejected: new Uint8Array(0), tally: emptyTally() })
   const byTarget = new Map<string, ReturnType<typeof migrateChunk>>()
+  // The chunk's bytes, and the spare, join this thread's free buffers: its outputs are made in them.
+  const migrated = (run: ReturnType<typeof migrateChunk>, request: Extract<PoolRequest, { _tag: "Chunk" }>): MigratedChunk => {
+    const result = run(request.chunk)
+    if (request.chunk._tag === "Lines") giveBytes(request.chunk.bytes)
+    if (request.spare !== undefined) giveBytes(new Uint8Array(request.spare))
+    return result
+  }
   const handle = (request: PoolRequest): Effect.Effect<MigratedChunk, ChunkFailure> =>
     Effect.suspend(() => {
       if (request._tag === "Setup") return Effect.sync(() => (setup(request.modules, request.jitless), nothing()))
       const run = byTarget.get(request.target)
-      if (run !== undefined) return Effect.sync(() => run(request.chunk))
+      if (run !== undefined) return Effect.sync(() => migrated(run, request))
       return Effect.flatMap(normalizerNow, (normalizer): Effect.Effect<MigratedChunk, ChunkFailure> => {
         if (!normalizer.encoders.has(request.target)) {
           const { target, message } = UnknownTargetError.of(request.target, normalizer, " in the migration worker")
@@ -199,7 +222,7 @@ export const runMigrateWorker: Effect.Effect<void, MigrateWorkerError, Normalize
         }
         const made = migrateChunk(normalizer, request.target)
         byTarget.set(request.target, made)
-        return Effect.sync(() => made(request.chunk))
+        return Effect.sync(() => migrated(made, request))
       })
     })
   yield* Effect.mapError(WorkerRunner.launch(WorkerRunner.layer(handle, { encodeOutput: transferOutput })), (e) => new MigrateWorkerError({ message: describe(e) }))

@@ -13,7 +13,7 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { Worker } from "node:worker_threads"
-import { type MigratePool, Normalizer, makeMigratePool, migrate, textOf } from "../src/index.js"
+import { type MigratePool, Normalizer, makeMigratePool, migrate, outputFile, textOf } from "../src/index.js"
 
 const repo = fileURLToPath(new URL("../../..", import.meta.url))
 const EXPORT = join(repo, "examples", "export")
@@ -173,6 +173,38 @@ describe("migrate on worker threads", () => {
         expect(there.out).toBe(here.out)
         expect(there.rejects).toBe(here.rejects)
       }).pipe(Effect.provide(platformOf("./jitless-worker.ts"))),
+    TIMEOUT
+  )
+
+  it.effect(
+    "reuses the buffers a file output has written, never those a writer may keep, here and on the workers",
+    () =>
+      Effect.gen(function* () {
+        const inputs = [join(dir, "folder"), join(dir, "c.jsonl")]
+        const here = yield* run(inputs, "canonical")
+        const pool = yield* makeMigratePool({ size: 2 })
+        const file = join(dir, "recycled.ndjson")
+        for (const onPool of [undefined, pool]) {
+          for (const keep of ["output", "rejects"] as const) {
+            // One output is a file (its buffers are used again once written), the other keeps
+            // every Uint8Array it is given, to be read after the run: a buffer reused while
+            // kept would show here as other bytes.
+            const kept: Array<Uint8Array> = []
+            const keeper = (t: string | Uint8Array) => Effect.sync(() => void kept.push(typeof t === "string" ? new TextEncoder().encode(t) : t))
+            const written = yield* outputFile(file)
+            yield* migrate({
+              inputs,
+              to: "canonical",
+              output: keep === "output" ? keeper : written.write,
+              rejects: keep === "rejects" ? keeper : written.write,
+              ...(onPool === undefined ? {} : { pool: onPool })
+            })
+            yield* written.commit
+            expect(readFileSync(file, "utf8")).toBe(keep === "output" ? here.rejects : here.out)
+            expect(kept.map(textOf).join("")).toBe(keep === "output" ? here.out : here.rejects)
+          }
+        }
+      }).pipe(Effect.scoped, Effect.provide(platformOf("./worker-entry.ts"))),
     TIMEOUT
   )
 

@@ -9,7 +9,7 @@ import { EncodeError, type Scan } from "@scanbridge/model"
 import { unreadableReason } from "@scanbridge/model/internal"
 import { type NormalizerService, decodeDetected } from "../normalizer.js"
 import type { Reject, Report } from "../report.js"
-import { type InputChunk, type InputRecord, type Unreadable, recordsOf } from "./read.js"
+import { type InputChunk, type InputRecord, type Unreadable, forEachRecord } from "./read.js"
 import { utf8Lines } from "./utf8-lines.js"
 
 export type Outcome =
@@ -166,12 +166,12 @@ export const migrateChunk = (normalizer: NormalizerService, target: string) => {
     const stackTraceLimit = withStacks.stackTraceLimit
     withStacks.stackTraceLimit = 0
     try {
-      for (const record of recordsOf(chunk)) {
+      forEachRecord(chunk, (record) => {
         const o = record.unreadable === undefined ? run(record) : unread(record, record.unreadable)
         count(tally, o)
         if (o._tag === "Migrated") for (const line of o.lines) out.add(line)
         else rejected.add(JSON.stringify(o.reject))
-      }
+      })
     } finally {
       withStacks.stackTraceLimit = stackTraceLimit
     }

@@ -9,6 +9,7 @@ import * as Path from "@effect/platform/Path"
 import type { PlatformError } from "@effect/platform/Error"
 import { Chunk, Effect, Encoding, Option, Stream } from "effect"
 import { type InputFile, MigrateInputError, STDIN, type StdinBytes, listInputs } from "../inputs.js"
+import { giveBytes, takeBytes } from "./buffers.js"
 
 /** One record of the input, with where it came from. */
 export interface InputRecord {
@@ -104,9 +105,8 @@ const strict = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true })
  * UTF-8 is marked (its bytes kept), the others are read as text. A byte order mark is skipped at
  * the file's start only.
  */
-const recordsOfLines = (chunk: Extract<InputChunk, { _tag: "Lines" }>): Array<InputRecord> => {
+const eachRecordOfLines = (chunk: Extract<InputChunk, { _tag: "Lines" }>, f: (record: InputRecord) => void): void => {
   const { file, bytes, offset } = chunk
-  const records: Array<InputRecord> = []
   let line = chunk.firstLine
   for (let from = chunk.first && hasBom(bytes) ? 3 : 0; from < bytes.length; line++) {
     const lf = bytes.indexOf(10, from)
@@ -117,17 +117,29 @@ const recordsOfLines = (chunk: Extract<InputChunk, { _tag: "Lines" }>): Array<In
       raw = strict.decode(own)
     } catch {
       const bad = firstInvalidUtf8(own)
-      if (bad >= 0) records.push(invalidUtf8(file, line, own, offset + from, bad))
+      if (bad >= 0) f(invalidUtf8(file, line, own, offset + from, bad))
       else raw = lossy.decode(own)
     }
-    if (raw !== undefined && raw.trim() !== "") records.push({ file, line, raw })
+    if (raw !== undefined && raw.trim() !== "") f({ file, line, raw })
     from = end + 1
   }
-  return records
 }
 
+/**
+ * Calls `f` with each record of a chunk, in order, each read as it is reached: a record's text
+ * is garbage as soon as `f` is done with it, rather than live (and promoted to the old
+ * generation) until the chunk's last record is migrated.
+ */
+export const forEachRecord = (chunk: InputChunk, f: (record: InputRecord) => void): void =>
+  chunk._tag === "Records" ? chunk.records.forEach((record) => f(record)) : eachRecordOfLines(chunk, f)
+
 /** The records of a chunk, in order. */
-export const recordsOf = (chunk: InputChunk): ReadonlyArray<InputRecord> => (chunk._tag === "Records" ? chunk.records : recordsOfLines(chunk))
+export const recordsOf = (chunk: InputChunk): ReadonlyArray<InputRecord> => {
+  if (chunk._tag === "Records") return chunk.records
+  const records: Array<InputRecord> = []
+  eachRecordOfLines(chunk, (record) => records.push(record))
+  return records
+}
 
 // --- Chunks -------------------------------------------------------------------------------
 
@@ -137,8 +149,11 @@ const CHUNK_LINES = 256
 /** Past this many bytes a chunk ends early; `migrate` keeps a chunk larger than this (one very large record) off the workers. */
 export const CHUNK_BYTES = 2 * 1024 * 1024
 
-const concat = (parts: ReadonlyArray<Uint8Array>): Uint8Array => {
-  const bytes = new Uint8Array(parts.reduce((n, p) => n + p.length, 0))
+const concat = (parts: ReadonlyArray<Uint8Array>): Uint8Array => concatInto(new Uint8Array(lengthOf(parts)), parts)
+
+const lengthOf = (parts: ReadonlyArray<Uint8Array>) => parts.reduce((n, p) => n + p.length, 0)
+
+const concatInto = (bytes: Uint8Array, parts: ReadonlyArray<Uint8Array>): Uint8Array => {
   let at = 0
   for (const part of parts) {
     bytes.set(part, at)
@@ -153,11 +168,18 @@ const bytesOnly = (inputBytes: number): Stream.Stream<InputChunk> =>
 
 /**
  * An NDJSON file's bytes cut into chunks of CHUNK_LINES lines (fewer past CHUNK_BYTES), at \n
- * bytes (never inside a UTF-8 character). Each chunk owns its bytes, so it can be transferred to
- * a worker. `consumed(end)` says how many input bytes have been read once the content up to
- * `end` has (the content is the input unless it is decompressed).
+ * bytes (never inside a UTF-8 character). Each chunk's bytes are a buffer of their own from
+ * `takeBytes`, so it can be transferred to a worker, and whoever migrates it gives it back.
+ * `consumed(end)` says how many input bytes have been read once the content up to `end` has (the
+ * content is the input unless it is decompressed). With `recycle`, each of `bytes` is a buffer
+ * from `takeBytes`, given back once cut (nothing of it is kept but copies).
  */
-const linesOf = <E, R>(file: string, bytes: Stream.Stream<Uint8Array, E, R>, consumed: (end: number) => number = (end) => end): Stream.Stream<InputChunk, E, R> =>
+const linesOf = <E, R>(
+  file: string,
+  bytes: Stream.Stream<Uint8Array, E, R>,
+  consumed: (end: number) => number = (end) => end,
+  recycle = false
+): Stream.Stream<InputChunk, E, R> =>
   Stream.suspend(() => {
     let held: Array<Uint8Array> = []
     let heldLines = 0
@@ -172,7 +194,7 @@ const linesOf = <E, R>(file: string, bytes: Stream.Stream<Uint8Array, E, R>, con
       return n
     }
     const chunk = (): InputChunk => {
-      const bytes = concat(held)
+      const bytes = concatInto(takeBytes(lengthOf(held)), held)
       const c: InputChunk = { _tag: "Lines", file, firstLine, first, offset, bytes, inputBytes: inputBytesTo(offset + bytes.length) }
       first = false
       firstLine += heldLines
@@ -199,6 +221,7 @@ const linesOf = <E, R>(file: string, bytes: Stream.Stream<Uint8Array, E, R>, con
         held.push(buffer.slice(start))
         heldBytes += buffer.length - start
       }
+      if (recycle) giveBytes(buffer)
       return chunks
     }
     return bytes.pipe(
@@ -317,27 +340,43 @@ const READ_AHEAD = 2
 
 /**
  * A regular file's bytes, failing if it changes size while it is read: a truncated or growing
- * file would otherwise give a partial or torn migration with nothing said.
+ * file would otherwise give a partial or torn migration with nothing said. Each read fills a
+ * buffer from `takeBytes`, for the reader of the stream to give back.
  */
 const fileBytes = (fs: FileSystem.FileSystem, file: string, size: number, unreadable: (e: PlatformError) => MigrateInputError) =>
-  Stream.suspend(() => {
-    let read = 0
-    const changed = Effect.flatMap(Effect.option(fs.stat(file)), (now) =>
-      Effect.fail(
-        new MigrateInputError({
-          file,
-          message: `${file}: changed size while it was read: ${size} bytes when the migration began, ${Option.isSome(now) ? `${now.value.size} bytes now` : `${read} bytes read`}`
-        })
+  Stream.unwrapScoped(
+    Effect.map(Effect.mapError(fs.open(file), unreadable), (handle) => {
+      let read = 0
+      const changed = Effect.flatMap(Effect.option(fs.stat(file)), (now) =>
+        Effect.fail(
+          Option.some(
+            new MigrateInputError({
+              file,
+              message: `${file}: changed size while it was read: ${size} bytes when the migration began, ${Option.isSome(now) ? `${now.value.size} bytes now` : `${read} bytes read`}`
+            })
+          )
+        )
       )
-    )
-    // One byte past the size is enough to tell the file grew. Reads of READ_BYTES (rather than the
-    // platform's 64 KiB) are some 16 times fewer calls and stream elements; the stream reads ahead
-    // of the migration by a few of them.
-    return Stream.mapError(fs.stream(file, { bytesToRead: size + 1, chunkSize: READ_BYTES, bufferSize: READ_AHEAD }), unreadable).pipe(
-      Stream.mapEffect((bytes) => ((read += bytes.length) > size ? changed : Effect.succeed(bytes))),
-      Stream.concat(Stream.suspend(() => (read === size ? Stream.empty : Stream.fromEffect(changed))))
-    )
-  })
+      // Reads of READ_BYTES (rather than the platform's 64 KiB) are some 16 times fewer calls and
+      // stream elements. The file is read to its end, one read past its size: a byte more is a
+      // file that grew.
+      const next = Effect.suspend(() => {
+        const bytes = takeBytes(READ_BYTES)
+        return Effect.flatMap(
+          Effect.mapError(handle.read(bytes), (e) => Option.some(unreadable(e))),
+          (n): Effect.Effect<Uint8Array, Option.Option<MigrateInputError>> => {
+            const got = Number(n)
+            read += got
+            if (got > 0 && read <= size) return Effect.succeed(bytes.subarray(0, got))
+            giveBytes(bytes)
+            return read === size ? Effect.fail(Option.none()) : changed
+          }
+        )
+      })
+      // The stream reads ahead of the migration by a few reads.
+      return Stream.buffer(Stream.repeatEffectOption(next), { capacity: READ_AHEAD })
+    })
+  )
 
 /**
  * A pipe's or a device's bytes, in order. The platform's file reads are positional (pread), which
@@ -445,7 +484,8 @@ export const inputChunks = (input: InputFile, stdin?: StdinBytes): Stream.Stream
         // A JSON document is read whole: its records only exist once it parses.
         return Stream.unwrap(Effect.map(collect(content), (bytes) => documentChunks(file, bytes, read)))
       }
-      return gz ? linesOf(file, content, () => read) : linesOf(file, content)
+      // A regular file's reads are buffers of `takeBytes`, given back as they are cut into chunks.
+      return gz ? linesOf(file, content, () => read) : linesOf(file, content, undefined, input.kind === "file" && input.size !== null)
     })
   )
 

@@ -4,51 +4,66 @@
  * joining the lines into one string and encoding that (the joined string is a rope V8 must
  * flatten first), and no chunk-sized string is ever made.
  */
+import { giveBytes, takeBytes } from "./buffers.js"
+
 const utf8 = new TextEncoder()
 
-/** The buffer's size to begin with, and the most it keeps between chunks (a larger one is let go). */
+/** The gathering buffer's size to begin with. */
 const START_BYTES = 1024 * 1024
+
+/** A whole free buffer of at least `length` bytes. */
+const whole = (length: number) => {
+  const bytes = takeBytes(length)
+  return new Uint8Array(bytes.buffer, 0, bytes.buffer.byteLength)
+}
 
 export interface Utf8Lines {
   /** Adds `text` and a newline. */
   readonly add: (text: string) => void
-  /** The bytes added since the last `take`, as a buffer of their own (the gathering one is reused). */
+  /**
+   * The bytes added since the last `take`. They are handed over, not copied: the lines gather in
+   * a buffer from `takeBytes`, and the next ones in another, so whoever writes these last gives
+   * their buffer back (`giveBytes`).
+   */
   readonly take: () => Uint8Array
   /** Drops what was added since the last `take`. */
   readonly clear: () => void
 }
 
 export const utf8Lines = (): Utf8Lines => {
-  let buffer = new Uint8Array(START_BYTES)
+  let buffer: Uint8Array | undefined
   let at = 0
   const grow = (needed: number) => {
-    const larger = new Uint8Array(Math.max(buffer.length * 2, needed))
-    larger.set(buffer.subarray(0, at))
+    const larger = whole(Math.max(buffer!.length * 2, needed))
+    larger.set(buffer!.subarray(0, at))
+    giveBytes(buffer!)
     buffer = larger
   }
   return {
     add(text) {
+      buffer ??= whole(START_BYTES)
       // At least one byte per UTF-16 unit, and the newline; more if a character takes more.
       if (at + text.length + 1 > buffer.length) grow(at + text.length + 1)
-      let done = utf8.encodeInto(text, buffer.subarray(at))
+      let done = utf8.encodeInto(text, buffer!.subarray(at))
       at += done.written
       // encodeInto stops before a character that does not fit (never inside a surrogate pair).
       for (let read = done.read; read < text.length; read += done.read) {
         grow(at + (text.length - read) * 3 + 1)
-        done = utf8.encodeInto(text.slice(read), buffer.subarray(at))
+        done = utf8.encodeInto(text.slice(read), buffer!.subarray(at))
         at += done.written
       }
-      if (at === buffer.length) grow(at + 1)
-      buffer[at++] = 10
+      if (at === buffer!.length) grow(at + 1)
+      buffer![at++] = 10
     },
     take() {
-      const bytes = buffer.slice(0, at)
-      this.clear()
+      if (at === 0 || buffer === undefined) return new Uint8Array(0)
+      const bytes = buffer.subarray(0, at)
+      buffer = undefined
+      at = 0
       return bytes
     },
     clear() {
       at = 0
-      if (buffer.length > START_BYTES) buffer = new Uint8Array(START_BYTES)
     }
   }
 }

@@ -1,0 +1,48 @@
+/**
+ * Byte buffers a thread uses again rather than lets go. Every ArrayBuffer allocated is memory
+ * outside the JS heap, and V8 answers each few dozen MiB of it with a full mark-compact: a run of
+ * 200k platform entries that allocated one per read, per chunk and per chunk's output did 20-32
+ * mark-compacts per thread (a plain loop: 1), and V8's helper threads spent 1.7-2.5 s of CPU on
+ * them against 0.4 s. A buffer moved to another thread and back is not a new allocation for
+ * either (measured: 2,000 MiB sent back and forth, no mark-compact), so buffers circulate: the
+ * reading thread's chunks go to a worker, which gives them to its own free list and takes its
+ * outputs from it; the outputs come back and, once written, are the reading thread's again.
+ *
+ * Whoever holds a buffer last gives it back, once, and never touches it again. A buffer given
+ * twice, detached (moved to another thread) or of an odd size is not kept.
+ */
+
+/** The smallest buffer made, and the unit of sizes: a chunk or a read fits one in the common case. */
+const UNIT = 1024 * 1024
+/** Larger buffers (a chunk of a few very large records) are let go. */
+const LARGEST = 8 * UNIT
+/** The most a thread keeps free. What is in flight at once (reads ahead, chunks at the workers, results waiting) is fewer. */
+const KEPT = 24
+
+const free: Array<ArrayBuffer> = []
+
+/** `length` bytes to write into: a free buffer's first bytes, or a new buffer's. */
+export const takeBytes = (length: number): Uint8Array => {
+  for (let i = free.length - 1; i >= 0; i--) {
+    const buffer = free[i]!
+    if (buffer.byteLength >= length) {
+      free[i] = free[free.length - 1]!
+      free.pop()
+      return new Uint8Array(buffer, 0, length)
+    }
+  }
+  return new Uint8Array(new ArrayBuffer(Math.ceil(Math.max(length, 1) / UNIT) * UNIT), 0, length)
+}
+
+/** Gives back the buffer under `bytes` (from `takeBytes` here or on another thread), when nothing reads it any more. */
+export const giveBytes = (bytes: Uint8Array): void => {
+  const buffer = bytes.buffer
+  if (!(buffer instanceof ArrayBuffer) || buffer.byteLength < UNIT || buffer.byteLength > LARGEST || free.length >= KEPT) return
+  if (!free.includes(buffer)) free.push(buffer)
+}
+
+/** A free buffer this thread can spare for another (a worker whose outputs outnumber the chunks it is sent), if it has more than a few. */
+export const spareBuffer = (): ArrayBuffer | undefined => (free.length > KEPT / 4 ? free.pop() : undefined)
+
+/** Buffers free on this thread (for tests). */
+export const freeBuffers = (): number => free.length
