@@ -33,8 +33,11 @@ export interface MigrateOptions {
   readonly to?: string
   /** Where the migrated records go, one JSON per line. */
   readonly output: TextWriter
-  /** Where rejects go, one `{file, line, error, raw}` per line. */
-  readonly rejects: TextWriter
+  /**
+   * Where rejects go, one `{file, line, error, raw}` per line. Without it, rejected records are
+   * counted in the report (by reason) but neither written nor formatted.
+   */
+  readonly rejects?: TextWriter
   /** Called after every chunk with the report so far and the input bytes done (for a progress bar). */
   readonly onProgress?: (progress: MigrateProgress) => Effect.Effect<void>
   /**
@@ -61,7 +64,8 @@ export const migrate = (options: MigrateOptions) =>
     // Before anything is read: a run that cannot read all its inputs does not begin.
     if (options.stdin === undefined && listed.files.some((f) => f.kind === "stdin")) return yield* MigrateInputError.noStdin()
     const pool = options.pool
-    const here = migrateChunk(normalizer, target)
+    const keepRejects = options.rejects !== undefined
+    const here = migrateChunk(normalizer, target, keepRejects)
     // A chunk's bytes are done with once migrated: their buffer reads the next ones (buffers.ts).
     const migrateHere = (chunk: InputChunk) =>
       Effect.sync(() => {
@@ -78,7 +82,7 @@ export const migrate = (options: MigrateOptions) =>
       // can be kept small.
       const large = chunk._tag === "Lines" && chunk.bytes.length > CHUNK_BYTES
       if (pool === undefined || room === undefined || large) return migrateHere(chunk)
-      return room.withPermitsIfAvailable(1)(pool.migrateChunk(target, chunk)).pipe(
+      return room.withPermitsIfAvailable(1)(pool.migrateChunk(target, chunk, keepRejects)).pipe(
         Effect.flatMap(Option.match({ onNone: (): Effect.Effect<MigratedChunk> => migrateHere(chunk), onSome: Effect.succeed }))
       )
     }
@@ -90,7 +94,8 @@ export const migrate = (options: MigrateOptions) =>
     // with HERE it migrates on meanwhile.
     let bytesRead = 0
     const outputSettled = isSettled(options.output)
-    const rejectsSettled = isSettled(options.rejects)
+    const rejects = options.rejects
+    const rejectsSettled = rejects !== undefined && isSettled(rejects)
     yield* Stream.fromIterable(listed.files).pipe(
       Stream.flatMap((input) => inputChunks(input, options.stdin)),
       Stream.mapEffect((chunk) => Effect.map(run(chunk), (migrated) => ({ ...migrated, inputBytes: chunk.inputBytes })), {
@@ -101,7 +106,7 @@ export const migrate = (options: MigrateOptions) =>
       Stream.runForEach((chunk) => {
         counter.merge(chunk.tally)
         bytesRead += chunk.inputBytes
-        const written = Effect.zipRight(options.output(chunk.out), options.rejects(chunk.rejected)).pipe(
+        const written = Effect.zipRight(options.output(chunk.out), rejects === undefined ? Effect.void : rejects(chunk.rejected)).pipe(
           Effect.tap(() => {
             if (outputSettled) giveBytes(chunk.out)
             if (rejectsSettled) giveBytes(chunk.rejected)

@@ -40,6 +40,8 @@ type PoolRequest =
       readonly _tag: "Chunk"
       readonly target: string
       readonly chunk: InputChunk
+      /** Whether the rejects are written (else only counted). */
+      readonly keepRejects: boolean
       /** A free buffer the main thread can spare (buffers.ts): a worker's outputs may outnumber the chunks it gets. */
       readonly spare: ArrayBuffer | undefined
     }
@@ -75,8 +77,11 @@ export interface MigratePool {
   readonly size: number
   /** Chunks in flight at once: `migrate` holds no more than this many (plus as many results waiting). */
   readonly concurrency: number
-  /** A chunk migrated on a worker: its output comes back as UTF-8 bytes, ready to be written. */
-  readonly migrateChunk: (target: string, chunk: InputChunk) => Effect.Effect<MigratedChunk, MigrateWorkerError | UnknownTargetError>
+  /**
+   * A chunk migrated on a worker: its output comes back as UTF-8 bytes, ready to be written.
+   * Without `keepRejects` (default true), its rejects are counted, not formatted.
+   */
+  readonly migrateChunk: (target: string, chunk: InputChunk, keepRejects?: boolean) => Effect.Effect<MigratedChunk, MigrateWorkerError | UnknownTargetError>
 }
 
 export interface MigratePoolOptions {
@@ -159,9 +164,9 @@ export const makeMigratePool = (options: MigratePoolOptions): Effect.Effect<Migr
     return {
       size: options.size,
       concurrency: options.size * CHUNKS_PER_WORKER,
-      migrateChunk: (target, chunk) =>
+      migrateChunk: (target, chunk, keepRejects = true) =>
         Effect.mapError(
-          Effect.suspend(() => pool.executeEffect({ _tag: "Chunk", target, chunk, spare: spareBuffer() })),
+          Effect.suspend(() => pool.executeEffect({ _tag: "Chunk", target, chunk, keepRejects, spare: spareBuffer() })),
           (e): MigrateWorkerError | UnknownTargetError =>
             e._tag === "WorkerError"
               ? new MigrateWorkerError({ message: describe(e) })
@@ -213,15 +218,16 @@ export const runMigrateWorker: Effect.Effect<void, MigrateWorkerError, Normalize
   const handle = (request: PoolRequest): Effect.Effect<MigratedChunk, ChunkFailure> =>
     Effect.suspend(() => {
       if (request._tag === "Setup") return Effect.sync(() => (setup(request.modules, request.jitless), nothing()))
-      const run = byTarget.get(request.target)
+      const key = `${request.keepRejects ? "keep" : "count"} ${request.target}`
+      const run = byTarget.get(key)
       if (run !== undefined) return Effect.sync(() => migrated(run, request))
       return Effect.flatMap(normalizerNow, (normalizer): Effect.Effect<MigratedChunk, ChunkFailure> => {
         if (!normalizer.encoders.has(request.target)) {
           const { target, message } = UnknownTargetError.of(request.target, normalizer, " in the migration worker")
           return Effect.fail({ _tag: "UnknownTargetError", target, message })
         }
-        const made = migrateChunk(normalizer, request.target)
-        byTarget.set(request.target, made)
+        const made = migrateChunk(normalizer, request.target, request.keepRejects)
+        byTarget.set(key, made)
         return Effect.sync(() => migrated(made, request))
       })
     })

@@ -41,7 +41,7 @@ describe("takeBytes and giveBytes", () => {
     expect(freeBuffers()).toBe(1)
   })
 
-  it("keeps no detached buffer, none smaller than a MiB or larger than 8 MiB, and no more than 24", () => {
+  it("keeps no detached buffer, none smaller than a MiB or larger than 8 MiB, no more than 24 and no more than 32 MiB", () => {
     drain()
     const moved = takeBytes(100)
     const buffer = moved.buffer as ArrayBuffer
@@ -54,6 +54,10 @@ describe("takeBytes and giveBytes", () => {
     const many = Array.from({ length: 30 }, () => takeBytes(1))
     for (const bytes of many) giveBytes(bytes)
     expect(freeBuffers()).toBe(24)
+    drain()
+    const large = Array.from({ length: 6 }, () => takeBytes(6 * 1024 * 1024))
+    for (const bytes of large) giveBytes(bytes)
+    expect(freeBuffers()).toBe(5)
     drain()
   })
 

@@ -208,6 +208,24 @@ describe("migrate on worker threads", () => {
     TIMEOUT
   )
 
+  it.effect(
+    "without a rejects writer, counts the rejects in the same report and writes the same output, here and on the workers",
+    () =>
+      Effect.gen(function* () {
+        const inputs = [join(dir, "folder"), join(dir, "c.jsonl")]
+        const pool = yield* makeMigratePool({ size: 2 })
+        const kept = yield* run(inputs, "canonical", pool)
+        expect(kept.report.rejected).toBeGreaterThan(0)
+        for (const onPool of [undefined, pool]) {
+          let out = ""
+          const report = yield* migrate({ inputs, to: "canonical", output: (t) => Effect.sync(() => void (out += textOf(t))), ...(onPool === undefined ? {} : { pool: onPool }) })
+          expect(out).toBe(kept.out)
+          expect(JSON.stringify(report)).toBe(JSON.stringify(kept.report))
+        }
+      }).pipe(Effect.scoped, Effect.provide(platformOf("./worker-entry.ts"))),
+    TIMEOUT
+  )
+
   it.effect("refuses a pool of no workers", () =>
     Effect.gen(function* () {
       const error = yield* Effect.flip(makeMigratePool({ size: 0 }))

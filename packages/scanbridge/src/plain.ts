@@ -81,7 +81,7 @@ export const migrateFile = async (inputs: string | ReadonlyArray<string>, option
         const report = yield* migrate({
           inputs: files,
           output: output.write,
-          rejects: rejects === undefined ? () => Effect.void : rejects.write,
+          ...(rejects === undefined ? {} : { rejects: rejects.write }),
           ...(options.to === undefined ? {} : { to: options.to })
         })
         yield* output.commit

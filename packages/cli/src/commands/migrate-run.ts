@@ -84,9 +84,9 @@ export const runMigrate = (args: MigrateArgs) => {
       const out = yield* open(args.out)
       const rejects = yield* open(args.rejects)
       const reportFile = yield* open(args.report)
-      const discard: TextWriter = () => Effect.void
-      const writerOf = (output: OutputFile | undefined, value: Option.Option<string>, otherwise: TextWriter) =>
-        output !== undefined ? output.write : isStdout(value) ? toStdout : otherwise
+      const writerOf = (output: OutputFile | undefined, value: Option.Option<string>) => (output !== undefined ? output.write : isStdout(value) ? toStdout : undefined)
+      // Without --rejects, rejects are counted in the report, not formatted.
+      const rejectsWriter = writerOf(rejects, args.rejects)
 
       const total = inputs.bytesTotal
       const workers = Option.isSome(args.workers) ? args.workers.value : defaultWorkers(total ?? 0)
@@ -103,8 +103,8 @@ export const runMigrate = (args: MigrateArgs) => {
         inputs,
         stdin: stdio.stdin,
         to: args.to,
-        output: writerOf(out, args.out, toStdout),
-        rejects: writerOf(rejects, args.rejects, discard),
+        output: writerOf(out, args.out) ?? toStdout,
+        ...(rejectsWriter === undefined ? {} : { rejects: rejectsWriter }),
         ...(pool === undefined ? {} : { pool }),
         // Only a progress line reads the progress: without one, no chunk pays for a report.
         ...(ticker === undefined ? {} : { onProgress: (progress: MigrateProgress) => Effect.sync(() => void (latest = progress)) })

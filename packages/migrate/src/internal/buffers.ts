@@ -9,17 +9,23 @@
  * outputs from it; the outputs come back and, once written, are the reading thread's again.
  *
  * Whoever holds a buffer last gives it back, once, and never touches it again. A buffer given
- * twice, detached (moved to another thread) or of an odd size is not kept.
+ * twice, detached (moved to another thread) or of an odd size is not kept, nor any past 24 free
+ * buffers or 32 MiB free.
  */
 
 /** The smallest buffer made, and the unit of sizes: a chunk or a read fits one in the common case. */
 const UNIT = 1024 * 1024
 /** Larger buffers (a chunk of a few very large records) are let go. */
 const LARGEST = 8 * UNIT
-/** The most a thread keeps free. What is in flight at once (reads ahead, chunks at the workers, results waiting) is fewer. */
+/**
+ * The most a thread keeps free, in buffers and in bytes. What is in flight at once (reads ahead,
+ * chunks at the workers, results waiting) is fewer, in the common case of 1 MiB buffers.
+ */
 const KEPT = 24
+const KEPT_BYTES = 32 * UNIT
 
 const free: Array<ArrayBuffer> = []
+let freeBytes = 0
 
 /** `length` bytes to write into: a free buffer's first bytes, or a new buffer's. */
 export const takeBytes = (length: number): Uint8Array => {
@@ -28,6 +34,7 @@ export const takeBytes = (length: number): Uint8Array => {
     if (buffer.byteLength >= length) {
       free[i] = free[free.length - 1]!
       free.pop()
+      freeBytes -= buffer.byteLength
       return new Uint8Array(buffer, 0, length)
     }
   }
@@ -37,12 +44,19 @@ export const takeBytes = (length: number): Uint8Array => {
 /** Gives back the buffer under `bytes` (from `takeBytes` here or on another thread), when nothing reads it any more. */
 export const giveBytes = (bytes: Uint8Array): void => {
   const buffer = bytes.buffer
-  if (!(buffer instanceof ArrayBuffer) || buffer.byteLength < UNIT || buffer.byteLength > LARGEST || free.length >= KEPT) return
-  if (!free.includes(buffer)) free.push(buffer)
+  if (!(buffer instanceof ArrayBuffer) || buffer.byteLength < UNIT || buffer.byteLength > LARGEST) return
+  if (free.length >= KEPT || freeBytes + buffer.byteLength > KEPT_BYTES || free.includes(buffer)) return
+  free.push(buffer)
+  freeBytes += buffer.byteLength
 }
 
 /** A free buffer this thread can spare for another (a worker whose outputs outnumber the chunks it is sent), if it has more than a few. */
-export const spareBuffer = (): ArrayBuffer | undefined => (free.length > KEPT / 4 ? free.pop() : undefined)
+export const spareBuffer = (): ArrayBuffer | undefined => {
+  if (free.length <= KEPT / 4) return undefined
+  const buffer = free.pop()!
+  freeBytes -= buffer.byteLength
+  return buffer
+}
 
 /** Buffers free on this thread (for tests). */
 export const freeBuffers = (): number => free.length

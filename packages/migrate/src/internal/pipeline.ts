@@ -149,8 +149,9 @@ const withStacks = Error as ErrorConstructor & { stackTraceLimit: number | undef
 /**
  * Migrates a chunk of the input, in order. The one code path for a chunk, whether the reading
  * thread or a worker runs it, so both write the same bytes. Never throws but for an unknown target.
+ * Without `keepRejects`, rejects are counted, not formatted (`rejected` is empty).
  */
-export const migrateChunk = (normalizer: NormalizerService, target: string) => {
+export const migrateChunk = (normalizer: NormalizerService, target: string, keepRejects = true) => {
   const run = migrateRecord(normalizer, target)
   const out = utf8Lines()
   const rejected = utf8Lines()
@@ -170,7 +171,7 @@ export const migrateChunk = (normalizer: NormalizerService, target: string) => {
         const o = record.unreadable === undefined ? run(record) : unread(record, record.unreadable)
         count(tally, o)
         if (o._tag === "Migrated") for (const line of o.lines) out.add(line)
-        else rejected.add(JSON.stringify(o.reject))
+        else if (keepRejects) rejected.add(JSON.stringify(o.reject))
       })
     } finally {
       withStacks.stackTraceLimit = stackTraceLimit
