@@ -66,13 +66,7 @@ export const migrate = (options: MigrateOptions) =>
     const pool = options.pool
     const keepRejects = options.rejects !== undefined
     const here = migrateChunk(normalizer, target, keepRejects)
-    // A chunk's bytes are done with once migrated: their buffer reads the next ones (buffers.ts).
-    const migrateHere = (chunk: InputChunk) =>
-      Effect.sync(() => {
-        const migrated = here(chunk)
-        if (chunk._tag === "Lines") giveBytes(chunk.bytes)
-        return migrated
-      })
+    const migrateHere = (chunk: InputChunk) => Effect.sync(() => here(chunk))
     // With a pool, this thread migrates too, but only a chunk the workers have no room for: it
     // also reads and writes, and one worker fewer is one heap fewer. A permit is a place in the
     // workers' queues; none free, the chunk is migrated here.

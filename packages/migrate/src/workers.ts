@@ -205,15 +205,14 @@ export const runMigrateWorker: Effect.Effect<void, MigrateWorkerError, Normalize
           Either.match({ onLeft: (e) => Effect.fail({ _tag: "AdapterError", message: e.message } as const), onRight: Effect.succeed })
         )
   )
-  // Made anew for each answer: its buffers are moved to the main thread.
+  // The answer to the Setup message: no output.
   const nothing = (): MigratedChunk => ({ out: new Uint8Array(0), rejected: new Uint8Array(0), tally: emptyTally() })
   const byTarget = new Map<string, ReturnType<typeof migrateChunk>>()
-  // The chunk's bytes, and the spare, join this thread's free buffers: its outputs are made in them.
+  // The spare joins this thread's free buffers (as the chunk's bytes do, once migrated): its
+  // outputs are made in them.
   const migrated = (run: ReturnType<typeof migrateChunk>, request: Extract<PoolRequest, { _tag: "Chunk" }>): MigratedChunk => {
-    const result = run(request.chunk)
-    if (request.chunk._tag === "Lines") giveBytes(request.chunk.bytes)
     if (request.spare !== undefined) giveBytes(new Uint8Array(request.spare))
-    return result
+    return run(request.chunk)
   }
   const handle = (request: PoolRequest): Effect.Effect<MigratedChunk, ChunkFailure> =>
     Effect.suspend(() => {

@@ -68,6 +68,9 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true })
 })
 
+/** The inputs written above: a folder of NDJSON and JSON files, and a `.jsonl` file, some 3,000 records with rejects. */
+const exampleInputs = () => [join(dir, "folder"), join(dir, "c.jsonl")]
+
 /** A migration into memory, on the pool if given. */
 const run = (inputs: ReadonlyArray<string>, to: string, pool?: MigratePool) =>
   Effect.gen(function* () {
@@ -90,7 +93,7 @@ describe("migrate on worker threads", () => {
     "writes the same bytes and the same report as the calling thread, over several chunks with rejects",
     () =>
       Effect.gen(function* () {
-        const inputs = [join(dir, "folder"), join(dir, "c.jsonl")]
+        const inputs = exampleInputs()
         const pool = yield* makeMigratePool({ size: 2 })
         for (const to of ["canonical", "platform"]) {
           const here = yield* run(inputs, to)
@@ -180,7 +183,7 @@ describe("migrate on worker threads", () => {
     "reuses the buffers a file output has written, never those a writer may keep, here and on the workers",
     () =>
       Effect.gen(function* () {
-        const inputs = [join(dir, "folder"), join(dir, "c.jsonl")]
+        const inputs = exampleInputs()
         const here = yield* run(inputs, "canonical")
         const pool = yield* makeMigratePool({ size: 2 })
         const file = join(dir, "recycled.ndjson")
@@ -212,7 +215,7 @@ describe("migrate on worker threads", () => {
     "without a rejects writer, counts the rejects in the same report and writes the same output, here and on the workers",
     () =>
       Effect.gen(function* () {
-        const inputs = [join(dir, "folder"), join(dir, "c.jsonl")]
+        const inputs = exampleInputs()
         const pool = yield* makeMigratePool({ size: 2 })
         const kept = yield* run(inputs, "canonical", pool)
         expect(kept.report.rejected).toBeGreaterThan(0)

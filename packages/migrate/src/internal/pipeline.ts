@@ -10,6 +10,7 @@ import { unreadableReason } from "@scanbridge/model/internal"
 import { type NormalizerService, decodeDetected } from "../normalizer.js"
 import type { Reject, Report } from "../report.js"
 import { type InputChunk, type InputRecord, type Unreadable, forEachRecord } from "./read.js"
+import { giveBytes } from "./buffers.js"
 import { utf8Lines } from "./utf8-lines.js"
 
 export type Outcome =
@@ -149,7 +150,8 @@ const withStacks = Error as ErrorConstructor & { stackTraceLimit: number | undef
 /**
  * Migrates a chunk of the input, in order. The one code path for a chunk, whether the reading
  * thread or a worker runs it, so both write the same bytes. Never throws but for an unknown target.
- * Without `keepRejects`, rejects are counted, not formatted (`rejected` is empty).
+ * Without `keepRejects`, rejects are counted, not formatted (`rejected` is empty). A chunk of
+ * lines is done with once migrated: its buffer is given back (buffers.ts), to read the next ones.
  */
 export const migrateChunk = (normalizer: NormalizerService, target: string, keepRejects = true) => {
   const run = migrateRecord(normalizer, target)
@@ -176,6 +178,7 @@ export const migrateChunk = (normalizer: NormalizerService, target: string, keep
     } finally {
       withStacks.stackTraceLimit = stackTraceLimit
     }
+    if (chunk._tag === "Lines") giveBytes(chunk.bytes)
     return { out: out.take(), rejected: rejected.take(), tally }
   }
 }

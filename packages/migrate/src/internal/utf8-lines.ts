@@ -33,27 +33,28 @@ export interface Utf8Lines {
 export const utf8Lines = (): Utf8Lines => {
   let buffer: Uint8Array | undefined
   let at = 0
-  const grow = (needed: number) => {
-    const larger = whole(Math.max(buffer!.length * 2, needed))
-    larger.set(buffer!.subarray(0, at))
-    giveBytes(buffer!)
-    buffer = larger
+  /** The gathering buffer, made larger: the bytes so far copied over, the old one given back. */
+  const grow = (from: Uint8Array, needed: number): Uint8Array => {
+    const larger = whole(Math.max(from.length * 2, needed))
+    larger.set(from.subarray(0, at))
+    giveBytes(from)
+    return (buffer = larger)
   }
   return {
     add(text) {
-      buffer ??= whole(START_BYTES)
+      let into = (buffer ??= whole(START_BYTES))
       // At least one byte per UTF-16 unit, and the newline; more if a character takes more.
-      if (at + text.length + 1 > buffer.length) grow(at + text.length + 1)
-      let done = utf8.encodeInto(text, buffer!.subarray(at))
+      if (at + text.length + 1 > into.length) into = grow(into, at + text.length + 1)
+      let done = utf8.encodeInto(text, into.subarray(at))
       at += done.written
       // encodeInto stops before a character that does not fit (never inside a surrogate pair).
       for (let read = done.read; read < text.length; read += done.read) {
-        grow(at + (text.length - read) * 3 + 1)
-        done = utf8.encodeInto(text.slice(read), buffer!.subarray(at))
+        into = grow(into, at + (text.length - read) * 3 + 1)
+        done = utf8.encodeInto(text.slice(read), into.subarray(at))
         at += done.written
       }
-      if (at === buffer!.length) grow(at + 1)
-      buffer![at++] = 10
+      if (at === into.length) into = grow(into, at + 1)
+      into[at++] = 10
     },
     take() {
       if (at === 0 || buffer === undefined) return new Uint8Array(0)
