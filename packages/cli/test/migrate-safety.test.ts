@@ -21,7 +21,7 @@ const TIMEOUT = 30_000
 const OLD = "what was there before the run\n"
 
 let tmp: string
-/** 600 records of every format, broken ones among them: three chunks of 256 lines. */
+/** 2400 records of every format, broken ones among them: three chunks of 1024 lines (CHUNK_LINES, packages/migrate/src/internal/read.ts). */
 let many: string
 beforeAll(async () => {
   tmp = await mkdtemp(join(tmpdir(), "scanbridge-safety-"))
@@ -29,7 +29,7 @@ beforeAll(async () => {
     .flatMap((f) => readFileSync(join(repoRoot, f), "utf8").split("\n"))
     .filter((l) => l.trim() !== "")
   many = join(tmp, "many.ndjson")
-  await writeFile(many, `${Array.from({ length: 600 }, (_, i) => records[i % records.length]).join("\n")}\n`)
+  await writeFile(many, `${Array.from({ length: 2400 }, (_, i) => records[i % records.length]).join("\n")}\n`)
 })
 afterAll(async () => {
   await rm(tmp, { recursive: true, force: true })
@@ -181,7 +181,7 @@ describe("a run that does not end as it should leaves every destination as it wa
       const r = await run("migrate", many, "--out", join(dir, "scans.ndjson"), "--rejects", join(dir, "rejects.ndjson"), "--report", join(dir, "report.json"))
       expect(r.code).toBe(0)
       const report = JSON.parse(await readFile(join(dir, "report.json"), "utf8")) as { records: number; rejected: number; scans: number }
-      expect(report.records).toBe(600)
+      expect(report.records).toBe(2400)
       expect((await readFile(join(dir, "scans.ndjson"), "utf8")).split("\n").filter((l) => l !== "")).toHaveLength(report.scans)
       expect((await readFile(join(dir, "rejects.ndjson"), "utf8")).split("\n").filter((l) => l !== "")).toHaveLength(report.rejected)
       expect(await partials(dir)).toEqual([])
@@ -203,13 +203,13 @@ describe("progress", () => {
       const m = PROGRESS.exec(`\r${lines.at(-1)}`)
       expect(m, printed.err).not.toBeNull()
       const [, percent, , , elapsed, , rate, records, rejected] = m!
-      // The first chunk (256 of 600 lines) is written; the second is held.
-      expect(records).toBe("256")
+      // The first chunk (1024 of 2400 lines) is written; the second is held.
+      expect(records).toBe("1,024")
       expect(Number(percent)).toBeGreaterThan(0)
       expect(Number(percent)).toBeLessThan(100)
       expect(elapsed).toBe("0:01")
-      // Over the last second: all 256 records came in its first instant.
-      expect(rate).toBe("256")
+      // Over the last second: all 1024 records came in its first instant.
+      expect(rate).toBe("1,024")
       expect(Number(rejected)).toBeGreaterThan(0)
       // The rate is the current one: with nothing more done, it falls to 0 once the window has passed.
       yield* TestClock.adjust("10 seconds")

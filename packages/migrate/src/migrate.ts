@@ -76,8 +76,13 @@ export const migrate = (options: MigrateOptions) =>
       // can be kept small.
       const large = chunk._tag === "Lines" && chunk.bytes.length > CHUNK_BYTES
       if (pool === undefined || room === undefined || large) return migrateHere(chunk)
-      return room.withPermitsIfAvailable(1)(pool.migrateChunk(target, chunk, keepRejects)).pipe(
-        Effect.flatMap(Option.match({ onNone: (): Effect.Effect<MigratedChunk> => migrateHere(chunk), onSome: Effect.succeed }))
+      // Until the workers have started, this thread migrates rather than wait for them.
+      return Effect.flatMap(pool.isStarted, (started) =>
+        started
+          ? room.withPermitsIfAvailable(1)(pool.migrateChunk(target, chunk, keepRejects)).pipe(
+              Effect.flatMap(Option.match({ onNone: (): Effect.Effect<MigratedChunk> => migrateHere(chunk), onSome: Effect.succeed }))
+            )
+          : migrateHere(chunk)
       )
     }
     const counter = makeCounter(target)
@@ -90,7 +95,7 @@ export const migrate = (options: MigrateOptions) =>
     const outputSettled = isSettled(options.output)
     const rejects = options.rejects
     const rejectsSettled = rejects !== undefined && isSettled(rejects)
-    yield* Stream.fromIterable(listed.files).pipe(
+    const migrated = Stream.fromIterable(listed.files).pipe(
       Stream.flatMap((input) => inputChunks(input, options.stdin)),
       Stream.mapEffect((chunk) => Effect.map(run(chunk), (migrated) => ({ ...migrated, inputBytes: chunk.inputBytes })), {
         concurrency: pool === undefined ? 1 : pool.concurrency + HERE
@@ -110,5 +115,8 @@ export const migrate = (options: MigrateOptions) =>
         return options.onProgress ? Effect.zipRight(written, progress) : written
       })
     )
+    // A pool that cannot start fails the run at once, and a run done before the pool has started
+    // waits for it: whether a pool works does not depend on the input's size.
+    yield* pool === undefined ? migrated : Effect.zip(migrated, pool.started, { concurrent: true })
     return counter.report()
   })

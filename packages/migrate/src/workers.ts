@@ -13,7 +13,7 @@ import * as Transferable from "@effect/platform/Transferable"
 import * as Worker from "@effect/platform/Worker"
 import { type WorkerError, isWorkerError } from "@effect/platform/WorkerError"
 import * as WorkerRunner from "@effect/platform/WorkerRunner"
-import { Deferred, Effect, Either, FiberRef, LogLevel, Schema, type Scope } from "effect"
+import { Deferred, Effect, Either, Fiber, FiberRef, LogLevel, Schema, type Scope } from "effect"
 import { Codegen } from "@scanbridge/model"
 import { type AdapterError, importAdapters } from "./adapters.js"
 import { giveBytes, spareBuffer } from "./internal/buffers.js"
@@ -78,6 +78,14 @@ export interface MigratePool {
   /** Chunks in flight at once: `migrate` holds no more than this many (plus as many results waiting). */
   readonly concurrency: number
   /**
+   * Completes once every worker has started, or fails with the first that cannot. `migrate` does
+   * not wait for it to begin (the calling thread migrates meanwhile), only to end: a pool that
+   * cannot start fails the run whatever the input's size.
+   */
+  readonly started: Effect.Effect<void, MigrateWorkerError>
+  /** Whether every worker has started: until then, `migrate` migrates each chunk on the calling thread. */
+  readonly isStarted: Effect.Effect<boolean>
+  /**
    * A chunk migrated on a worker: its output comes back as UTF-8 bytes, ready to be written.
    * Without `keepRejects` (default true), its rejects are counted, not formatted.
    */
@@ -129,7 +137,8 @@ const watched = (platform: Worker.PlatformWorker, starting: () => boolean, faile
  * `runMigrateWorker`, whose adapters plus those of `adapterModules` must be the main thread's
  * `Normalizer`'s. On Node the
  * platform is `NodeWorker.layerPlatform((id) => new Worker(entry))` from `@effect/platform-node`.
- * Fails if a worker cannot start.
+ * Returns at once, while the workers start: `started` says when they have (or that one cannot),
+ * and a chunk sent before then waits for them.
  */
 export const makeMigratePool = (options: MigratePoolOptions): Effect.Effect<MigratePool, MigrateWorkerError, Worker.PlatformWorker | Worker.Spawner | Scope.Scope> =>
   Effect.gen(function* () {
@@ -137,42 +146,54 @@ export const makeMigratePool = (options: MigratePoolOptions): Effect.Effect<Migr
       return yield* new MigrateWorkerError({ message: `a migration pool needs at least one worker, not ${options.size}` })
     }
     // The pool is up once every worker has been created (the pool's `onCreate`, after the
-    // worker said it was ready); a failure before that is a worker that cannot start. `started`
+    // worker said it was ready); a failure before that is a worker that cannot start. `created`
     // completes either way: with the pool, or with the first such failure.
-    const started = yield* Deferred.make<void, MigrateWorkerError>()
-    let created = 0
-    const onCreate = () => Effect.suspend(() => (++created === options.size ? Deferred.succeed(started, undefined) : Effect.void))
+    const created = yield* Deferred.make<void, MigrateWorkerError>()
+    let count = 0
+    const onCreate = () => Effect.suspend(() => (++count === options.size ? Deferred.succeed(created, undefined) : Effect.void))
     const modules = options.adapterModules ?? []
     const jitless = Codegen.options().jitless
-    const platform = watched(yield* Worker.PlatformWorker, () => created < options.size, started)
+    const platform = watched(yield* Worker.PlatformWorker, () => count < options.size, created)
     const manager = yield* Effect.provideService(Worker.makeManager, Worker.PlatformWorker, platform)
-    // Disconnected: interrupting a pool that still waits for its workers would wait as long as
-    // they do. The failure is reported at once, and the scope's close stops the workers.
-    const pool = yield* Effect.raceFirst(
-      Effect.disconnect(Effect.mapError(
-        Worker.makePool<PoolRequest, MigratedChunk, ChunkFailure>({
-          size: options.size,
-          concurrency: CHUNKS_PER_WORKER,
-          encode: transferBytes,
-          initialMessage: () => ({ _tag: "Setup", modules, jitless }),
-          onCreate
-        }),
-        (e) => new MigrateWorkerError({ message: describe(e) })
-      )).pipe(Effect.zipLeft(Deferred.await(started))),
-      Effect.zipRight(Deferred.await(started), Effect.never)
-    ).pipe(Effect.provideService(Worker.WorkerManager, manager))
+    let up = false
+    // Started in the background (a worker takes a fifth of a second to load), within the scope,
+    // whose close stops it and the workers. Disconnected: interrupting a pool that still waits for
+    // its workers would wait as long as they do.
+    const starting = yield* Effect.forkScoped(
+      Effect.raceFirst(
+        Effect.disconnect(Effect.mapError(
+          Worker.makePool<PoolRequest, MigratedChunk, ChunkFailure>({
+            size: options.size,
+            concurrency: CHUNKS_PER_WORKER,
+            encode: transferBytes,
+            initialMessage: () => ({ _tag: "Setup", modules, jitless }),
+            onCreate
+          }),
+          (e) => new MigrateWorkerError({ message: describe(e) })
+        )).pipe(Effect.zipLeft(Deferred.await(created))),
+        Effect.zipRight(Deferred.await(created), Effect.never)
+      ).pipe(
+        Effect.tap(() => Effect.sync(() => void (up = true))),
+        Effect.provideService(Worker.WorkerManager, manager)
+      )
+    )
+    const started = Fiber.join(starting)
     return {
       size: options.size,
       concurrency: options.size * CHUNKS_PER_WORKER,
+      started: Effect.asVoid(started),
+      isStarted: Effect.sync(() => up),
       migrateChunk: (target, chunk, keepRejects = true) =>
-        Effect.mapError(
-          Effect.suspend(() => pool.executeEffect({ _tag: "Chunk", target, chunk, keepRejects, spare: spareBuffer() })),
-          (e): MigrateWorkerError | UnknownTargetError =>
-            e._tag === "WorkerError"
-              ? new MigrateWorkerError({ message: describe(e) })
-              : e._tag === "AdapterError"
-                ? new MigrateWorkerError({ message: `migration worker: ${e.message}` })
-                : new UnknownTargetError({ target: e.target, message: e.message })
+        Effect.flatMap(started, (pool) =>
+          Effect.mapError(
+            pool.executeEffect({ _tag: "Chunk", target, chunk, keepRejects, spare: spareBuffer() }),
+            (e): MigrateWorkerError | UnknownTargetError =>
+              e._tag === "WorkerError"
+                ? new MigrateWorkerError({ message: describe(e) })
+                : e._tag === "AdapterError"
+                  ? new MigrateWorkerError({ message: `migration worker: ${e.message}` })
+                  : new UnknownTargetError({ target: e.target, message: e.message })
+          )
         )
     }
   })

@@ -15,7 +15,7 @@ import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { gzipSync } from "node:zlib"
 import { MigrateInputError, type MigrateOptions, type MigrateProgress, Normalizer, type Reject, listInputs, migrate, textOf } from "../src/index.js"
-import { type InputRecord, readChunks, readRecords } from "../src/internal/read.js"
+import { CHUNK_BYTES, CHUNK_LINES, type InputRecord, readChunks, readRecords } from "../src/internal/read.js"
 
 const reference = (file: string, bytes: Uint8Array): ReadonlyArray<InputRecord> =>
   Effect.runSync(
@@ -95,16 +95,16 @@ describe("reading NDJSON in chunks of bytes", () => {
     }
   }, 60_000)
 
-  it("cuts chunks of 256 lines, blank ones included, each in a buffer of its own", async () => {
+  it("cuts chunks of CHUNK_LINES lines, blank ones included, each in a buffer of its own", async () => {
     const dir = mkdtempSync(join(tmpdir(), "scanbridge-read-"))
     try {
       const path = join(dir, "lines.ndjson")
-      writeFileSync(path, Array.from({ length: 700 }, (_, i) => (i % 3 === 0 ? "" : `{"n":${i}}`)).join("\n"))
+      writeFileSync(path, Array.from({ length: 2.7 * CHUNK_LINES }, (_, i) => (i % 3 === 0 ? "" : `{"n":${i}}`)).join("\n"))
       const chunks = await read(readChunks(path))
       expect(chunks.map((c) => c._tag === "Lines" && [c.firstLine, c.first, c.bytes.byteOffset])).toEqual([
         [1, true, 0],
-        [257, false, 0],
-        [513, false, 0]
+        [CHUNK_LINES + 1, false, 0],
+        [2 * CHUNK_LINES + 1, false, 0]
       ])
       // Each can be moved to a worker without taking another's bytes with it.
       expect(new Set(chunks.map((c) => c._tag === "Lines" && c.bytes.buffer)).size).toBe(3)
@@ -113,27 +113,37 @@ describe("reading NDJSON in chunks of bytes", () => {
     }
   })
 
-  it("ends a chunk early once it holds 2 MiB, the line that crosses included", async () => {
+  it("ends a chunk before a line would take it past 2 MiB, and makes a larger line a chunk of its own", async () => {
     const dir = mkdtempSync(join(tmpdir(), "scanbridge-read-"))
     try {
-      const path = join(dir, "large.ndjson")
       const line = JSON.stringify({ avatar: "A".repeat(600 * 1024) })
-      writeFileSync(path, Array.from({ length: 10 }, () => line).join("\n"))
-      const chunks = await read(readChunks(path))
-      expect(chunks.map((c) => c._tag === "Lines" && c.firstLine)).toEqual([1, 5, 9])
+      const larger = JSON.stringify({ avatar: "B".repeat(CHUNK_BYTES) })
+      // Three 600 KiB lines fit in 2 MiB, four do not.
+      const text = [...Array.from({ length: 7 }, () => line), larger, line, line].join("\n")
+      writeFileSync(join(dir, "large.ndjson"), text)
+      // Decompressed, the same bytes come in reads of some 16 KiB: lines span many of them.
+      writeFileSync(join(dir, "large.ndjson.gz"), gzipSync(text))
+      for (const file of ["large.ndjson", "large.ndjson.gz"]) {
+        const chunks = await read(readChunks(join(dir, file)))
+        const bytes = chunks.map((c) => (c._tag === "Lines" ? c.bytes : new Uint8Array(0)))
+        expect(chunks.map((c) => c._tag === "Lines" && c.firstLine)).toEqual([1, 4, 7, 8, 9])
+        expect(bytes.map((b) => b.length <= CHUNK_BYTES)).toEqual([true, true, true, false, true])
+        expect(new TextDecoder().decode(concat(bytes))).toBe(text)
+      }
     } finally {
       rmSync(dir, { recursive: true, force: true })
     }
   })
 
-  it("reads a JSON array's elements in chunks of 256 records, and an empty array as none", async () => {
+  it("reads a JSON array's elements in chunks of CHUNK_LINES records, and an empty array as none", async () => {
     const dir = mkdtempSync(join(tmpdir(), "scanbridge-read-"))
     try {
-      writeFileSync(join(dir, "many.json"), JSON.stringify(Array.from({ length: 600 }, (_, i) => ({ n: i }))))
+      const n = 2 * CHUNK_LINES + 88
+      writeFileSync(join(dir, "many.json"), JSON.stringify(Array.from({ length: n }, (_, i) => ({ n: i }))))
       writeFileSync(join(dir, "none.json"), "[]")
       const chunks = await read(readChunks(join(dir, "many.json")))
-      expect(chunks.map((c) => (c._tag === "Records" ? c.records.length : -1))).toEqual([256, 256, 88])
-      expect(chunks[2]!._tag === "Records" && chunks[2]!.records[87]).toEqual({ file: join(dir, "many.json"), line: 600, raw: '{"n":599}' })
+      expect(chunks.map((c) => (c._tag === "Records" ? c.records.length : -1))).toEqual([CHUNK_LINES, CHUNK_LINES, 88])
+      expect(chunks[2]!._tag === "Records" && chunks[2]!.records[87]).toEqual({ file: join(dir, "many.json"), line: n, raw: `{"n":${n - 1}}` })
       expect(await read(readRecords(join(dir, "none.json")))).toEqual([])
     } finally {
       rmSync(dir, { recursive: true, force: true })
@@ -211,8 +221,8 @@ describe("inputs read once", () => {
 })
 
 describe("bytes that are not UTF-8", () => {
-  // Past the first chunk's 256 lines, so the bad line may be a chunk's first, last or any.
-  const lines = entries(300)
+  // Past the first chunk's lines, so the bad line may be a chunk's first, last or any.
+  const lines = entries(CHUNK_LINES + 44)
   const good = inTemp(async (dir) => {
     await writeFile(join(dir, "good.ndjson"), lines.join("\n"))
     return run({ inputs: [join(dir, "good.ndjson")] })
@@ -270,8 +280,8 @@ describe("bytes that are not UTF-8", () => {
 })
 
 describe("a file that changes while it is read", () => {
-  // Some 8 MB: far more than the reader holds ahead of the first chunk's results.
-  const big = entries(3000).join("\n") + "\n"
+  // Some 30 MB, 12 chunks and more: far more than the reader holds ahead of the first chunk's results.
+  const big = entries(12 * CHUNK_LINES).join("\n") + "\n"
 
   it.each([
     ["shrinks", (path: string) => truncate(path, 1000), / 1000 bytes now/],
@@ -393,9 +403,11 @@ describe("JSON documents", () => {
 describe("progress", () => {
   it("counts input bytes, compressed ones for a .gz, up to the inputs' total", () =>
     inTemp(async (dir) => {
-      await writeFile(join(dir, "a.ndjson"), entries(700).join("\n"))
-      await writeFile(join(dir, "b.json"), `[${entries(600).join(",")}]`)
-      await writeFile(join(dir, "c.ndjson.gz"), gzipSync(entries(900).join("\n")))
+      // Several chunks in each of the first three.
+      const chunks = (n: number) => entries(Math.round(n * CHUNK_LINES))
+      await writeFile(join(dir, "a.ndjson"), chunks(2.7).join("\n"))
+      await writeFile(join(dir, "b.json"), `[${chunks(2.3).join(",")}]`)
+      await writeFile(join(dir, "c.ndjson.gz"), gzipSync(chunks(3.5).join("\n")))
       await writeFile(join(dir, "d.json.gz"), gzipSync(`[${entries(10).join(",")}]`))
       await writeFile(join(dir, "e.ndjson"), "")
       await writeFile(join(dir, "f.json"), "[]")
@@ -403,7 +415,7 @@ describe("progress", () => {
       const total = listed.files.reduce((n, f) => n + readFileSync(f.file).length, 0)
       expect(listed.bytesTotal).toBe(total)
       const { progress, report } = await run({ inputs: listed })
-      expect(report.records).toBe(2210)
+      expect(report.records).toBe(Math.round(2.7 * CHUNK_LINES) + Math.round(2.3 * CHUNK_LINES) + Math.round(3.5 * CHUNK_LINES) + 10)
       expect(progress.length).toBeGreaterThan(8)
       expect(progress.every((p, i) => p.bytesTotal === total && p.bytesRead >= (progress[i - 1]?.bytesRead ?? 0))).toBe(true)
       expect(progress.at(-1)!.bytesRead).toBe(total)

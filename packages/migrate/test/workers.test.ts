@@ -14,6 +14,7 @@ import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { Worker } from "node:worker_threads"
 import { type MigratePool, Normalizer, makeMigratePool, migrate, outputFile, textOf } from "../src/index.js"
+import { CHUNK_BYTES, CHUNK_LINES } from "../src/internal/read.js"
 
 const repo = fileURLToPath(new URL("../../..", import.meta.url))
 const EXPORT = join(repo, "examples", "export")
@@ -23,12 +24,15 @@ const TIMEOUT = 60_000
 const ENTRY = new URL("./worker-entry.mjs", import.meta.url)
 // The heap the scanbridge executable gives its workers (packages/cli/src/workers.ts).
 const WORKER_HEAP = { maxYoungGenerationSizeMb: 24, maxOldGenerationSizeMb: 96 }
-const platformOf = (worker: string) =>
+const platformOf = (worker: string, workerData?: unknown) =>
   Layer.mergeAll(
     NodeContext.layer,
     Normalizer.default,
-    NodeWorker.layerPlatform(() => new Worker(ENTRY, { env: { ...process.env, SCANBRIDGE_TEST_WORKER: worker }, resourceLimits: WORKER_HEAP }))
+    NodeWorker.layerPlatform(() => new Worker(ENTRY, { env: { ...process.env, SCANBRIDGE_TEST_WORKER: worker }, resourceLimits: WORKER_HEAP, workerData }))
   )
+
+/** A pool whose workers have all started, so that every chunk it has room for goes to them. */
+const startedPool = (size: number) => Effect.tap(makeMigratePool({ size }), (pool) => pool.started)
 
 /** Every record of the example export, as one NDJSON line each, the broken ones included. */
 const exampleLines = (): ReadonlyArray<string> => {
@@ -44,31 +48,34 @@ const exampleLines = (): ReadonlyArray<string> => {
   ]
 }
 
+// A quarter of a chunk's lines.
+const QUARTER = CHUNK_LINES / 4
+
 let dir: string
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), "scanbridge-workers-"))
   const lines = exampleLines()
-  // 3000 records in an order no chunk repeats (the formats and the rejects land at different
-  // places in each chunk of 256), in an NDJSON file, a JSON array and a folder.
+  // 12 chunks' records in an order no chunk repeats (the formats and the rejects land at different
+  // places in each chunk), in an NDJSON file, a JSON array and a folder.
   const pick = (n: number) => Array.from({ length: n }, (_, i) => lines[(i * 7 + Math.floor(i / lines.length)) % lines.length]!)
   await mkdir(join(dir, "folder"))
-  await writeFile(join(dir, "folder", "a.ndjson"), `${pick(2000).join("\n")}\n\n`)
+  await writeFile(join(dir, "folder", "a.ndjson"), `${pick(8 * QUARTER).join("\n")}\n\n`)
   // A JSON array holds only JSON: its rejects are records of no known format.
-  const json = pick(900).filter((l) => {
+  const json = pick(4 * QUARTER).filter((l) => {
     try {
       return JSON.parse(l) !== undefined
     } catch {
       return false
     }
   })
-  await writeFile(join(dir, "folder", "b.json"), `[${json.slice(0, 700).join(",")}]`)
-  await writeFile(join(dir, "c.jsonl"), pick(300).join("\n"))
+  await writeFile(join(dir, "folder", "b.json"), `[${json.slice(0, 3 * QUARTER).join(",")}]`)
+  await writeFile(join(dir, "c.jsonl"), pick(QUARTER).join("\n"))
 })
 afterAll(async () => {
   await rm(dir, { recursive: true, force: true })
 })
 
-/** The inputs written above: a folder of NDJSON and JSON files, and a `.jsonl` file, some 3,000 records with rejects. */
+/** The inputs written above: a folder of NDJSON and JSON files, and a `.jsonl` file, 12 quarters of a chunk, with rejects. */
 const exampleInputs = () => [join(dir, "folder"), join(dir, "c.jsonl")]
 
 /** A migration into memory, on the pool if given. */
@@ -94,14 +101,14 @@ describe("migrate on worker threads", () => {
     () =>
       Effect.gen(function* () {
         const inputs = exampleInputs()
-        const pool = yield* makeMigratePool({ size: 2 })
+        const pool = yield* startedPool(2)
         for (const to of ["canonical", "platform"]) {
           const here = yield* run(inputs, to)
           const there = yield* run(inputs, to, pool)
-          expect(here.report.records).toBe(3000)
+          expect(here.report.records).toBe(12 * QUARTER)
           expect(here.report.records).toBe(here.report.migrated + here.report.rejected)
-          expect(here.report.rejected).toBeGreaterThan(3 * 6)
-          expect(here.progress).toBeGreaterThan(5)
+          expect(here.report.rejected).toBeGreaterThan(12 * 6)
+          expect(here.progress).toBeGreaterThanOrEqual(5)
           expect(there.out).toBe(here.out)
           expect(there.rejects).toBe(here.rejects)
           // The same keys in the same order, so the report file is the same bytes too.
@@ -125,7 +132,7 @@ describe("migrate on worker threads", () => {
         ]
         const file = join(dir, "hostile.ndjson")
         yield* Effect.promise(() => writeFile(file, `${Array.from({ length: 600 }, (_, i) => (i % 50 === 7 ? hostile[Math.floor(i / 50) % hostile.length] : valid)).join("\n")}\n`))
-        const pool = yield* makeMigratePool({ size: 1 })
+        const pool = yield* startedPool(1)
         const here = yield* run([file], "canonical")
         const there = yield* run([file], "canonical", pool)
         expect(here.report.records).toBe(600)
@@ -141,10 +148,42 @@ describe("migrate on worker threads", () => {
     "fails with a MigrateWorkerError when a worker cannot start, rather than wait for it",
     () =>
       Effect.gen(function* () {
-        const error = yield* Effect.flip(makeMigratePool({ size: 2 }))
+        const error = yield* Effect.flip(startedPool(2))
         expect(error._tag).toBe("MigrateWorkerError")
         expect(error.message).toContain("no-such-worker.ts")
+        // A run fails too, however soon its input is done: it waits for the pool to start.
+        const pool = yield* makeMigratePool({ size: 1 })
+        const failed = yield* Effect.flip(run([join(dir, "c.jsonl")], "canonical", pool))
+        expect(failed._tag).toBe("MigrateWorkerError")
+        expect(failed.message).toContain("no-such-worker.ts")
       }).pipe(Effect.scoped, Effect.provide(platformOf("./no-such-worker.ts"))),
+    TIMEOUT
+  )
+
+  it.effect(
+    "migrates on the calling thread while the workers start, and waits for them to end the run",
+    () =>
+      Effect.gen(function* () {
+        const inputs = exampleInputs()
+        const here = yield* run(inputs, "canonical")
+        // gated-worker.ts starts once gate[0] is 1.
+        const gate = new Int32Array(new SharedArrayBuffer(4))
+        const pool = yield* makeMigratePool({ size: 1 }).pipe(Effect.provide(platformOf("./gated-worker.ts", gate.buffer)))
+        let out = ""
+        let startedWhenAllWritten: boolean | undefined
+        const output = (t: string | Uint8Array) =>
+          Effect.gen(function* () {
+            out += textOf(t)
+            if (out.length < here.out.length) return
+            startedWhenAllWritten = yield* pool.isStarted
+            Atomics.store(gate, 0, 1)
+          })
+        const report = yield* migrate({ inputs, to: "canonical", output, pool })
+        expect(startedWhenAllWritten).toBe(false)
+        expect(out).toBe(here.out)
+        expect(JSON.stringify(report)).toBe(JSON.stringify(here.report))
+        expect(yield* pool.isStarted).toBe(true)
+      }).pipe(Effect.scoped, Effect.provide(platformOf("./worker-entry.ts"))),
     TIMEOUT
   )
 
@@ -152,10 +191,31 @@ describe("migrate on worker threads", () => {
     "fails with a MigrateWorkerError when a worker stops while it holds a chunk",
     () =>
       Effect.gen(function* () {
-        const pool = yield* makeMigratePool({ size: 1 })
+        const pool = yield* startedPool(1)
         const error = yield* Effect.flip(run([join(dir, "c.jsonl")], "canonical", pool))
         expect(error._tag).toBe("MigrateWorkerError")
         expect(error.message).toContain("exited with code 3")
+      }).pipe(Effect.scoped, Effect.provide(platformOf("./crash-worker.ts"))),
+    TIMEOUT
+  )
+
+  it.effect(
+    "sends the workers chunks that ended early at 2 MiB, and keeps only a single larger line here",
+    () =>
+      Effect.gen(function* () {
+        // crash-worker.ts stops on the first chunk it is sent.
+        const pool = yield* startedPool(1)
+        // Twelve 600 KiB lines: four chunks of three, none past 2 MiB.
+        const line = JSON.stringify({ avatar: "A".repeat(600 * 1024) })
+        const several = join(dir, "several-large.ndjson")
+        const single = join(dir, "single-larger.ndjson")
+        yield* Effect.promise(() => writeFile(several, Array.from({ length: 12 }, () => line).join("\n")))
+        yield* Effect.promise(() => writeFile(single, JSON.stringify({ avatar: "B".repeat(CHUNK_BYTES) })))
+        // (Only the report, should the run succeed: the records would fill the test's output.)
+        const error = yield* Effect.flip(Effect.map(run([several], "canonical", pool), (done) => done.report))
+        expect(error.message).toContain("exited with code 3")
+        const kept = yield* run([single], "canonical", yield* startedPool(1))
+        expect(kept.report.records).toBe(1)
       }).pipe(Effect.scoped, Effect.provide(platformOf("./crash-worker.ts"))),
     TIMEOUT
   )
@@ -167,10 +227,10 @@ describe("migrate on worker threads", () => {
         // jitless-worker.ts stops with code 7 on any generated code: only a jitless worker migrates.
         const inputs = [join(dir, "c.jsonl")]
         const here = yield* run(inputs, "canonical")
-        const notJitless = yield* Effect.flip(Effect.scoped(Effect.flatMap(makeMigratePool({ size: 1 }), (pool) => run(inputs, "canonical", pool))))
+        const notJitless = yield* Effect.flip(Effect.scoped(Effect.flatMap(startedPool(1), (pool) => run(inputs, "canonical", pool))))
         expect(notJitless.message).toContain("exited with code 7")
         Codegen.configure({ jitless: true })
-        const there = yield* Effect.scoped(Effect.flatMap(makeMigratePool({ size: 1 }), (pool) => run(inputs, "canonical", pool))).pipe(
+        const there = yield* Effect.scoped(Effect.flatMap(startedPool(1), (pool) => run(inputs, "canonical", pool))).pipe(
           Effect.ensuring(Effect.sync(() => Codegen.configure({ jitless: false })))
         )
         expect(there.out).toBe(here.out)
@@ -185,7 +245,7 @@ describe("migrate on worker threads", () => {
       Effect.gen(function* () {
         const inputs = exampleInputs()
         const here = yield* run(inputs, "canonical")
-        const pool = yield* makeMigratePool({ size: 2 })
+        const pool = yield* startedPool(2)
         const file = join(dir, "recycled.ndjson")
         for (const onPool of [undefined, pool]) {
           for (const keep of ["output", "rejects"] as const) {
@@ -216,7 +276,7 @@ describe("migrate on worker threads", () => {
     () =>
       Effect.gen(function* () {
         const inputs = exampleInputs()
-        const pool = yield* makeMigratePool({ size: 2 })
+        const pool = yield* startedPool(2)
         const kept = yield* run(inputs, "canonical", pool)
         expect(kept.report.rejected).toBeGreaterThan(0)
         for (const onPool of [undefined, pool]) {

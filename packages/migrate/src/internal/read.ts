@@ -34,9 +34,9 @@ export interface Unreadable {
 }
 
 /**
- * A chunk of the input, as plain data a worker thread can take: up to 256 lines (fewer past
+ * A chunk of the input, as plain data a worker thread can take: up to 1024 lines (fewer within
  * 2 MiB, one line at least) of an NDJSON file as their bytes (so the reading thread neither
- * decodes nor splits them, and a worker gets them without a copy), or up to 256 records of a
+ * decodes nor splits them, and a worker gets them without a copy), or up to 1024 records of a
  * JSON document. `inputBytes` is the share of the input's bytes (compressed, for a `.gz`) the
  * chunk stands for: the chunks of an input add up to its size, for progress.
  */
@@ -143,10 +143,15 @@ export const recordsOf = (chunk: InputChunk): ReadonlyArray<InputRecord> => {
 
 // --- Chunks -------------------------------------------------------------------------------
 
-// Lines or records per chunk: large enough to amortise the stream's (and a worker's message's)
-// overhead, small enough that the live objects of one chunk stay in the young generation.
-const CHUNK_LINES = 256
-/** Past this many bytes a chunk ends early; `migrate` keeps a chunk larger than this (one very large record) off the workers. */
+/**
+ * Lines or records per chunk: large enough to amortise what a chunk costs whatever its size (the
+ * stream's fibers, a worker's message: some 1 ms of the main thread, measured at 256 lines, when
+ * 200k platform entries were 780 chunks), small enough to share the work out finely. A chunk's
+ * records are read one at a time and its outputs are bytes, so its size holds nothing live on
+ * the heap.
+ */
+export const CHUNK_LINES = 1024
+/** A chunk holds at most this many bytes, unless it is one line larger than that, which `migrate` keeps off the workers. */
 export const CHUNK_BYTES = 2 * 1024 * 1024
 
 const concat = (parts: ReadonlyArray<Uint8Array>): Uint8Array => concatInto(new Uint8Array(lengthOf(parts)), parts)
@@ -167,7 +172,7 @@ const bytesOnly = (inputBytes: number): Stream.Stream<InputChunk> =>
   inputBytes > 0 ? Stream.make({ _tag: "Records" as const, records: [], inputBytes }) : Stream.empty
 
 /**
- * An NDJSON file's bytes cut into chunks of CHUNK_LINES lines (fewer past CHUNK_BYTES), at \n
+ * An NDJSON file's bytes cut into chunks of CHUNK_LINES lines (fewer within CHUNK_BYTES), at \n
  * bytes (never inside a UTF-8 character). Each chunk's bytes are a buffer of their own from
  * `takeBytes`, so it can be transferred to a worker, and whoever migrates it gives it back.
  * `consumed(end)` says how many input bytes have been read once the content up to `end` has (the
@@ -181,9 +186,13 @@ const linesOf = <E, R>(
   recycle = false
 ): Stream.Stream<InputChunk, E, R> =>
   Stream.suspend(() => {
+    // The chunk being gathered: whole lines (`held`, copies of earlier reads' bytes) and the
+    // line begun in an earlier read and not yet ended (`partial`).
     let held: Array<Uint8Array> = []
     let heldLines = 0
     let heldBytes = 0
+    let partial: Array<Uint8Array> = []
+    let partialBytes = 0
     let firstLine = 1
     let first = true
     let offset = 0
@@ -206,28 +215,47 @@ const linesOf = <E, R>(
     }
     const take = (buffer: Uint8Array): Array<InputChunk> => {
       const chunks: Array<InputChunk> = []
+      // This read's bytes from `start` to `lineStart` are whole lines of the chunk being gathered.
       let start = 0
-      for (let lf = buffer.indexOf(10); lf >= 0; lf = buffer.indexOf(10, lf + 1)) {
-        // A chunk ends at CHUNK_LINES lines, or sooner at CHUNK_BYTES: large records (avatars)
-        // then come a few at a time, and a worker's heap stays small.
-        if (++heldLines === CHUNK_LINES || heldBytes + (lf + 1 - start) >= CHUNK_BYTES) {
-          held.push(buffer.subarray(start, lf + 1))
-          chunks.push(chunk())
-          start = lf + 1
-        }
+      let lineStart = 0
+      const cut = (end: number) => {
+        if (end > start) held.push(buffer.subarray(start, end))
+        chunks.push(chunk())
+        start = end
       }
-      // A copy: the stream may fill its buffer again.
-      if (start < buffer.length) {
-        held.push(buffer.slice(start))
-        heldBytes += buffer.length - start
+      for (let lf = buffer.indexOf(10); lf >= 0; lf = buffer.indexOf(10, lf + 1)) {
+        // At most CHUNK_LINES lines and CHUNK_BYTES bytes, unless one line is larger: it is then
+        // a chunk of its own, which `migrate` keeps off the workers, so a worker's heap stays small.
+        const lineBytes = partialBytes + lf + 1 - lineStart
+        if (heldLines > 0 && heldBytes + (lineStart - start) + lineBytes > CHUNK_BYTES) cut(lineStart)
+        if (partialBytes > 0) {
+          held.push(...partial)
+          heldBytes += partialBytes
+          partial = []
+          partialBytes = 0
+        }
+        lineStart = lf + 1
+        if (++heldLines === CHUNK_LINES || heldBytes + (lineStart - start) >= CHUNK_BYTES) cut(lineStart)
+      }
+      // Copies: the stream may fill its buffer again.
+      if (lineStart > start) {
+        held.push(buffer.slice(start, lineStart))
+        heldBytes += lineStart - start
+      }
+      if (lineStart < buffer.length) {
+        partial.push(buffer.slice(lineStart))
+        partialBytes += buffer.length - lineStart
       }
       if (recycle) giveBytes(buffer)
       return chunks
     }
-    return bytes.pipe(
-      Stream.mapConcat(take),
-      Stream.concat(Stream.suspend(() => (held.length === 0 ? bytesOnly(inputBytesTo(offset)) : Stream.make(chunk()))))
-    )
+    const last = (): Stream.Stream<InputChunk> => {
+      // A last line without a \n.
+      held.push(...partial)
+      partial = []
+      return held.length === 0 ? bytesOnly(inputBytesTo(offset)) : Stream.make(chunk())
+    }
+    return bytes.pipe(Stream.mapConcat(take), Stream.concat(Stream.suspend(last)))
   })
 
 /** Records in chunks of CHUNK_LINES, made as they are taken; the input's bytes shared among them by their count. */
