@@ -29,7 +29,7 @@ export const defaultWorkers = (inputBytes: number, cores: number = availablePara
 
 /**
  * A worker's heap. V8 would let each one grow to hundreds of megabytes, where a chunk (at most
- * 2 MiB of NDJSON; a larger one stays on the main thread) needs a few tens. The young generation
+ * 1 MiB of NDJSON; a larger one stays on the main thread) needs a few tens. The young generation
  * is where a chunk's records live and die: at 8 MB a worker spent some 16 % of its time in GC
  * (scavenging several times per chunk, and promoting what a chunk still held), at 32 MB some
  * 12 % (CPU profiles of 50k platform entries), for a few MB more RSS.

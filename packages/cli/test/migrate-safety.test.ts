@@ -21,7 +21,7 @@ const TIMEOUT = 30_000
 const OLD = "what was there before the run\n"
 
 let tmp: string
-/** 2400 records of every format, broken ones among them: three chunks of 1024 lines (CHUNK_LINES, packages/migrate/src/internal/read.ts). */
+/** 2400 records of every format, broken ones among them: several chunks (packages/migrate/src/internal/read.ts cuts them). */
 let many: string
 beforeAll(async () => {
   tmp = await mkdtemp(join(tmpdir(), "scanbridge-safety-"))
@@ -203,13 +203,15 @@ describe("progress", () => {
       const m = PROGRESS.exec(`\r${lines.at(-1)}`)
       expect(m, printed.err).not.toBeNull()
       const [, percent, , , elapsed, , rate, records, rejected] = m!
-      // The first chunk (1024 of 2400 lines) is written; the second is held.
-      expect(records).toBe("1,024")
+      // The first chunk (some of the 2400 lines) is written; the second is held.
+      const firstChunk = Number(records!.replace(/,/g, ""))
+      expect(firstChunk).toBeGreaterThan(0)
+      expect(firstChunk).toBeLessThan(2400)
       expect(Number(percent)).toBeGreaterThan(0)
       expect(Number(percent)).toBeLessThan(100)
       expect(elapsed).toBe("0:01")
-      // Over the last second: all 1024 records came in its first instant.
-      expect(rate).toBe("1,024")
+      // Over the last second: all the first chunk's records came in its first instant.
+      expect(rate).toBe(records)
       expect(Number(rejected)).toBeGreaterThan(0)
       // The rate is the current one: with nothing more done, it falls to 0 once the window has passed.
       yield* TestClock.adjust("10 seconds")

@@ -113,12 +113,12 @@ describe("reading NDJSON in chunks of bytes", () => {
     }
   })
 
-  it("ends a chunk before a line would take it past 2 MiB, and makes a larger line a chunk of its own", async () => {
+  it("ends a chunk before a line would take it past CHUNK_BYTES, and makes a larger line a chunk of its own", async () => {
     const dir = mkdtempSync(join(tmpdir(), "scanbridge-read-"))
     try {
-      const line = JSON.stringify({ avatar: "A".repeat(600 * 1024) })
+      const line = JSON.stringify({ avatar: "A".repeat(Math.floor(0.29 * CHUNK_BYTES)) })
       const larger = JSON.stringify({ avatar: "B".repeat(CHUNK_BYTES) })
-      // Three 600 KiB lines fit in 2 MiB, four do not.
+      // Three such lines fit in a chunk, four do not.
       const text = [...Array.from({ length: 7 }, () => line), larger, line, line].join("\n")
       writeFileSync(join(dir, "large.ndjson"), text)
       // Decompressed, the same bytes come in reads of some 16 KiB: lines span many of them.

@@ -200,13 +200,13 @@ describe("migrate on worker threads", () => {
   )
 
   it.effect(
-    "sends the workers chunks that ended early at 2 MiB, and keeps only a single larger line here",
+    "sends the workers chunks that ended early at CHUNK_BYTES, and keeps only a single larger line here",
     () =>
       Effect.gen(function* () {
         // crash-worker.ts stops on the first chunk it is sent.
         const pool = yield* startedPool(1)
-        // Twelve 600 KiB lines: four chunks of three, none past 2 MiB.
-        const line = JSON.stringify({ avatar: "A".repeat(600 * 1024) })
+        // Twelve lines of 0.29 CHUNK_BYTES: four chunks of three, none past CHUNK_BYTES.
+        const line = JSON.stringify({ avatar: "A".repeat(Math.floor(0.29 * CHUNK_BYTES)) })
         const several = join(dir, "several-large.ndjson")
         const single = join(dir, "single-larger.ndjson")
         yield* Effect.promise(() => writeFile(several, Array.from({ length: 12 }, () => line).join("\n")))
