@@ -74,6 +74,7 @@ const isEnvelope = (json: unknown): json is { readonly source: string; readonly 
 const build = (adapters: ReadonlyArray<Adapter>): NormalizerService => {
   const formats = [canonicalFormat, ...adapters.flatMap((a) => a.formats)]
   const names = formats.map((f) => f.name)
+  const apis = adapters.map((a) => a.name)
   const encoders = new Map<string, ScanEncoder>([[canonicalEncoder.target, canonicalEncoder], ...adapters.map((a) => [a.encoder.target, a.encoder] as const)])
 
   const among = (candidates: ReadonlyArray<ScanFormat>, json: unknown, explicit: boolean): Either.Either<Detected, UnknownFormatError> => {
@@ -100,16 +101,7 @@ const build = (adapters: ReadonlyArray<Adapter>): NormalizerService => {
   const detectOrThrow = (json: unknown): Either.Either<Detected, UnknownFormatError> => {
     if (!isEnvelope(json)) return among(formats, json, false)
     const named = formats.filter((f) => f.name === json.source || f.api === json.source)
-    if (named.length === 0) {
-      return Either.left(
-        new UnknownFormatError({
-          tried: names,
-          matched: [],
-          value: json.source,
-          message: `unknown source ${JSON.stringify(json.source)}: expected an API (${adapters.map((a) => a.name).join(", ")}) or a format (${names.join(", ")})`
-        })
-      )
-    }
+    if (named.length === 0) return Either.left(UnknownFormatError.unknownSource(names, apis, json.source))
     return among(named, json.payload, true)
   }
 

@@ -75,6 +75,10 @@ describe("detectFormat", () => {
     expect(Either.isRight(forced) && forced.right[0]!.failure?.code).toBe("SESSION_EXPIRED")
     const unknown = detectFormat({ source: "csv", payload: {} })
     expect(Either.isLeft(unknown) && unknown.left.message).toContain('unknown source "csv"')
+    // A source of any size is named by a preview, not whole.
+    const huge = defaultNormalizer.normalize({ source: "x".repeat(1_000_000), payload: {} })
+    expect(Either.isLeft(huge) && huge.left.message.length).toBeLessThan(1000)
+    expect(Either.isLeft(huge) && huge.left.message).toMatch(/^unknown source "x+…/)
   })
 })
 

@@ -274,6 +274,16 @@ export class UnknownFormatError extends Schema.TaggedError<UnknownFormatError>("
     return withoutStack(() => new UnknownFormatError({ tried, matched: [], value, message: `cannot tell the format: ${unreadableReason(cause)} (got ${previewValue(value)})` }, NO_VALIDATION))
   }
 
+  /** A `{source, payload}` envelope whose source names none of the APIs or formats (previewed: a source may be any size). */
+  static unknownSource(tried: ReadonlyArray<string>, apis: ReadonlyArray<string>, source: string): UnknownFormatError {
+    return withoutStack(() => new UnknownFormatError({
+      tried,
+      matched: [],
+      value: source,
+      message: `unknown source ${previewValue(source)}: expected an API (${apis.join(", ")}) or a format (${tried.join(", ")})`
+    }, NO_VALIDATION))
+  }
+
   static ambiguous(tried: ReadonlyArray<string>, matched: ReadonlyArray<string>, value: unknown): UnknownFormatError {
     return withoutStack(() => new UnknownFormatError({
       tried,
