@@ -155,7 +155,8 @@ export const makeMigratePool = (options: MigratePoolOptions): Effect.Effect<Migr
     const jitless = Codegen.options().jitless
     const platform = watched(yield* Worker.PlatformWorker, () => count < options.size, created)
     const manager = yield* Effect.provideService(Worker.makeManager, Worker.PlatformWorker, platform)
-    let up = false
+    // The pool, once every worker is up.
+    let ready: Worker.WorkerPool<PoolRequest, MigratedChunk, ChunkFailure> | undefined
     // Started in the background (a worker takes a fifth of a second to load), within the scope,
     // whose close stops it and the workers. Disconnected: interrupting a pool that still waits for
     // its workers would wait as long as they do.
@@ -173,18 +174,20 @@ export const makeMigratePool = (options: MigratePoolOptions): Effect.Effect<Migr
         )).pipe(Effect.zipLeft(Deferred.await(created))),
         Effect.zipRight(Deferred.await(created), Effect.never)
       ).pipe(
-        Effect.tap(() => Effect.sync(() => void (up = true))),
+        Effect.tap((pool) => Effect.sync(() => void (ready = pool))),
         Effect.provideService(Worker.WorkerManager, manager)
       )
     )
     const started = Fiber.join(starting)
+    // Once the pool is up, a chunk goes straight to it, without joining the fiber that started it.
+    const whenUp = Effect.suspend(() => (ready === undefined ? started : Effect.succeed(ready)))
     return {
       size: options.size,
       concurrency: options.size * CHUNKS_PER_WORKER,
       started: Effect.asVoid(started),
-      isStarted: Effect.sync(() => up),
+      isStarted: Effect.sync(() => ready !== undefined),
       migrateChunk: (target, chunk, keepRejects = true) =>
-        Effect.flatMap(started, (pool) =>
+        Effect.flatMap(whenUp, (pool) =>
           Effect.mapError(
             pool.executeEffect({ _tag: "Chunk", target, chunk, keepRejects, spare: spareBuffer() }),
             (e): MigrateWorkerError | UnknownTargetError =>

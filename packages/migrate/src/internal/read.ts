@@ -198,6 +198,13 @@ const linesOf = <E, R>(
     let heldBytes = 0
     let partial: Array<Uint8Array> = []
     let partialBytes = 0
+    // The line begun in earlier reads, ended now: it joins the chunk's lines.
+    const holdPartial = () => {
+      held.push(...partial)
+      heldBytes += partialBytes
+      partial = []
+      partialBytes = 0
+    }
     let firstLine = 1
     let first = true
     let offset = 0
@@ -233,12 +240,7 @@ const linesOf = <E, R>(
         // a chunk of its own, which `migrate` keeps off the workers, so a worker's heap stays small.
         const lineBytes = partialBytes + lf + 1 - lineStart
         if (heldLines > 0 && heldBytes + (lineStart - start) + lineBytes > CHUNK_BYTES) cut(lineStart)
-        if (partialBytes > 0) {
-          held.push(...partial)
-          heldBytes += partialBytes
-          partial = []
-          partialBytes = 0
-        }
+        if (partialBytes > 0) holdPartial()
         lineStart = lf + 1
         if (++heldLines === CHUNK_LINES || heldBytes + (lineStart - start) >= CHUNK_BYTES) cut(lineStart)
       }
@@ -256,8 +258,7 @@ const linesOf = <E, R>(
     }
     const last = (): Stream.Stream<InputChunk> => {
       // A last line without a \n.
-      held.push(...partial)
-      partial = []
+      holdPartial()
       return held.length === 0 ? bytesOnly(inputBytesTo(offset)) : Stream.make(chunk())
     }
     return bytes.pipe(Stream.mapConcat(take), Stream.concat(Stream.suspend(last)))
