@@ -9,6 +9,7 @@ import { Effect, Option, Stream } from "effect"
 import { type ListedInputs, MigrateInputError, type StdinBytes, listInputs } from "./inputs.js"
 import { giveBytes } from "./internal/buffers.js"
 import { CHUNK_BYTES, type InputChunk, inputChunks } from "./internal/read.js"
+import { readAhead } from "./internal/read-ahead.js"
 import { type MigratedChunk, makeCounter, migrateChunk } from "./internal/pipeline.js"
 import { Normalizer, UnknownTargetError } from "./normalizer.js"
 import { type TextWriter, isSettled } from "./output.js"
@@ -49,6 +50,8 @@ export interface MigrateOptions {
 
 /** With a pool, the chunks this thread may hold besides the pool's (migrated or being migrated). */
 const HERE = 3
+/** Reads ahead of the migration, in the queue of `readAhead` (a read is a chunk or a few). */
+const READ_AHEAD = 2
 
 /**
  * Runs a migration: every record of the inputs goes to `output` or `rejects`, in input order,
@@ -95,8 +98,8 @@ export const migrate = (options: MigrateOptions) =>
     const outputSettled = isSettled(options.output)
     const rejects = options.rejects
     const rejectsSettled = rejects !== undefined && isSettled(rejects)
-    const migrated = Stream.fromIterable(listed.files).pipe(
-      Stream.flatMap((input) => inputChunks(input, options.stdin)),
+    const chunks = Stream.flatMap(Stream.fromIterable(listed.files), (input) => inputChunks(input, options.stdin))
+    const migrated = readAhead(chunks, READ_AHEAD).pipe(
       Stream.mapEffect((chunk) => Effect.map(run(chunk), (migrated) => ({ ...migrated, inputBytes: chunk.inputBytes })), {
         concurrency: pool === undefined ? 1 : pool.concurrency + HERE
       }),

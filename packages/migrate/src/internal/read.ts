@@ -367,10 +367,8 @@ const documentChunks = (file: string, bytes: Uint8Array, inputBytes: number): St
 
 const describe = (e: unknown) => (e instanceof Error ? e.message : String(e))
 
-/** A regular file is read this many bytes at a time, */
+/** A regular file is read this many bytes at a time (`migrate` reads ahead of the migration). */
 const READ_BYTES = 1024 * 1024
-/** and this many reads ahead of what the migration has taken. */
-const READ_AHEAD = 2
 
 /**
  * A regular file's bytes, failing if it changes size while it is read: a truncated or growing
@@ -407,8 +405,7 @@ const fileBytes = (fs: FileSystem.FileSystem, file: string, size: number, unread
           }
         )
       })
-      // The stream reads ahead of the migration by a few reads.
-      return Stream.buffer(Stream.repeatEffectOption(next), { capacity: READ_AHEAD })
+      return Stream.repeatEffectOption(next)
     })
   )
 
