@@ -6,7 +6,7 @@
  * unit the caller probably used (168 looks like centimetres: send 1680).
  */
 import { Effect, Either } from "effect"
-import { HUMAN_RANGES, type Path, type Range, formatPath } from "@scanbridge/model"
+import { HUMAN_RANGES, type Path, type Range, SYSTEMS_OF_MEASUREMENT, type SystemOfMeasurement, formatPath } from "@scanbridge/model"
 import { isBase64, likelyMistake, previewValue } from "@scanbridge/model/internal"
 import { FitInputError } from "./errors.js"
 
@@ -21,7 +21,8 @@ export const ESTIMATION_RANGES = {
 } as const satisfies Record<string, Range>
 
 export type Gender = "male" | "female"
-export type SystemOfMeasurement = "metric" | "imperial"
+/** The model's (`metric` or `imperial`), named here too as this package has always exported it. */
+export type { SystemOfMeasurement }
 export type AvatarType = "NO_AVATAR" | "GLB" | "HIGH_RESOLUTION_VERTICES"
 export type BodyType = "SLIM" | "AVERAGE" | "CURVY"
 
@@ -136,7 +137,7 @@ const options = (p: EstimationOptions): Check =>
     if (p.tightness !== undefined && (typeof p.tightness !== "number" || !Number.isFinite(p.tightness))) {
       return yield* refuse(["tightness"], p.tightness, `expected a finite number, got ${previewValue(p.tightness)}`)
     }
-    yield* oneOf("systemOfMeasurement", p.systemOfMeasurement, ["metric", "imperial"], false)
+    yield* oneOf("systemOfMeasurement", p.systemOfMeasurement, SYSTEMS_OF_MEASUREMENT, false)
     yield* oneOf("avatarType", p.avatarType, ["NO_AVATAR", "GLB", "HIGH_RESOLUTION_VERTICES"], false)
   })
 

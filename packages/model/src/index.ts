@@ -124,6 +124,17 @@ export { decodeScan, decodeScanEither, encodeScan, parseScan, parseScanEither, s
 export * as Proto3 from "./proto3.js"
 export type { Stats } from "./stats.js"
 export {
+  type DisplayStats,
+  type ImperialDisplayStats,
+  type MetricDisplayStats,
+  SYSTEMS_OF_MEASUREMENT,
+  type SystemOfMeasurement,
+  fromDisplayStats,
+  systemOf,
+  toDisplayStats
+} from "./display.js"
+export { LOCALES, type Locale, checkLocale, isLocale, nearLocales } from "./locale.js"
+export {
   FittingPointFit,
   ProductId,
   SIZE_FORMAT,

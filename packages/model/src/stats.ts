@@ -3,7 +3,7 @@
  * vendor's APIs do not reject wrong units, so a height in centimetres would spend quota on a
  * nonsense scan. A refusal names the field and the unit the caller probably used.
  */
-import { Either } from "effect"
+import { Either, type FastCheck } from "effect"
 import { HUMAN_RANGES, type Range } from "./catalogue.js"
 import type { Path } from "./errors.js"
 import { GRAMS_PER_POUND, MM_PER_INCH, round } from "./units.js"
@@ -79,3 +79,15 @@ export const expectedBodyFatPercent = (stats: Stats): number => {
   const bmi = stats.weightG / 1000 / (stats.heightMm / 1000) ** 2
   return 1.2 * bmi + 0.23 * stats.age - 10.8 * (stats.gender === "male" ? 1 : 0) - 5.4
 }
+
+/**
+ * Every human subject `HUMAN_RANGES` allows, in whole millimetres, grams and years, for property
+ * tests. Given fast-check rather than importing it, so a bundle that never tests keeps none.
+ */
+export const humanStats = (fc: typeof FastCheck): FastCheck.Arbitrary<Stats> =>
+  fc.record({
+    age: fc.integer(HUMAN_RANGES.age),
+    gender: fc.constantFrom("male" as const, "female" as const),
+    heightMm: fc.integer(HUMAN_RANGES.heightMm),
+    weightG: fc.integer(HUMAN_RANGES.weightG)
+  })

@@ -32,3 +32,4 @@ export {
   type Scope
 } from "./client.js"
 export { PlatformAdapter, platformAdapter } from "./adapter.js"
+export { HOSTED_SCANNER_SCREENS, type HostedScannerOptions, type HostedScannerScreen, hostedScannerUrl } from "./hosted-scanner.js"

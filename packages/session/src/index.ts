@@ -41,3 +41,4 @@ export {
   type SessionClientService
 } from "./client.js"
 export { SessionAdapter, sessionAdapter } from "./adapter.js"
+export { SessionWidgetError, type WidgetOptions, type WidgetSettings, checkWidgetOptions, widgetOptions } from "./widget.js"

@@ -25,7 +25,7 @@ export {
 export { inputErrorFields, previewValue, previewsQuoted, unreadableReason, collectIssues } from "../errors.js"
 export { isBase64, isUtcTimestamp } from "../scan.js"
 export { hasOnlyKey, hasOnlyKeysIn } from "../json.js"
-export { type StatProblem, checkStats, expectedBodyFatPercent, likelyMistake } from "../stats.js"
+export { type StatProblem, checkStats, expectedBodyFatPercent, humanStats, likelyMistake } from "../stats.js"
 export { type Narrow } from "./fast.js"
 export { isoOfMillis } from "./time.js"
 export { countSlowPaths, decodeCounted, slowPaths } from "./slow.js"
