@@ -14,12 +14,16 @@ import { repoRoot } from "../docs/generated.js"
 
 const ENTRY = `
 import { Codegen } from "@scanbridge/model"
-import { hostedScannerUrl } from "@scanbridge/platform"
+import { checkClientLibraryOptions, fitPhotoEstimationOf } from "@scanbridge/fit"
+import { hostedScannerUrl, photosOfScan } from "@scanbridge/platform"
 import { widgetOptions } from "@scanbridge/session"
 
 globalThis.frontEnd = {
   link: (options) => hostedScannerUrl(options),
   widget: (settings) => widgetOptions(settings),
+  library: (options) => checkClientLibraryOptions(options),
+  platformPhotos: (scan) => photosOfScan(scan),
+  fitParams: (scan, subject) => fitPhotoEstimationOf(scan, subject),
   jitless: () => Codegen.configure({ jitless: true })
 }
 `
@@ -39,7 +43,15 @@ const bundleForBrowser = async () => {
   return result.outputFiles[0]!.text
 }
 
+interface Checked {
+  readonly _tag: string
+  readonly right?: unknown
+}
+
 interface FrontEnd {
+  readonly library: (options: unknown) => Checked
+  readonly platformPhotos: (scan: unknown) => Checked
+  readonly fitParams: (scan: unknown, subject: unknown) => Checked
   readonly link: (options: unknown) => { readonly _tag: string; readonly right?: string; readonly left?: { readonly message: string } }
   readonly widget: (settings: unknown) => { readonly _tag: string; readonly right?: { readonly onResult: (r: unknown) => void; readonly userStats?: unknown } }
   readonly jitless: () => void
@@ -65,7 +77,7 @@ describe("the front-end modules in a browser", () => {
     expect(code.length).toBeGreaterThan(0)
   })
 
-  it("build a hosted scanner's address and a widget's options with no code generated, and read a result once jitless", async () => {
+  it("build a hosted scanner's address, a widget's options and a client-library scan's onward requests with no code generated, and read a result once jitless", async () => {
     const { frontEnd, generated } = strictPage(await bundleForBrowser())
     const link = frontEnd.link({ address: "https://scanner.example.com/{LOCALE}/", locale: "zh-TW", screens: ["scan", "result"], subject: { heightMm: 1755, weightG: 72_400, age: 34, gender: "male" } })
     expect(link.right).toBe("https://scanner.example.com/zh-TW/?screens=scan,result&height=176&weight=72&age=34&gender=male")
@@ -73,6 +85,11 @@ describe("the front-end modules in a browser", () => {
     const results: Array<{ readonly _tag: string }> = []
     const widget = frontEnd.widget({ ssid: "s-1", systemOfMeasurement: "imperial", subject: { heightMm: 1720, weightG: 61_500, age: 30, gender: "female" }, onResult: (r: { readonly _tag: string }) => results.push(r) })
     expect(widget.right!.userStats).toEqual({ heightFt: 5, heightIn: 8, weightLbs: 136, age: 30, gender: "female" })
+    // A client-library scan, into the platform's photos and a fit photo estimation.
+    expect(frontEnd.library({ clientKey: "org-1", locale: "ja" })._tag).toBe("Right")
+    const scan = { front: "data:image/jpeg;base64,/9j/4AAQSkZJRgABAQ==", side: "data:image/jpeg;base64,/9j/4AAQSkZJRgABAQ==" }
+    expect(frontEnd.platformPhotos(scan).right).toEqual({ front: "/9j/4AAQSkZJRgABAQ==", right: "/9j/4AAQSkZJRgABAQ==" })
+    expect(frontEnd.fitParams(scan, { heightMm: 1720, weightG: 61_500, age: 30, gender: "female" })._tag).toBe("Right")
     expect(generated()).toBe(0)
     frontEnd.jitless()
     const stored = (JSON.parse(readFileSync(join(repoRoot, "examples", "export", "session", "results.json"), "utf8")) as ReadonlyArray<unknown>)[0]

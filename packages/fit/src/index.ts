@@ -30,6 +30,7 @@ export {
   type SelfieEstimationParams,
   type StatsEstimationParams,
   type SystemOfMeasurement,
+  checkPhotoEstimation,
   validatePhotoEstimation,
   validateSelfieEstimation,
   validateStatsEstimation
@@ -45,5 +46,25 @@ export {
   type FitRejection,
   FitUnspecifiedError
 } from "./errors.js"
+export {
+  CLIENT_LIBRARY_REJECTIONS,
+  type ClientLibraryOptions,
+  ClientLibraryRejection,
+  type ScanCapture,
+  type ScanConfig,
+  type ScanRejectionCode,
+  type SelfieCapture,
+  type SelfieConfig,
+  type SelfieRejectionCode,
+  checkClientLibraryOptions,
+  checkIsProductSupportedParams,
+  checkProductInfo,
+  checkScanCapture,
+  checkScanConfig,
+  checkSelfieCapture,
+  checkSelfieConfig,
+  fitPhotoEstimationOf,
+  readRejection
+} from "./client-library.js"
 export { FitClient, type FitClientOptions, type FitClientService, type ProductSupport } from "./client.js"
 export { FitAdapter, fitAdapter } from "./adapter.js"

@@ -81,38 +81,41 @@ const nonEmptyString = (path: Path, value: unknown): Either.Either<void, FitInpu
   return ok
 }
 
-/** Milliseconds since the epoch; a Date gives its time value, then passes the same checks. */
-const createdAtMillis = (value: unknown): Either.Either<number, FitInputError> => {
-  const path = ["createdAt"]
+/**
+ * Milliseconds since the epoch at `path` (`what` names the time in a refusal: "an order time");
+ * a Date gives its time value, then passes the same checks. Used for the client library's
+ * `capturedAt` too.
+ */
+export const epochMillis = (path: Path, value: unknown, what = "an order time"): Either.Either<number, FitInputError> => {
   let ms: number
-  let what: string
+  let shown: string
   if (value instanceof Date) {
     ms = value.getTime()
     if (Number.isNaN(ms)) return refuse(path, value, "an invalid Date")
-    what = `the Date's time value ${ms}`
+    shown = `the Date's time value ${ms}`
   } else if (typeof value === "number") {
     ms = value
-    what = `${value}`
+    shown = `${value}`
   } else {
     return refuse(path, value, `expected milliseconds since the Unix epoch or a Date, got ${previewValue(value)}`)
   }
-  if (!Number.isFinite(ms)) return refuse(path, value, `expected milliseconds since the Unix epoch, got ${what}`)
+  if (!Number.isFinite(ms)) return refuse(path, value, `expected milliseconds since the Unix epoch, got ${shown}`)
   if (ms < PURCHASE_SECONDS_THRESHOLD) {
     const asMs = Math.round(ms * 1000)
     if (asMs >= PURCHASE_SECONDS_THRESHOLD) {
-      return refuse(path, value, `${what} looks like seconds since the Unix epoch (${iso(asMs)}); send milliseconds: ${asMs}`)
+      return refuse(path, value, `${shown} looks like seconds since the Unix epoch (${iso(asMs)}); send milliseconds: ${asMs}`)
     }
-    return refuse(path, value, `${what} is before ${iso(PURCHASE_SECONDS_THRESHOLD)} in milliseconds since the Unix epoch: not an order time`)
+    return refuse(path, value, `${shown} is before ${iso(PURCHASE_SECONDS_THRESHOLD)} in milliseconds since the Unix epoch: not ${what}`)
   }
   if (!Number.isInteger(ms)) return refuse(path, value, `expected whole milliseconds; send ${Math.round(ms)}`)
   if (ms > PURCHASE_MAX_CREATED_AT) {
     for (const [unit, factor] of [["microseconds", 1e3], ["nanoseconds", 1e6]] as const) {
       const asMs = Math.round(ms / factor)
       if (asMs >= PURCHASE_SECONDS_THRESHOLD && asMs <= PURCHASE_MAX_CREATED_AT) {
-        return refuse(path, value, `${what} is after the year 9999 and looks like ${unit} since the Unix epoch (${iso(asMs)}); send milliseconds: ${asMs}`)
+        return refuse(path, value, `${shown} is after the year 9999 and looks like ${unit} since the Unix epoch (${iso(asMs)}); send milliseconds: ${asMs}`)
       }
     }
-    return refuse(path, value, `${what} is after the year 9999 in milliseconds since the Unix epoch`)
+    return refuse(path, value, `${shown} is after the year 9999 in milliseconds since the Unix epoch`)
   }
   return Either.right(ms)
 }
@@ -204,7 +207,7 @@ export const buildPurchase = (clientKey: string, order: PurchaseOrder): Either.E
     if (rawItems.length === 0) return yield* refuse(["items"], rawItems, "expected at least one item")
     const items: Array<PurchaseItem> = []
     for (let i = 0; i < rawItems.length; i++) items.push(yield* item(i, rawItems[i]))
-    const createdAt = yield* createdAtMillis(order.createdAt)
+    const createdAt = yield* epochMillis(["createdAt"], order.createdAt)
     yield* code(["currency"], order.currency, CURRENCY)
     yield* code(["countryCode"], order.countryCode, COUNTRY)
     yield* code(["languageCode"], order.languageCode, LANGUAGE)

@@ -7,7 +7,7 @@
  */
 import { Effect, Either } from "effect"
 import { HUMAN_RANGES, type Path, type Range, SYSTEMS_OF_MEASUREMENT, type SystemOfMeasurement, formatPath } from "@scanbridge/model"
-import { isBase64, likelyMistake, previewValue } from "@scanbridge/model/internal"
+import { isBase64, likelyMistake, previewValue, startsAsJpeg } from "@scanbridge/model/internal"
 import { FitInputError } from "./errors.js"
 
 /**
@@ -99,9 +99,11 @@ const photo = (field: string, value: unknown): Check => {
   return base64(path, value, shown)
 }
 
-/** The selfie: the JPEG data URL prefix is required. */
-const selfie = (value: unknown): Check => {
-  const path = ["selfie"]
+/**
+ * A JPEG data URL at `path`: the prefix required, then base64; with `jpeg`, whose bytes must
+ * start as a JPEG's (the client library's results, which Scanbridge passes on to other APIs).
+ */
+export const jpegDataUrl = (path: Path, value: unknown, jpeg = false): Check => {
   const expected = `a JPEG data URL: ${JPEG_DATA_URL_PREFIX} followed by the base64`
   if (value === undefined) return refuse(path, value, `required: ${expected}`)
   if (typeof value !== "string") return refuse(path, value, `expected ${expected}, got ${previewValue(value)}`)
@@ -110,8 +112,14 @@ const selfie = (value: unknown): Check => {
     const hint = isBase64(value) && value !== "" ? `: prefix the base64 with ${JPEG_DATA_URL_PREFIX}` : ""
     return refuse(path, shown, `expected ${expected}${hint}`)
   }
-  return base64(path, value.slice(JPEG_DATA_URL_PREFIX.length), shown)
+  const data = value.slice(JPEG_DATA_URL_PREFIX.length)
+  const checked = base64(path, data, shown)
+  if (Either.isLeft(checked) || !jpeg || startsAsJpeg(data)) return checked
+  return refuse(path, shown, "not a JPEG: its bytes do not start with FF D8 FF")
 }
+
+/** The selfie: the JPEG data URL prefix is required. */
+const selfie = (value: unknown): Check => jpegDataUrl(["selfie"], value)
 
 const wholeInRange = (field: string, value: unknown, range: Range, unit: string, quantity?: "length" | "mass"): Check => {
   const path = [field]
@@ -157,8 +165,11 @@ const params = (p: unknown, operation: string): Check =>
  * height, weight, tightness, systemOfMeasurement, avatarType); the first problem fails.
  * Succeeds with the parameters unchanged.
  */
-export const validatePhotoEstimation = <P extends PhotoEstimationParams>(p: P): Effect.Effect<P, FitInputError> =>
-  Effect.gen(function* () {
+export const validatePhotoEstimation = <P extends PhotoEstimationParams>(p: P): Effect.Effect<P, FitInputError> => Effect.suspend(() => checkPhotoEstimation(p))
+
+/** `validatePhotoEstimation` as an Either, for code that runs no Effect (a page). */
+export const checkPhotoEstimation = <P extends PhotoEstimationParams>(p: P): Either.Either<P, FitInputError> =>
+  Either.gen(function* () {
     yield* params(p, "getFitPhotoEstimation")
     yield* photo("front", p.front)
     yield* photo("side", p.side)

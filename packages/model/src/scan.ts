@@ -71,6 +71,9 @@ const BASE64_PATTERN = "^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/
 /** Whether a string is Base64: Schema.is(Base64) without the schema walk. */
 export const isBase64 = (s: string): boolean => s.length % 4 === 0 && BASE64_CHARS.test(s)
 
+/** Whether base64 text starts with a JPEG's first bytes, FF D8 FF (`/9j/` in base64). */
+export const startsAsJpeg = (base64: string): boolean => base64.startsWith("/9j/")
+
 /** RFC 4648 base64, standard alphabet, padded. */
 export const Base64 = Schema.String.pipe(
   Schema.filter(isBase64, {

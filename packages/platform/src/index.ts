@@ -32,4 +32,5 @@ export {
   type Scope
 } from "./client.js"
 export { PlatformAdapter, platformAdapter } from "./adapter.js"
+export { photosOfScan } from "./client-library.js"
 export { HOSTED_SCANNER_SCREENS, type HostedScannerOptions, type HostedScannerScreen, hostedScannerUrl } from "./hosted-scanner.js"

@@ -23,7 +23,7 @@ export {
   writePosture
 } from "./codec.js"
 export { inputErrorFields, previewValue, previewsQuoted, unreadableReason, collectIssues } from "../errors.js"
-export { isBase64, isUtcTimestamp } from "../scan.js"
+export { isBase64, isUtcTimestamp, startsAsJpeg } from "../scan.js"
 export { hasOnlyKey, hasOnlyKeysIn } from "../json.js"
 export { type StatProblem, checkStats, expectedBodyFatPercent, humanStats, likelyMistake } from "../stats.js"
 export { type Narrow } from "./fast.js"

@@ -5,7 +5,7 @@
  */
 import { Either } from "effect"
 import type { Path, Stats } from "@scanbridge/model"
-import { checkStats as checkHumanStats, isBase64, previewValue } from "@scanbridge/model/internal"
+import { checkStats as checkHumanStats, isBase64, previewValue, startsAsJpeg } from "@scanbridge/model/internal"
 import { PlatformInputError } from "../errors.js"
 
 const refuse = (path: Path, value: unknown, message: string) =>
@@ -17,20 +17,18 @@ export const checkStats = (stats: Stats): Either.Either<Stats, PlatformInputErro
 
 const JPEG_DATA_URL = /^data:image\/jpe?g;base64,/i
 const OTHER_DATA_URL = /^data:([^;,]*)[;,]/i
-// FF D8 FF, the start of every JPEG, is "/9j/" in base64.
-const JPEG_MAGIC_BASE64 = "/9j/"
 
 /**
  * The raw base64 the platform wants: a `data:image/jpeg;base64,` prefix is stripped (spec 01,
  * rule 1); anything that is not base64 JPEG is refused.
  */
-export const preparePhoto = (path: Path, photo: string): Either.Either<string, PlatformInputError> => {
+export const preparePhoto = (path: Path, photo: unknown): Either.Either<string, PlatformInputError> => {
   if (typeof photo !== "string") return refuse(path, photo, "expected a base64 JPEG string")
   const raw = photo.replace(JPEG_DATA_URL, "")
   const other = OTHER_DATA_URL.exec(raw)
   if (other) return refuse(path, previewValue(raw, 40), `a ${other[1] || "data"} data URL: the platform takes JPEG only`)
   if (/\s/.test(raw)) return refuse(path, previewValue(raw, 40), "base64 with whitespace or line breaks: send it unwrapped (RFC 4648)")
   if (!isBase64(raw)) return refuse(path, previewValue(raw, 40), "not base64 (RFC 4648, padded)")
-  if (!raw.startsWith(JPEG_MAGIC_BASE64)) return refuse(path, previewValue(raw, 40), "not a JPEG: its bytes do not start with FF D8 FF")
+  if (!startsAsJpeg(raw)) return refuse(path, previewValue(raw, 40), "not a JPEG: its bytes do not start with FF D8 FF")
   return Either.right(raw)
 }

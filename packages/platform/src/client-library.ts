@@ -1,0 +1,20 @@
+/**
+ * The vendor's client library's `scan` result (document 3: `{front, side}`, JPEG data URLs) as
+ * the platform's photos: the data-URL prefix stripped and each photo checked as a JPEG by the
+ * same rule `PlatformClient.createScan` applies (`side` is the platform's `right`). Plain
+ * checks: runs in a browser.
+ */
+import { Either } from "effect"
+import { previewValue } from "@scanbridge/model/internal"
+import type { CreateScanInput } from "./client.js"
+import { PlatformInputError } from "./errors.js"
+import { preparePhoto } from "./internal/guards.js"
+
+/** A `scan` result's photos as `CreateScanInput.photos`: raw base64 JPEGs, `side` as `right`. */
+export const photosOfScan = (scan: unknown): Either.Either<NonNullable<CreateScanInput["photos"]>, PlatformInputError> => {
+  if (typeof scan !== "object" || scan === null || Array.isArray(scan)) {
+    return Either.left(new PlatformInputError({ path: ["scan"], value: scan, message: `scan: expected the client library's {front, side}, got ${previewValue(scan)}` }))
+  }
+  const { front, side } = scan as { readonly front?: unknown; readonly side?: unknown }
+  return Either.all({ front: preparePhoto(["scan", "front"], front), right: preparePhoto(["scan", "side"], side) })
+}
