@@ -2,8 +2,8 @@
  * `pnpm run docs`: rewrites the generated parts of docs/ from the catalogue and the schema.
  * `pnpm run docs --check` writes nothing and exits 1 when a committed file is out of date.
  */
-import { writeFileSync } from "node:fs"
-import { join } from "node:path"
+import { mkdirSync, writeFileSync } from "node:fs"
+import { dirname, join } from "node:path"
 import { GENERATED, readCurrent, repoRoot } from "./docs/generated.js"
 
 const check = process.argv.includes("--check")
@@ -15,6 +15,7 @@ for (const file of GENERATED) {
   stale++
   if (check) console.error(`out of date: ${file.path} (run pnpm run docs)`)
   else {
+    mkdirSync(dirname(join(repoRoot, file.path)), { recursive: true })
     writeFileSync(join(repoRoot, file.path), next)
     console.log(`wrote ${file.path}`)
   }

@@ -7,6 +7,7 @@ import { dirname, join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { JSONSchema } from "effect"
 import { Scan, SizeDocument } from "@scanbridge/model"
+import { OPENAPI_APIS, openApiDocument } from "@scanbridge/simulator"
 import { formatTable, targetList } from "./adapters.js"
 import { measurementTable, postureTable, statTable, unitTable } from "./tables.js"
 
@@ -68,7 +69,9 @@ export const GENERATED: ReadonlyArray<GeneratedFile> = [
   {
     path: "docs/scanbridge.scan.v1.schema.json",
     render: () => `${JSON.stringify(JSONSchema.make(Scan), null, 2)}\n`
-  }
+  },
+  // The four APIs' OpenAPI 3.1 documents, as the simulator serves them.
+  ...OPENAPI_APIS.map((api) => ({ path: `docs/openapi/${api}.json`, render: () => `${JSON.stringify(openApiDocument(api), null, 2)}\n` }))
 ]
 
 export const readCurrent = (file: GeneratedFile): string => {

@@ -19,3 +19,4 @@ export { DEMO_ESTIMATION_CLIENT_ID, type EstimationOptions, PHOTO_FAILURE_CODES,
 export { FAIL_MARKER } from "./marker.js"
 export { type ChartSize, DEMO_FIT_CLIENT_KEY, DEMO_PRODUCTS, type FitOptions, type FittedSize, type Product, fitSizes } from "./fit.js"
 export { ALL, type BodyStats, measurementsFor } from "./body.js"
+export { type Json, OPENAPI_APIS, type OpenApiName, documentedRoutes, openApiDocument, openApiPath } from "./openapi.js"

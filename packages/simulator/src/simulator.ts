@@ -16,6 +16,7 @@ import { type EstimationOptions, EstimationState, estimationRouter } from "./est
 import { type FitOptions, FitState, fitRouter } from "./fit.js"
 import { BodyRefused, MAX_BODY_BYTES, MAX_JSON_DEPTH, limitedRequest, refusedByLength } from "./limits.js"
 import { seeded } from "./internal/random.js"
+import { OPENAPI_APIS, openApiDocument } from "./openapi.js"
 import type { BodyStats } from "./body.js"
 import type { Wire as FitWire } from "@scanbridge/fit"
 import { type SessionOptions, SessionState, type SubmitInput, sessionRouter } from "./session.js"
@@ -104,6 +105,23 @@ const CORS = {
 
 const message = (status: number, text: string) => HttpServerResponse.unsafeJson({ message: text }, { status })
 
+/** Every route the simulator serves: the four APIs', their OpenAPI documents, and CORS preflight. */
+export const routerOf = (platform: PlatformState, session: SessionState, estimation: EstimationState, fit: FitState) =>
+  platformRouter(platform).pipe(
+    HttpRouter.concat(sessionRouter(session)),
+    HttpRouter.concat(estimationRouter(estimation)),
+    HttpRouter.concat(fitRouter(fit)),
+    // The APIs' OpenAPI documents (openapi.ts), one per API: /openapi/platform.json.
+    HttpRouter.get(
+      "/openapi/:file",
+      Effect.flatMap(HttpRouter.params, ({ file }) => {
+        const api = OPENAPI_APIS.find((name) => `${name}.json` === file)
+        return Effect.succeed(api === undefined ? message(404, `no such document; there are ${OPENAPI_APIS.map((n) => `${n}.json`).join(", ")}`) : HttpServerResponse.unsafeJson(openApiDocument(api)))
+      })
+    ),
+    HttpRouter.options("*", Effect.succeed(HttpServerResponse.empty({ status: 204 })))
+  )
+
 const layer = (options: SimulatorOptions) =>
   Layer.unwrapEffect(
     Effect.sync(() => {
@@ -119,12 +137,7 @@ const layer = (options: SimulatorOptions) =>
       const maxBodyBytes = options.maxBodyBytes ?? MAX_BODY_BYTES
       const maxJsonDepth = options.maxJsonDepth ?? MAX_JSON_DEPTH
 
-      const router = platformRouter(platform).pipe(
-        HttpRouter.concat(sessionRouter(session)),
-        HttpRouter.concat(estimationRouter(estimation)),
-        HttpRouter.concat(fitRouter(fit)),
-        HttpRouter.options("*", Effect.succeed(HttpServerResponse.empty({ status: 204 })))
-      )
+      const router = routerOf(platform, session, estimation, fit)
 
       const handle = router.pipe(
         Effect.catchAll((e) => {
