@@ -259,6 +259,27 @@ export const checkProductInfo = (productInfo: unknown): Checked<ReadonlyArray<{ 
     return items
   })
 
+/**
+ * The estimation token `getFitTokenEstimation`, `getFitSizeRecommendation` and
+ * `getFitSizeFitting` take. Its shape is not shown: the estimation result carries it as
+ * `estimationToken: {token}`, so either that object or the bare token string is taken, as given,
+ * once its token is a non-empty string.
+ */
+export const checkEstimationToken = (value: unknown): Checked<string | { readonly token: string }> => {
+  if (typeof value === "string") return Either.map(text(["estimationToken"], value), () => value)
+  if (isObject(value)) return Either.map(text(["estimationToken", "token"], value.token), (token) => ({ token }))
+  return refuse(["estimationToken"], value, `required: the estimation result's estimationToken ({token}) or its token, got ${previewValue(value)}`)
+}
+
+/** `getFitSizeRecommendation`'s and `getFitSizeFitting`'s parameters: an estimation token and `productInfo`. */
+export const checkSizeParams = (
+  params: unknown
+): Checked<{ readonly estimationToken: string | { readonly token: string }; readonly productInfo: ReadonlyArray<{ readonly brandId: string; readonly garmentSku: string }> }> =>
+  Either.gen(function* () {
+    const o = yield* object(["params"], params)
+    return { estimationToken: yield* checkEstimationToken(o.estimationToken), productInfo: yield* checkProductInfo(o.productInfo) }
+  })
+
 // --- A scan into a fit photo estimation ---------------------------------------------------------
 
 /**

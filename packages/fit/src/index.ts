@@ -57,12 +57,14 @@ export {
   type SelfieConfig,
   type SelfieRejectionCode,
   checkClientLibraryOptions,
+  checkEstimationToken,
   checkIsProductSupportedParams,
   checkProductInfo,
   checkScanCapture,
   checkScanConfig,
   checkSelfieCapture,
   checkSelfieConfig,
+  checkSizeParams,
   fitPhotoEstimationOf,
   readRejection
 } from "./client-library.js"

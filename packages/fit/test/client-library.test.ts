@@ -11,12 +11,14 @@ import {
   CLIENT_LIBRARY_REJECTIONS,
   type FitInputError,
   checkClientLibraryOptions,
+  checkEstimationToken,
   checkIsProductSupportedParams,
   checkProductInfo,
   checkScanCapture,
   checkScanConfig,
   checkSelfieCapture,
   checkSelfieConfig,
+  checkSizeParams,
   fitPhotoEstimationOf,
   readRejection
 } from "../src/index.js"
@@ -113,6 +115,17 @@ describe("the product operations' spellings", () => {
     expect(checkProductInfo([{ brandId: "acme", garmentSku: "tee-1" }])).toEqual(Either.right([{ brandId: "acme", garmentSku: "tee-1" }]))
     expect(refusal(checkProductInfo([{ brandId: "acme", garmentSku: "a" }, { brandId: "acme", garmentSKU: "b" }])).path).toEqual(["productInfo", 1, "garmentSKU"])
     expect(refusal(checkProductInfo([])).path).toEqual(["productInfo"])
+  })
+
+  it("take the estimation token as the result carries it, or bare", () => {
+    expect(row("getFitTokenEstimation")).toContain("| estimationToken |")
+    expect(checkEstimationToken({ token: "t-1" })).toEqual(Either.right({ token: "t-1" }))
+    expect(checkEstimationToken("t-1")).toEqual(Either.right("t-1"))
+    expect(refusal(checkEstimationToken({ token: "" })).path).toEqual(["estimationToken", "token"])
+    expect(refusal(checkEstimationToken(undefined)).message).toContain("required")
+    const size = { estimationToken: { token: "t-1" }, productInfo: [{ brandId: "acme", garmentSku: "tee-1" }] }
+    expect(checkSizeParams(size)).toEqual(Either.right(size))
+    expect(refusal(checkSizeParams({ ...size, productInfo: [{ brandId: "acme", garmentSKU: "TEE-1" }] })).message).toContain("productInfo spells it garmentSku")
   })
 })
 
