@@ -90,11 +90,12 @@ const compare = (name: string, lines: ReadonlyArray<string>) =>
     }
   )
 /**
- * A function that builds, field by field, an object of `sample`'s shape out of one of the same
- * shape: the least a normalizer must do to return a canonical scan (allocate it and fill it in),
- * without reading the input's fields, checking or converting anything.
+ * The body of a function that builds, field by field, an object of `sample`'s shape out of one of
+ * the same shape (two samples of one shape give the same body): the least a normalizer must do
+ * to return a canonical scan (allocate it and fill it in), without reading the input's fields,
+ * checking or converting anything.
  */
-const copierOf = (sample: unknown): ((value: unknown) => unknown) => {
+const copierSource = (sample: unknown): string => {
   const build = (v: unknown, at: string): string => {
     if (Array.isArray(v)) return `[${v.map((x, i) => build(x, `${at}[${i}]`)).join(", ")}]`
     if (v !== null && typeof v === "object") {
@@ -102,25 +103,24 @@ const copierOf = (sample: unknown): ((value: unknown) => unknown) => {
     }
     return at
   }
-  return new Function("o", `return ${build(sample, "o")}`) as (value: unknown) => unknown
+  return `return ${build(sample, "o")}`
 }
-const shapeOf = (v: unknown): string =>
-  Array.isArray(v) ? `[${v.map(shapeOf).join(",")}]` : v !== null && typeof v === "object" ? `{${Object.entries(v).map(([k, x]) => `${k}:${shapeOf(x)}`).join(",")}}` : "."
 
 /**
  * The limit of the ratio for these lines: JSON.parse against JSON.parse plus building each line's
- * canonical scan (made by normalize beforehand, outside the timing) with `copierOf`. A normalizer
+ * canonical scan (made by normalize beforehand, outside the timing) with `copierSource`'s functions. A normalizer
  * can do no less, so its ratio cannot pass this one.
  */
 const limitOf = (lines: ReadonlyArray<string>) => {
   const scans = lines.map((l) => Either.getOrThrow(defaultNormalizer.normalize(JSON.parse(l))) as unknown)
+  // One function per shape: its body is the shape.
   const copiers = new Map<string, (value: unknown) => unknown>()
   const copy = scans.map((scan) => {
-    const shape = shapeOf(scan)
-    const known = copiers.get(shape)
+    const source = copierSource(scan)
+    const known = copiers.get(source)
     if (known !== undefined) return known
-    const made = copierOf(scan)
-    copiers.set(shape, made)
+    const made = new Function("o", source) as (value: unknown) => unknown
+    copiers.set(source, made)
     return made
   })
   let kept: unknown

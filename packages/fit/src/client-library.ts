@@ -10,35 +10,26 @@
  * repeated in an error: it identifies the integrator.
  */
 import { Either, Schema } from "effect"
-import { type Locale, type Path, type Stats, checkLocale, formatPath } from "@scanbridge/model"
-import { previewValue } from "@scanbridge/model/internal"
-import { FitInputError } from "./errors.js"
+import { type Locale, type Path, type Stats, checkLocale, isRecord } from "@scanbridge/model"
+import { previewKey, previewValue } from "@scanbridge/model/internal"
+import { FitInputError, refuse } from "./errors.js"
 import { epochMillis } from "./purchase.js"
-import { type EstimationOptions, type PhotoEstimationParams, checkPhotoEstimation, jpegDataUrl } from "./validators.js"
+import { type EstimationOptions, type PhotoEstimationParams, checkPhotoEstimation, jpegDataUrl, oneOf } from "./validators.js"
 
 type Checked<A> = Either.Either<A, FitInputError>
 
-const refuse = (path: Path, value: unknown, message: string): Either.Either<never, FitInputError> =>
-  Either.left(new FitInputError({ path, value, message: `${formatPath(path)}: ${message}` }))
-
-const isObject = (value: unknown): value is Readonly<Record<string, unknown>> => typeof value === "object" && value !== null && !Array.isArray(value)
-
 const object = (path: Path, value: unknown): Checked<Readonly<Record<string, unknown>>> =>
-  isObject(value) ? Either.right(value) : refuse(path, value, `expected an object, got ${previewValue(value)}`)
+  isRecord(value) ? Either.right(value) : refuse(path, value, `expected an object, got ${previewValue(value)}`)
 
 const optionalBoolean = (path: Path, value: unknown): Checked<void> =>
   value === undefined || typeof value === "boolean" ? Either.void : refuse(path, value, `expected true or false, got ${previewValue(value)}`)
 
-const optionalOneOf = (path: Path, value: unknown, allowed: ReadonlyArray<unknown>): Checked<void> =>
-  value === undefined || allowed.includes(value)
-    ? Either.void
-    : refuse(path, value, `expected one of ${allowed.map((a) => (typeof a === "string" ? a : String(a))).join(", ")}, got ${previewValue(value)}`)
 
 /** Keys the document does not list for an options object: a typo the library would ignore. */
 const onlyKeys = (path: Path, value: Readonly<Record<string, unknown>>, keys: ReadonlyArray<string>): Checked<void> => {
   for (const key of Object.keys(value)) {
     if (keys.includes(key)) continue
-    const named = key.length > 40 ? `${key.slice(0, 39)}…` : key
+    const named = previewKey(key)
     const near = keys.find((k) => k.toLowerCase() === key.toLowerCase())
     return refuse([...path, named], value[key], `not an option of this operation${near === undefined ? "" : `; did you mean ${near}?`} (expected ${keys.join(", ")})`)
   }
@@ -74,8 +65,13 @@ export const checkClientLibraryOptions = (options: unknown): Checked<ClientLibra
       return yield* refuse(["clientKey"], undefined, `required: the client key, as a non-empty string (this one is ${what})`)
     }
     const locale = checkLocale(o.locale)
-    if (Either.isLeft(locale)) return yield* refuse(["locale"], o.locale, o.locale === undefined ? "required: one of the vendor's locales" : locale.left.slice("locale: ".length))
-    if (o.container !== undefined && typeof o.container !== "string" && !isObject(o.container)) {
+    if (Either.isLeft(locale)) {
+      // checkLocale's message names the field already.
+      return yield* o.locale === undefined
+        ? refuse(["locale"], o.locale, "required: one of the vendor's locales")
+        : Either.left(new FitInputError({ path: ["locale"], value: o.locale, message: locale.left }))
+    }
+    if (o.container !== undefined && typeof o.container !== "string" && !isRecord(o.container)) {
       return yield* refuse(["container"], o.container, `expected a selector or an element, got ${previewValue(o.container)}`)
     }
     yield* optionalBoolean(["scanShouldIncludeOverlay"], o.scanShouldIncludeOverlay)
@@ -152,7 +148,7 @@ export class ClientLibraryRejection extends Schema.TaggedError<ClientLibraryReje
 /** What a `scan` or `selfie` promise rejected with, as a typed value. */
 export const readRejection = (operation: "scan" | "selfie", error: unknown): ClientLibraryRejection => {
   const codes: ReadonlyArray<string> = CLIENT_LIBRARY_REJECTIONS[operation]
-  const candidates = [error, isObject(error) ? error.code : undefined, isObject(error) ? error.message : undefined, error instanceof Error ? error.message : undefined]
+  const candidates = [error, isRecord(error) ? error.code : undefined, isRecord(error) ? error.message : undefined, error instanceof Error ? error.message : undefined]
   const code = candidates.find((c): c is ScanRejectionCode | SelfieRejectionCode => typeof c === "string" && codes.includes(c)) ?? "UNKNOWN"
   const message =
     code === "UNKNOWN"
@@ -189,16 +185,16 @@ export const checkScanConfig = (config: unknown): Checked<ScanConfig> =>
     if (config === undefined) return {}
     const o = yield* object(["config"], config)
     yield* onlyKeys(["config"], o, ["camera", "silhouette", "isDebuggerEnabled", "screensToInclude", "welcomeModal", "isMirrored", "hasHeader", "hasActionsArea"])
-    if (o.camera !== undefined && !isObject(o.camera)) return yield* refuse(["config", "camera"], o.camera, `expected media constraints (an object), got ${previewValue(o.camera)}`)
-    yield* optionalOneOf(["config", "silhouette"], o.silhouette, ["male", "female"])
-    yield* optionalOneOf(["config", "welcomeModal"], o.welcomeModal, ["tap-to-start", "how-to-scan", false])
+    if (o.camera !== undefined && !isRecord(o.camera)) return yield* refuse(["config", "camera"], o.camera, `expected media constraints (an object), got ${previewValue(o.camera)}`)
+    yield* oneOf(["config", "silhouette"], o.silhouette, ["male", "female"], false)
+    yield* oneOf(["config", "welcomeModal"], o.welcomeModal, ["tap-to-start", "how-to-scan", false], false)
     for (const key of ["isDebuggerEnabled", "isMirrored", "hasHeader", "hasActionsArea"]) yield* optionalBoolean(["config", key], o[key])
     const screens = o.screensToInclude
     if (screens !== undefined) {
       const path = ["config", "screensToInclude"]
       if (!Array.isArray(screens)) return yield* refuse(path, screens, `expected a list of ${SCREENS_TO_INCLUDE.join(", ")}, got ${previewValue(screens)}`)
       for (let i = 0; i < screens.length; i++) {
-        yield* optionalOneOf([...path, i], screens[i] ?? null, SCREENS_TO_INCLUDE)
+        yield* oneOf([...path, i], screens[i] ?? null, SCREENS_TO_INCLUDE, false)
         if (screens.indexOf(screens[i]) !== i) return yield* refuse([...path, i], screens[i], `"${String(screens[i])}" is listed twice`)
       }
       if (screens.includes("all") && screens.length > 1) return yield* refuse(path, screens, '"all" stands alone')
@@ -222,8 +218,8 @@ export const checkSelfieConfig = (config: unknown): Checked<SelfieConfig> =>
     if (config === undefined) return {}
     const o = yield* object(["config"], config)
     yield* onlyKeys(["config"], o, ["facingMode", "orientation", "requireGyro", "isDebug"])
-    yield* optionalOneOf(["config", "facingMode"], o.facingMode, ["user", "environment"])
-    yield* optionalOneOf(["config", "orientation"], o.orientation, ["auto", "portrait", "landscape"])
+    yield* oneOf(["config", "facingMode"], o.facingMode, ["user", "environment"], false)
+    yield* oneOf(["config", "orientation"], o.orientation, ["auto", "portrait", "landscape"], false)
     yield* optionalBoolean(["config", "requireGyro"], o.requireGyro)
     yield* optionalBoolean(["config", "isDebug"], o.isDebug)
     return o as SelfieConfig
@@ -267,7 +263,7 @@ export const checkProductInfo = (productInfo: unknown): Checked<ReadonlyArray<{ 
  */
 export const checkEstimationToken = (value: unknown): Checked<string | { readonly token: string }> => {
   if (typeof value === "string") return Either.map(text(["estimationToken"], value), () => value)
-  if (isObject(value)) return Either.map(text(["estimationToken", "token"], value.token), (token) => ({ token }))
+  if (isRecord(value)) return Either.map(text(["estimationToken", "token"], value.token), (token) => ({ token }))
   return refuse(["estimationToken"], value, `required: the estimation result's estimationToken ({token}) or its token, got ${previewValue(value)}`)
 }
 

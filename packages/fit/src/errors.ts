@@ -4,7 +4,8 @@
  * names, and a shared name is one error class. CreatePurchase errors never reach the caller
  * of `recordPurchase` (spec 03: they must not change the checkout); they are logged.
  */
-import { Schema } from "effect"
+import { Either, Schema } from "effect"
+import { type Path, formatPath } from "@scanbridge/model"
 import { inputErrorFields } from "@scanbridge/model/internal"
 
 const rejectionFields = {
@@ -71,3 +72,7 @@ export const rejection = (errorType: string | number, fields: RejectionFields): 
 
 /** Refused locally, before a request: a field out of its documented range or format. */
 export class FitInputError extends Schema.TaggedError<FitInputError>("@scanbridge/fit/FitInputError")("FitInputError", inputErrorFields) {}
+
+/** A FitInputError at `path`, its message prefixed with the path: what every local check refuses with. */
+export const refuse = (path: Path, value: unknown, message: string): Either.Either<never, FitInputError> =>
+  Either.left(new FitInputError({ path, value, message: `${formatPath(path)}: ${message}` }))

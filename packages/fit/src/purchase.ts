@@ -5,9 +5,9 @@
  * `buildPurchase` turns an order into the exact JSON body or names the first field that is wrong.
  */
 import { Either } from "effect"
-import { type Path, formatPath } from "@scanbridge/model"
+import type { Path } from "@scanbridge/model"
 import { previewValue } from "@scanbridge/model/internal"
-import { FitInputError } from "./errors.js"
+import { FitInputError, refuse } from "./errors.js"
 import { COUNTRIES, CURRENCIES, LANGUAGES } from "./internal/iso.js"
 
 /** One line of the order: a SKU in one size, its unit price and how many were bought. */
@@ -64,9 +64,6 @@ export const PURCHASE_SECONDS_THRESHOLD = 100_000_000_000
 
 /** The largest createdAt: 9999-12-31T23:59:59.999Z in milliseconds. Later values are refused. */
 export const PURCHASE_MAX_CREATED_AT = 253_402_300_799_999
-
-const refuse = (path: Path, value: unknown, message: string): Either.Either<never, FitInputError> =>
-  Either.left(new FitInputError({ path, value, message: `${formatPath(path)}: ${message}` }))
 
 const ok = Either.void
 

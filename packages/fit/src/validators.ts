@@ -6,9 +6,9 @@
  * unit the caller probably used (168 looks like centimetres: send 1680).
  */
 import { Effect, Either } from "effect"
-import { HUMAN_RANGES, type Path, type Range, SYSTEMS_OF_MEASUREMENT, type SystemOfMeasurement, formatPath } from "@scanbridge/model"
+import { HUMAN_RANGES, type Path, type Range, SYSTEMS_OF_MEASUREMENT, type SystemOfMeasurement } from "@scanbridge/model"
 import { isBase64, likelyMistake, previewValue, startsAsJpeg } from "@scanbridge/model/internal"
-import { FitInputError } from "./errors.js"
+import { FitInputError, refuse } from "./errors.js"
 
 /**
  * The ranges the validators use: HUMAN_RANGES (height 500-2500 mm, weight 10000-200000 g,
@@ -74,9 +74,6 @@ export const JPEG_DATA_URL_PREFIX = "data:image/jpeg;base64,"
 
 type Check = Either.Either<void, FitInputError>
 
-const refuse = (path: Path, value: unknown, message: string): Either.Either<never, FitInputError> =>
-  Either.left(new FitInputError({ path, value, message: `${formatPath(path)}: ${message}` }))
-
 const ok: Check = Either.void
 const inRange = (v: number, r: Range) => v >= r.min && v <= r.max
 
@@ -132,12 +129,14 @@ const wholeInRange = (field: string, value: unknown, range: Range, unit: string,
   return refuse(path, value, `${value} is outside ${range.min} to ${range.max} ${unit}${hint}`)
 }
 
-const oneOf = (field: string, value: unknown, allowed: ReadonlyArray<string>, required: boolean): Check => {
+/** One of `allowed` (strings, or a literal such as `false`) at `field` (a name, or a path). */
+export const oneOf = (field: string | Path, value: unknown, allowed: ReadonlyArray<string | boolean>, required: boolean): Check => {
+  const path = typeof field === "string" ? [field] : field
   if (value === undefined && !required) return ok
-  if (typeof value === "string" && allowed.includes(value)) return ok
+  if ((typeof value === "string" || typeof value === "boolean") && allowed.includes(value)) return ok
   const expected = allowed.join(", ")
-  if (value === undefined) return refuse([field], value, `required: one of ${expected}`)
-  return refuse([field], value, `expected one of ${expected}, got ${previewValue(value)}`)
+  if (value === undefined) return refuse(path, value, `required: one of ${expected}`)
+  return refuse(path, value, `expected one of ${expected}, got ${previewValue(value)}`)
 }
 
 const options = (p: EstimationOptions): Check =>

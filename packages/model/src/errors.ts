@@ -53,6 +53,9 @@ export const previewsQuoted = (value: unknown, max = PREVIEW_MAX): value is stri
 /** `text` cut to `max` characters, the last one an ellipsis where it was cut. */
 const ellipsis = (text: string, max: number): string => (text.length > max ? `${text.slice(0, max - 1)}…` : text)
 
+/** A key of any length as a path names it: its first 40 characters, an ellipsis where it was cut. */
+export const previewKey = (key: string): string => ellipsis(key, 40)
+
 /**
  * A short, single-line rendering of an offending value for messages: its JSON, cut at `max`.
  * Written by hand, not by JSON.stringify: a value from a hostile record can be nested 100,000

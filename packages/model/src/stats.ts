@@ -22,7 +22,8 @@ export interface StatProblem {
   readonly message: string
 }
 
-interface Mistake {
+/** A unit people send instead of the expected one, and how many expected units one of it is. */
+export interface Mistake {
   readonly unit: string
   readonly factor: number
 }
@@ -43,13 +44,15 @@ const inRange = (v: number, r: Range) => v >= r.min && v <= r.max
 const problem = (field: string, value: unknown, message: string): Either.Either<never, StatProblem> =>
   Either.left({ path: [field], value, message: `${field}: ${message}` })
 
-/** "; 168 looks like centimetres (send 1680)", or "" when no usual mistake explains the value. */
-export const likelyMistake = (value: number, range: Range, quantity: "length" | "mass"): string => {
-  const likely = (quantity === "length" ? LENGTH_MISTAKES : MASS_MISTAKES)
-    .filter((m) => inRange(value * m.factor, range))
-    .map((m) => `${m.unit} (send ${round(value * m.factor)})`)
+/** "; 168 looks like centimetres (send 1680)": the `mistakes` that bring `value` into `range`, or "". */
+export const mistakeHint = (value: number, range: Range, mistakes: ReadonlyArray<Mistake>): string => {
+  const likely = mistakes.filter((m) => inRange(value * m.factor, range)).map((m) => `${m.unit} (send ${round(value * m.factor)})`)
   return likely.length > 0 ? `; ${value} looks like ${likely.join(" or ")}` : ""
 }
+
+/** `mistakeHint` for a length in mm or a mass in g. */
+export const likelyMistake = (value: number, range: Range, quantity: "length" | "mass"): string =>
+  mistakeHint(value, range, quantity === "length" ? LENGTH_MISTAKES : MASS_MISTAKES)
 
 const checkQuantity = (field: string, value: number, unit: string, range: Range, quantity: "length" | "mass") => {
   if (!Number.isFinite(value)) return problem(field, value, `expected a number of ${unit}`)

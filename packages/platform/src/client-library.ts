@@ -5,6 +5,7 @@
  * checks: runs in a browser.
  */
 import { Either } from "effect"
+import { isRecord } from "@scanbridge/model"
 import { previewValue } from "@scanbridge/model/internal"
 import type { CreateScanInput } from "./client.js"
 import { PlatformInputError } from "./errors.js"
@@ -12,9 +13,8 @@ import { preparePhoto } from "./internal/guards.js"
 
 /** A `scan` result's photos as `CreateScanInput.photos`: raw base64 JPEGs, `side` as `right`. */
 export const photosOfScan = (scan: unknown): Either.Either<NonNullable<CreateScanInput["photos"]>, PlatformInputError> => {
-  if (typeof scan !== "object" || scan === null || Array.isArray(scan)) {
+  if (!isRecord(scan)) {
     return Either.left(new PlatformInputError({ path: ["scan"], value: scan, message: `scan: expected the client library's {front, side}, got ${previewValue(scan)}` }))
   }
-  const { front, side } = scan as { readonly front?: unknown; readonly side?: unknown }
-  return Either.all({ front: preparePhoto(["scan", "front"], front), right: preparePhoto(["scan", "side"], side) })
+  return Either.all({ front: preparePhoto(["scan", "front"], scan.front), right: preparePhoto(["scan", "side"], scan.side) })
 }

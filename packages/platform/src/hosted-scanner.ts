@@ -14,7 +14,7 @@
  *   before relying on the form being skipped.
  */
 import { Either } from "effect"
-import { type Stats, type SystemOfMeasurement, checkLocale, toDisplayStats } from "@scanbridge/model"
+import { type Stats, type SystemOfMeasurement, checkLocale, formatPath, toDisplayStats } from "@scanbridge/model"
 import { type StatProblem, checkStats, previewValue } from "@scanbridge/model/internal"
 import { PlatformInputError } from "./errors.js"
 
@@ -39,28 +39,28 @@ export interface HostedScannerOptions {
 const KNOWN_SCREENS: ReadonlySet<string> = new Set(HOSTED_SCANNER_SCREENS)
 
 const refuse = (path: ReadonlyArray<string | number>, value: unknown, message: string) =>
-  Either.left(new PlatformInputError({ path, value, message }))
+  Either.left(new PlatformInputError({ path, value, message: `${formatPath(path)}: ${message}` }))
 
 /** The document's rules for `screens`, in its words: `scan` is mandatory, `gyro` must be preceded by `gyro-permission`, `all` stands alone, no screen twice. */
 const checkScreens = (screens: ReadonlyArray<unknown>): Either.Either<ReadonlyArray<HostedScannerScreen>, PlatformInputError> => {
-  if (screens.length === 0) return refuse(["screens"], screens, "screens: empty; scan is mandatory (leave screens out for all)")
+  if (screens.length === 0) return refuse(["screens"], screens, "empty; scan is mandatory (leave screens out for all)")
   const seen = new Map<string, number>()
   for (let i = 0; i < screens.length; i++) {
     const screen = screens[i]
     if (typeof screen !== "string" || !KNOWN_SCREENS.has(screen)) {
-      return refuse(["screens", i], screen, `screens[${i}]: ${previewValue(screen)} is not a screen; expected one of ${HOSTED_SCANNER_SCREENS.join(", ")}`)
+      return refuse(["screens", i], screen, `${previewValue(screen)} is not a screen; expected one of ${HOSTED_SCANNER_SCREENS.join(", ")}`)
     }
     const first = seen.get(screen)
-    if (first !== undefined) return refuse(["screens", i], screen, `screens[${i}]: "${screen}" is already screens[${first}]; a screen is shown once`)
+    if (first !== undefined) return refuse(["screens", i], screen, `"${screen}" is already screens[${first}]; a screen is shown once`)
     seen.set(screen, i)
   }
   const list = screens as ReadonlyArray<HostedScannerScreen>
-  if (seen.has("all") && list.length > 1) return refuse(["screens"], list, `screens: "all" stands alone, not with ${list.filter((s) => s !== "all").join(", ")}`)
-  if (!seen.has("all") && !seen.has("scan")) return refuse(["screens"], list, "screens: scan is mandatory")
+  if (seen.has("all") && list.length > 1) return refuse(["screens"], list, `"all" stands alone, not with ${list.filter((s) => s !== "all").join(", ")}`)
+  if (!seen.has("all") && !seen.has("scan")) return refuse(["screens"], list, "scan is mandatory")
   const gyro = seen.get("gyro")
   const permission = seen.get("gyro-permission")
   if (gyro !== undefined && (permission === undefined || permission > gyro)) {
-    return refuse(["screens", gyro], "gyro", `screens[${gyro}]: gyro must be preceded by gyro-permission`)
+    return refuse(["screens", gyro], "gyro", "gyro must be preceded by gyro-permission")
   }
   return Either.right(list)
 }
@@ -88,9 +88,10 @@ const formParameters = (subject: Stats, system: SystemOfMeasurement): ReadonlyAr
  */
 export const hostedScannerUrl = (options: HostedScannerOptions): Either.Either<string, PlatformInputError> => {
   const locale = checkLocale(options.locale)
-  if (Either.isLeft(locale)) return refuse(["locale"], options.locale, locale.left)
+  // checkLocale's message names the field already.
+  if (Either.isLeft(locale)) return Either.left(new PlatformInputError({ path: ["locale"], value: options.locale, message: locale.left }))
   const system = options.systemOfMeasurement ?? "metric"
-  if (system !== "metric" && system !== "imperial") return refuse(["systemOfMeasurement"], system, `systemOfMeasurement: ${previewValue(system)}; expected metric or imperial`)
+  if (system !== "metric" && system !== "imperial") return refuse(["systemOfMeasurement"], system, `${previewValue(system)}; expected metric or imperial`)
   const screens = options.screens === undefined ? Either.right(undefined) : checkScreens(options.screens)
   if (Either.isLeft(screens)) return Either.left(screens.left)
   const listed = screens.right
@@ -99,29 +100,29 @@ export const hostedScannerUrl = (options: HostedScannerOptions): Either.Either<s
     const checked = checkStats(subject)
     if (Either.isLeft(checked)) return Either.left(statProblem(checked.left))
     if (listed?.includes("form")) {
-      return refuse(["screens"], listed, "screens: form is listed, but a subject's stats skip it; leave form out, or give no subject")
+      return refuse(["screens"], listed, "form is listed, but a subject's stats skip it; leave form out, or give no subject")
     }
   } else if (listed !== undefined && !listed.includes("form") && !listed.includes("all")) {
-    return refuse(["subject"], undefined, "subject: the screens leave out form, so the scanner needs the stats the form would ask for (height, weight, age, gender)")
+    return refuse(["subject"], undefined, "the screens leave out form, so the scanner needs the stats the form would ask for (height, weight, age, gender)")
   }
 
   const template = options.address
   const at = typeof template === "string" ? template.indexOf("{LOCALE}") : -1
   if (at < 0 || template.indexOf("{LOCALE}", at + 1) >= 0) {
-    return refuse(["address"], template, `address: ${previewValue(template)} must hold {LOCALE} once, where the locale goes (the scanner's address is the caller's: the document does not show it)`)
+    return refuse(["address"], template, `${previewValue(template)} must hold {LOCALE} once, where the locale goes (the scanner's address is the caller's: the document does not show it)`)
   }
   let url: URL
   try {
     url = new URL(template.replace("{LOCALE}", locale.right))
   } catch {
-    return refuse(["address"], template, `address: ${previewValue(template)} is not an absolute URL`)
+    return refuse(["address"], template, `${previewValue(template)} is not an absolute URL`)
   }
-  if (url.protocol !== "https:" && url.protocol !== "http:") return refuse(["address"], template, `address: ${previewValue(template)}: expected https (or http)`)
+  if (url.protocol !== "https:" && url.protocol !== "http:") return refuse(["address"], template, `${previewValue(template)}: expected https (or http)`)
 
   const parameters: Array<readonly [string, string]> = []
   if (subject !== undefined) parameters.push(...formParameters(subject, system))
   for (const name of [...(listed === undefined ? [] : ["screens"]), ...parameters.map(([n]) => n)]) {
-    if (url.searchParams.has(name)) return refuse(["address"], template, `address: its query already has ${name}, which the options set`)
+    if (url.searchParams.has(name)) return refuse(["address"], template, `its query already has ${name}, which the options set`)
   }
   // The screens' commas as they are (the document's list is comma-separated; every name is URL-safe).
   const query = [

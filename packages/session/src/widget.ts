@@ -30,11 +30,11 @@ import {
   type Scan,
   type Stats,
   type SystemOfMeasurement,
-  round,
+  formatPath,
+  isRecord,
   toDisplayStats
 } from "@scanbridge/model"
-import { checkStats, previewValue } from "@scanbridge/model/internal"
-import { formatPath } from "@scanbridge/model"
+import { type Mistake, checkStats, mistakeHint, previewKey, previewValue } from "@scanbridge/model/internal"
 import { decodeResultsEither } from "./codec.js"
 import { SessionInputError } from "./errors.js"
 
@@ -95,7 +95,7 @@ interface DisplayField {
   /** The human range in this field's unit: the canonical one, shown as `toDisplayStats` shows it (rounded). */
   readonly range: Range
   /** Units people send instead, with what one of them is in this field's unit. */
-  readonly mistakes: ReadonlyArray<{ readonly unit: string; readonly factor: number }>
+  readonly mistakes: ReadonlyArray<Mistake>
 }
 
 /** A canonical range in a display unit of `perUnit` canonical units, rounded as the display rounds. */
@@ -117,24 +117,19 @@ const HEIGHT_INCHES = shownRange(HUMAN_RANGES.heightMm, MM_PER_INCH)
 const inRange = (v: number, r: Range) => v >= r.min && v <= r.max
 
 /** A display field outside the human range: the range in the field's unit, and the unit the value probably was in. */
-const outOfRange = (value: number, field: DisplayField): string => {
-  const likely = field.mistakes.filter((m) => inRange(value * m.factor, field.range)).map((m) => `${m.unit} (send ${round(value * m.factor)})`)
-  const hint = likely.length > 0 ? `; ${value} looks like ${likely.join(" or ")}` : ""
-  return `${value} is outside the human range ${field.range.min}-${field.range.max} ${field.unit}${hint}`
-}
+const outOfRange = (value: number, field: DisplayField): string =>
+  `${value} is outside the human range ${field.range.min}-${field.range.max} ${field.unit}${mistakeHint(value, field.range, field.mistakes)}`
 
 /** `userStats` in `system`'s units: that system's keys only, a human subject, whole numbers. */
 const checkUserStats = (value: unknown, system: SystemOfMeasurement): Either.Either<DisplayStats, SessionInputError> => {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) return refuse(["userStats"], value, `expected an object, not ${previewValue(value)}`)
+  if (!isRecord(value)) return refuse(["userStats"], value, `expected an object, not ${previewValue(value)}`)
   const keys: ReadonlyArray<string> = system === "metric" ? METRIC_KEYS : IMPERIAL_KEYS
   const other: ReadonlyArray<string> = system === "metric" ? IMPERIAL_KEYS : METRIC_KEYS
-  const record = value as Record<string, unknown>
+  const record = value
   for (const key of Object.keys(record)) {
     if (keys.includes(key)) continue
     const hint = other.includes(key) ? `, which is ${system === "metric" ? "imperial" : "metric"}: the stats must be in the system of measurement (${system})` : ""
-    // A key of any length is named by its start.
-    const named = key.length > 40 ? `${key.slice(0, 39)}…` : key
-    return refuse(["userStats", named], record[key], `not a ${system} stat${hint}; expected ${keys.join(", ")}`)
+    return refuse(["userStats", previewKey(key)], record[key], `not a ${system} stat${hint}; expected ${keys.join(", ")}`)
   }
   for (const key of keys) {
     const v = record[key]
@@ -166,8 +161,8 @@ const isFunction = (value: unknown): value is (...args: ReadonlyArray<unknown>) 
  * `os` and `version` strings, `userStats` in the chosen system, the callbacks functions.
  */
 export const checkWidgetOptions = (options: unknown): Either.Either<WidgetOptions, SessionInputError> => {
-  if (typeof options !== "object" || options === null || Array.isArray(options)) return refuse(["options"], options, `expected an object, not ${previewValue(options)}`)
-  const o = options as Record<string, unknown>
+  if (!isRecord(options)) return refuse(["options"], options, `expected an object, not ${previewValue(options)}`)
+  const o = options
   if (typeof o.ssid !== "string" || o.ssid.trim() === "") return refuse(["ssid"], o.ssid, "required: the session id from create-session")
   const system = o.systemOfMeasurement ?? "metric"
   if (system !== "metric" && system !== "imperial") return refuse(["systemOfMeasurement"], system, `expected metric or imperial, not ${previewValue(system)}`)
@@ -196,7 +191,8 @@ export const widgetOptions = (settings: WidgetSettings): Either.Either<WidgetOpt
     const checked = checkStats(settings.subject)
     if (Either.isLeft(checked)) {
       const problem = checked.left
-      return refuse(["subject", ...problem.path], problem.value, problem.message.slice(problem.message.indexOf(":") + 2))
+      // checkStats's message names the field already.
+      return Either.left(new SessionInputError({ path: ["subject", ...problem.path], value: problem.value, message: `subject.${problem.message}` }))
     }
     if (system === "metric" || system === "imperial") userStats = toDisplayStats(settings.subject, system)
   }

@@ -22,10 +22,10 @@ export {
   sourceIdFor,
   writePosture
 } from "./codec.js"
-export { inputErrorFields, previewValue, previewsQuoted, unreadableReason, collectIssues } from "../errors.js"
+export { inputErrorFields, previewKey, previewValue, previewsQuoted, unreadableReason, collectIssues } from "../errors.js"
 export { isBase64, isUtcTimestamp, startsAsJpeg } from "../scan.js"
 export { hasOnlyKey, hasOnlyKeysIn } from "../json.js"
-export { type StatProblem, checkStats, expectedBodyFatPercent, humanStats, likelyMistake } from "../stats.js"
+export { type Mistake, type StatProblem, checkStats, expectedBodyFatPercent, humanStats, likelyMistake, mistakeHint } from "../stats.js"
 export { type Narrow } from "./fast.js"
 export { isoOfMillis } from "./time.js"
 export { countSlowPaths, decodeCounted, slowPaths } from "./slow.js"
