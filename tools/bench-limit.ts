@@ -68,7 +68,7 @@ const withStacks = Error as ErrorConstructor & { stackTraceLimit: number | undef
 const migrateWork = async (file: string): Promise<LineWork> => {
   // Loaded only for this work: the `json` threads load nothing but this file's own code.
   const [{ defaultNormalizer }, { migrateRecord }] = await Promise.all([import("@scanbridge/migrate"), import("../packages/migrate/src/internal/pipeline.js")])
-  const run = migrateRecord(defaultNormalizer, "canonical")
+  const run = migrateRecord(defaultNormalizer, { to: "canonical" })
   // A migration migrates each chunk with no stacks captured (internal/pipeline.ts, migrateChunk).
   withStacks.stackTraceLimit = 0
   let records = 0

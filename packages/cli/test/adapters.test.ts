@@ -2,7 +2,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { join } from "node:path"
 import { pathToFileURL } from "node:url"
-import { defaultNormalizer } from "@scanbridge/migrate"
+import { TABLE_TARGETS, defaultNormalizer } from "@scanbridge/migrate"
 import { adapterModuleUrl } from "../src/adapters.js"
 import { BUILT_IN_TARGETS } from "../src/commands/flags.js"
 import { repoRoot } from "./harness.js"
@@ -28,6 +28,6 @@ describe("adapterModuleUrl", () => {
 
 describe("--to's help", () => {
   it("lists the default normalizer's targets, which it spells out so that --help loads no adapter", () => {
-    expect(BUILT_IN_TARGETS).toEqual([...defaultNormalizer.encoders.keys()])
+    expect(BUILT_IN_TARGETS).toEqual([...defaultNormalizer.encoders.keys(), ...TABLE_TARGETS])
   })
 })

@@ -121,9 +121,9 @@ describe("not a terminal", () => {
   it(
     "an error of @effect/cli on stderr is plain text too",
     async () => {
-      const r = await run("migrate", "examples/export", "--to", "csv")
+      const r = await run("migrate", "examples/export", "--to", "xml")
       expect(r.code).toBe(2)
-      expect(r.stderr).toContain("--to csv: expected one of canonical, platform, session, estimation, fit")
+      expect(r.stderr).toContain("--to xml: expected one of canonical, platform, session, estimation, fit, csv")
       expect(r.stderr).not.toContain("\u001b")
     },
     TIMEOUT
@@ -157,7 +157,7 @@ describe("unknown flags", () => {
   )
 
   it("are found wherever they are, told from option values and from arguments after --", () => {
-    expect(unknownFlag(["migrate", "in.ndjson", "--to", "session", "--bogus=1"])).toMatch(/^unknown option --bogus for migrate \(its options: --to, --adapter, --out, --rejects, --report, --strict, --workers, --progress, --quiet\)/)
+    expect(unknownFlag(["migrate", "in.ndjson", "--to", "session", "--bogus=1"])).toMatch(/^unknown option --bogus for migrate \(its options: --to, --units, --adapter, --out, --rejects, --report, --strict, --workers, --progress, --quiet\)/)
     expect(unknownFlag(["migrate", "-x", "in.ndjson"])).toMatch(/^unknown option -x for migrate/)
     expect(unknownFlag(["inspect", "--to", "platform", "f.json"])).toMatch(/^unknown option --to for inspect \(its options: --record, --json, --adapter\); see scanbridge inspect --help$/)
     // Values of options that take one, even when they start with a dash.
@@ -395,8 +395,8 @@ describe("migrate", () => {
   it(
     "an unknown --to is refused with the allowed values",
     async () => {
-      const out = join(tmp, "csv.ndjson")
-      const r = await run("migrate", "examples/export", "--to", "csv", "--out", out)
+      const out = join(tmp, "xml.ndjson")
+      const r = await run("migrate", "examples/export", "--to", "xml", "--out", out)
       expect(r.code).not.toBe(0)
       expect(r.code).not.toBeNull()
       const err = plain(r.stderr)

@@ -10,6 +10,7 @@ import { estimationAdapter } from "@scanbridge/estimation"
 import { fitAdapter } from "@scanbridge/fit"
 import { platformAdapter } from "@scanbridge/platform"
 import { sessionAdapter } from "@scanbridge/session"
+import { TABLE_TARGETS } from "./table.js"
 
 /** The adapters Scanbridge ships, in detection order. */
 export const builtInAdapters: ReadonlyArray<Adapter> = [platformAdapter, sessionAdapter, estimationAdapter, fitAdapter]
@@ -49,17 +50,19 @@ const flaw = (u: unknown): string | undefined => {
 /** Whether a value (a module's export, say) has an adapter's shape. */
 export const isAdapter = (u: unknown): u is Adapter => flaw(u) === undefined
 
-/** Two of these claim one name, or one claims the canonical form's. */
-const clash = (kind: string, names: ReadonlyArray<readonly [owner: string, name: string]>, reserved: string): AdapterError | undefined => {
+/** Two of these claim one name, or one claims a name Scanbridge keeps (`reserved`: the name and whose it is). */
+const clash = (kind: string, names: ReadonlyArray<readonly [owner: string, name: string]>, reserved: Readonly<Record<string, string>>): AdapterError | undefined => {
   const seen = new Map<string, string>()
   for (const [owner, name] of names) {
-    if (name === reserved) return new AdapterError({ adapter: owner, message: `adapter ${owner}: the ${kind} ${JSON.stringify(name)} is the canonical form's` })
+    if (Object.hasOwn(reserved, name)) return new AdapterError({ adapter: owner, message: `adapter ${owner}: the ${kind} ${JSON.stringify(name)} is ${reserved[name]}` })
     const first = seen.get(name)
     if (first !== undefined) return new AdapterError({ adapter: owner, message: `adapters ${first} and ${owner} both claim the ${kind} ${JSON.stringify(name)}` })
     seen.set(name, owner)
   }
   return undefined
 }
+
+const CANONICAL = { [CANONICAL_TARGET]: "the canonical form's" }
 
 /**
  * The collection, if every member is an adapter and no two claim one API name, format name or
@@ -78,17 +81,17 @@ export const checkAdapters = (adapters: ReadonlyArray<unknown>): Either.Either<R
     clash(
       "API name",
       valid.map((a) => [a.name, a.name] as const),
-      CANONICAL_TARGET
+      CANONICAL
     ) ??
     clash(
       "format name",
       valid.flatMap((a) => a.formats.map((f) => [a.name, f.name] as const)),
-      SCAN_FORMAT
+      { [SCAN_FORMAT]: "the canonical form's" }
     ) ??
     clash(
       "target",
       valid.map((a) => [a.name, a.encoder.target] as const),
-      CANONICAL_TARGET
+      { ...CANONICAL, ...Object.fromEntries(TABLE_TARGETS.map((t) => [t, "a table output's"])) }
     )
   return error === undefined ? Either.right(valid) : Either.left(error)
 }

@@ -21,4 +21,4 @@ export { type InputFile, type ListedInputs, MigrateInputError, type StdinBytes, 
 export { MigrateOutputError, type NamedOutput, type OutputFile, type TextWriter, outputFile, refuseOverlaps, textOf } from "./output.js"
 export { type Reject, type Report, renderReport, table } from "./report.js"
 export { MigrateWorkerError, type MigratePool, type MigratePoolOptions, makeMigratePool, runMigrateWorker } from "./workers.js"
-export { type Cell, type Column, type ColumnType, SCAN_COLUMNS, scanRow, snakeCase } from "./table.js"
+export { type Cell, type Column, type ColumnType, SCAN_COLUMNS, TABLE_TARGETS, type TableTarget, scanColumns, scanRow, snakeCase } from "./table.js"

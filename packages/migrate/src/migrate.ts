@@ -6,14 +6,18 @@
  * input size; the output keeps the input's order, so two runs write the same bytes.
  */
 import { Effect, Option, Stream } from "effect"
+import { LENGTH_UNITS, type LengthUnit } from "@scanbridge/model"
+import { previewKey } from "@scanbridge/model/internal"
 import { type ListedInputs, MigrateInputError, type StdinBytes, listInputs } from "./inputs.js"
 import { giveBytes } from "./internal/buffers.js"
 import { CHUNK_BYTES, type InputChunk, inputChunks } from "./internal/read.js"
 import { readAhead } from "./internal/read-ahead.js"
 import { type MigratedChunk, makeCounter, migrateChunk } from "./internal/pipeline.js"
+import { type OutputTarget, headerOf, isTableTarget, scanLine } from "./internal/targets.js"
 import { Normalizer, UnknownTargetError } from "./normalizer.js"
 import { type TextWriter, isSettled } from "./output.js"
 import type { Report } from "./report.js"
+import { TABLE_TARGETS } from "./table.js"
 import type { MigratePool, MigrateWorkerError } from "./workers.js"
 
 /** How far a migration has got. */
@@ -30,9 +34,14 @@ export interface MigrateOptions {
   readonly inputs: ReadonlyArray<string> | ListedInputs
   /** Standard input's bytes, read for an input `-` (on Node: `NodeStream.fromReadable(() => process.stdin)`). */
   readonly stdin?: StdinBytes
-  /** `canonical` (default), `platform`, `session`, `estimation`, `fit`, or an added adapter's target. */
+  /**
+   * `canonical` (default), `platform`, `session`, `estimation`, `fit`, or an added adapter's
+   * target: one JSON per line. Or `csv`: one row per scan, in `scanColumns`' order, after a header.
+   */
   readonly to?: string
-  /** Where the migrated records go, one JSON per line. */
+  /** With `to: "csv"`, the unit of the length columns (default `mm`). */
+  readonly units?: LengthUnit
+  /** Where the migrated records go, one per line. */
   readonly output: TextWriter
   /**
    * Where rejects go, one `{file, line, error, raw}` per line. Without it, rejected records are
@@ -61,8 +70,16 @@ const READ_AHEAD = 2
 export const migrate = (options: MigrateOptions) =>
   Effect.gen(function* () {
     const normalizer = yield* Normalizer
-    const target = options.to ?? "canonical"
-    if (!normalizer.encoders.has(target)) return yield* Effect.fail(UnknownTargetError.of(target, normalizer))
+    const to = options.to ?? "canonical"
+    const target: OutputTarget = options.units === undefined ? { to } : { to, units: options.units }
+    if (scanLine(normalizer, target) === undefined) return yield* Effect.fail(UnknownTargetError.of(to, normalizer))
+    // Checked here too, for callers without types (the plain API's).
+    if (options.units !== undefined && !Object.hasOwn(LENGTH_UNITS, options.units)) {
+      return yield* new UnknownTargetError({ target: to, message: `units ${JSON.stringify(previewKey(String(options.units)))}: expected one of ${Object.keys(LENGTH_UNITS).join(", ")}` })
+    }
+    if (options.units !== undefined && options.units !== "mm" && !isTableTarget(to)) {
+      return yield* new UnknownTargetError({ target: to, message: `units ${options.units}: only a table target (${TABLE_TARGETS.join(", ")}) has a choice of units, not ${to}` })
+    }
     const listed = "files" in options.inputs ? options.inputs : yield* listInputs(options.inputs)
     // Before anything is read: a run that cannot read all its inputs does not begin.
     if (options.stdin === undefined && listed.files.some((f) => f.kind === "stdin")) return yield* MigrateInputError.noStdin()
@@ -88,7 +105,7 @@ export const migrate = (options: MigrateOptions) =>
           : migrateHere(chunk)
       )
     }
-    const counter = makeCounter(target)
+    const counter = makeCounter(to)
     // Chunks are migrated side by side (as many as the pool takes at once, plus a few here, so
     // memory stays bounded), but taken back in input order: the output is the same bytes with or
     // without a pool. With a single place here, this thread would wait, idle, for the worker's
@@ -120,6 +137,8 @@ export const migrate = (options: MigrateOptions) =>
     )
     // A pool that cannot start fails the run at once, and a run done before the pool has started
     // waits for it: whether a pool works does not depend on the input's size.
+    const header = headerOf(target)
+    if (header !== "") yield* options.output(header)
     yield* pool === undefined ? migrated : Effect.zip(migrated, pool.started, { concurrent: true })
     return counter.report()
   })

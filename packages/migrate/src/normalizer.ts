@@ -17,6 +17,7 @@ import {
   isRecord
 } from "@scanbridge/model"
 import { type AdapterError, CANONICAL_TARGET, builtInAdapters, checkAdapters } from "./adapters.js"
+import { TABLE_TARGETS } from "./table.js"
 
 /** The canonical form itself, read and written as it is. */
 export const canonicalFormat: ScanFormat = {
@@ -165,6 +166,6 @@ export class UnknownTargetError extends Schema.TaggedError<UnknownTargetError>("
 }) {
   /** `target` asked of a normalizer that has no such encoder; `where` says who asked. */
   static of(target: string, normalizer: NormalizerService, where = ""): UnknownTargetError {
-    return new UnknownTargetError({ target, message: `unknown target ${JSON.stringify(target)}${where}: expected one of ${[...normalizer.encoders.keys()].join(", ")}` })
+    return new UnknownTargetError({ target, message: `unknown target ${JSON.stringify(target)}${where}: expected one of ${[...normalizer.encoders.keys(), ...TABLE_TARGETS].join(", ")}` })
   }
 }

@@ -9,14 +9,20 @@
  * per segment of each line), and the count of the scan's notes.
  */
 import {
+  type LengthUnit,
   MEASUREMENT_NAMES,
   type MeasurementName,
   POSTURE_FRONT,
   POSTURE_RIGHT,
   type RightPostureName,
   type Scan,
-  Catalogue
+  Catalogue,
+  convertLength
 } from "@scanbridge/model"
+
+/** The targets that write scans as rows of `scanColumns` rather than as JSON; no adapter may take their names. */
+export const TABLE_TARGETS = ["csv"] as const
+export type TableTarget = (typeof TABLE_TARGETS)[number]
 
 export type ColumnType = "text" | "integer" | "double" | "timestamp"
 
@@ -76,3 +82,25 @@ export const SCAN_COLUMNS: ReadonlyArray<Column> = [
 
 /** A scan's cells, in `SCAN_COLUMNS`' order. */
 export const scanRow = (scan: Scan): ReadonlyArray<Cell> => SCAN_COLUMNS.map((c) => c.value(scan))
+
+/**
+ * The columns with lengths in `units`: a millimetre column becomes a centimetre or inch column
+ * (`height_mm` is `height_cm`), its value converted by the model's own units. Masses stay in
+ * grams and angles in degrees: `--units` chooses a length unit, as the vendor's forms do.
+ */
+export const scanColumns = (units: LengthUnit = "mm"): ReadonlyArray<Column> =>
+  units === "mm"
+    ? SCAN_COLUMNS
+    : SCAN_COLUMNS.map((column) => {
+        if (column.unit !== "mm") return column
+        const value = column.value
+        return {
+          ...column,
+          name: `${column.name.slice(0, -"mm".length)}${units}`,
+          unit: units,
+          value: (scan: Scan) => {
+            const mm = value(scan)
+            return typeof mm === "number" ? convertLength(mm, "mm", units) : mm
+          }
+        }
+      })

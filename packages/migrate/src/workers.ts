@@ -19,6 +19,7 @@ import { type AdapterError, importAdapters } from "./adapters.js"
 import { giveBytes, spareBuffer } from "./internal/buffers.js"
 import { type MigratedChunk, emptyTally, migrateChunk } from "./internal/pipeline.js"
 import type { InputChunk } from "./internal/read.js"
+import { type OutputTarget, scanLine } from "./internal/targets.js"
 import { Normalizer, type NormalizerService, UnknownTargetError } from "./normalizer.js"
 
 /** A worker could not be started, or stopped while it held a chunk. */
@@ -38,7 +39,7 @@ type PoolRequest =
     }
   | {
       readonly _tag: "Chunk"
-      readonly target: string
+      readonly target: OutputTarget
       readonly chunk: InputChunk
       /** Whether the rejects are written (else only counted). */
       readonly keepRejects: boolean
@@ -89,7 +90,7 @@ export interface MigratePool {
    * A chunk migrated on a worker: its output comes back as UTF-8 bytes, ready to be written.
    * Without `keepRejects` (default true), its rejects are counted, not formatted.
    */
-  readonly migrateChunk: (target: string, chunk: InputChunk, keepRejects?: boolean) => Effect.Effect<MigratedChunk, MigrateWorkerError | UnknownTargetError>
+  readonly migrateChunk: (target: OutputTarget, chunk: InputChunk, keepRejects?: boolean) => Effect.Effect<MigratedChunk, MigrateWorkerError | UnknownTargetError>
 }
 
 export interface MigratePoolOptions {
@@ -241,12 +242,12 @@ export const runMigrateWorker: Effect.Effect<void, MigrateWorkerError, Normalize
   const handle = (request: PoolRequest): Effect.Effect<MigratedChunk, ChunkFailure> =>
     Effect.suspend(() => {
       if (request._tag === "Setup") return Effect.sync(() => (setup(request.modules, request.jitless), nothing()))
-      const key = `${request.keepRejects ? "keep" : "count"} ${request.target}`
+      const key = `${request.keepRejects ? "keep" : "count"} ${request.target.units ?? "mm"} ${request.target.to}`
       const run = byTarget.get(key)
       if (run !== undefined) return Effect.sync(() => migrated(run, request))
       return Effect.flatMap(normalizerNow, (normalizer): Effect.Effect<MigratedChunk, ChunkFailure> => {
-        if (!normalizer.encoders.has(request.target)) {
-          const { target, message } = UnknownTargetError.of(request.target, normalizer, " in the migration worker")
+        if (scanLine(normalizer, request.target) === undefined) {
+          const { target, message } = UnknownTargetError.of(request.target.to, normalizer, " in the migration worker")
           return Effect.fail({ _tag: "UnknownTargetError", target, message })
         }
         const made = migrateChunk(normalizer, request.target, request.keepRejects)

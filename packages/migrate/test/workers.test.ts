@@ -14,6 +14,7 @@ import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { Worker } from "node:worker_threads"
 import { type MigratePool, Normalizer, makeMigratePool, migrate, outputFile, textOf } from "../src/index.js"
+import type { LengthUnit } from "@scanbridge/model"
 import { CHUNK_BYTES, CHUNK_LINES } from "../src/internal/read.js"
 
 const repo = fileURLToPath(new URL("../../..", import.meta.url))
@@ -79,7 +80,7 @@ afterAll(async () => {
 const exampleInputs = () => [join(dir, "folder"), join(dir, "c.jsonl")]
 
 /** A migration into memory, on the pool if given. */
-const run = (inputs: ReadonlyArray<string>, to: string, pool?: MigratePool) =>
+const run = (inputs: ReadonlyArray<string>, to: string, pool?: MigratePool, units?: LengthUnit) =>
   Effect.gen(function* () {
     let out = ""
     let rejects = ""
@@ -87,6 +88,7 @@ const run = (inputs: ReadonlyArray<string>, to: string, pool?: MigratePool) =>
     const report = yield* migrate({
       inputs,
       to,
+      ...(units === undefined ? {} : { units }),
       output: (t) => Effect.sync(() => void (out += textOf(t))),
       rejects: (t) => Effect.sync(() => void (rejects += textOf(t))),
       onProgress: () => Effect.sync(() => void progress++),
@@ -102,9 +104,9 @@ describe("migrate on worker threads", () => {
       Effect.gen(function* () {
         const inputs = exampleInputs()
         const pool = yield* startedPool(2)
-        for (const to of ["canonical", "platform"]) {
-          const here = yield* run(inputs, to)
-          const there = yield* run(inputs, to, pool)
+        for (const [to, units] of [["canonical"], ["platform"], ["csv", "in"]] as const) {
+          const here = yield* run(inputs, to, undefined, units)
+          const there = yield* run(inputs, to, pool, units)
           expect(here.report.records).toBe(12 * QUARTER)
           expect(here.report.records).toBe(here.report.migrated + here.report.rejected)
           expect(here.report.rejected).toBeGreaterThan(12 * 6)

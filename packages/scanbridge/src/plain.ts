@@ -3,7 +3,7 @@
  * objects and throw one error class, `ScanbridgeError` (from `@scanbridge/model/plain`).
  */
 import { Effect, Either, Layer } from "effect"
-import { type Adapter, DecodeError, type Encoded, type Scan, type ScanJson } from "@scanbridge/model"
+import { type Adapter, DecodeError, type Encoded, type LengthUnit, type Scan, type ScanJson } from "@scanbridge/model"
 import { ScanbridgeError, throwsOnlyScanbridgeError } from "@scanbridge/model/plain"
 import { type NormalizerService, type Report, Normalizer, UnknownTargetError, defaultNormalizer, migrate, outputFile, refuseOverlaps } from "@scanbridge/migrate"
 
@@ -51,9 +51,14 @@ export const detectFormatPlain = (json: unknown, options?: AdapterOptions): { re
   })
 
 export interface MigrateFileOptions extends AdapterOptions {
-  /** `canonical` (default), `platform`, `session`, `estimation`, `fit`, or a given adapter's target. */
+  /**
+   * `canonical` (default), `platform`, `session`, `estimation`, `fit`, or a given adapter's
+   * target: one JSON per line; or `csv`, one row per scan under a header (docs/databases.md).
+   */
   readonly to?: string
-  /** The output file, one JSON per line. */
+  /** With `to: "csv"`, the unit of the length columns: `mm` (default), `cm` or `in`. */
+  readonly units?: LengthUnit
+  /** The output file. */
   readonly out: string
   /** The rejects file; without it rejects are counted, not kept. */
   readonly rejects?: string
@@ -82,7 +87,8 @@ export const migrateFile = async (inputs: string | ReadonlyArray<string>, option
           inputs: files,
           output: output.write,
           ...(rejects === undefined ? {} : { rejects: rejects.write }),
-          ...(options.to === undefined ? {} : { to: options.to })
+          ...(options.to === undefined ? {} : { to: options.to }),
+          ...(options.units === undefined ? {} : { units: options.units })
         })
         yield* output.commit
         if (rejects !== undefined) yield* rejects.commit

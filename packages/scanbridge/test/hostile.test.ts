@@ -19,7 +19,7 @@ const deepObject = (n: number) => `${'{"a":'.repeat(n)}1${"}".repeat(n)}`
 const HOSTILE_KEYS = ["__proto__", "constructor", "toString", "valueOf", "hasOwnProperty"] as const
 const TAGS = ["InvalidJson", "UnknownFormatError", "DecodeError", "EncodeError"]
 
-const canonical = migrateChunk(defaultNormalizer, "canonical")
+const canonical = migrateChunk(defaultNormalizer, { to: "canonical" })
 const valid = JSON.stringify(samples[0])
 
 /** Migrates records as one chunk, checks that each is migrated or rejected with a typed tag and that the counts reconcile. */
@@ -116,7 +116,7 @@ describe("a hostile record is rejected, and the rest of its chunk migrates", () 
   }, 60_000)
 
   it("mutated valid records of every format, migrated to each target: every one migrated or rejected with a typed tag, and the counts reconcile", () => {
-    const targets = [...defaultNormalizer.encoders.keys()].map((target) => migrateChunk(defaultNormalizer, target))
+    const targets = [...defaultNormalizer.encoders.keys()].map((to) => migrateChunk(defaultNormalizer, { to }))
     // Values a record can hold: any JSON, and the hostile ones. A deep value goes into the
     // record's text in place of a marker, so fast-check never holds it (it prints and compares
     // values recursively).

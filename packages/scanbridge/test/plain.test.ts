@@ -233,7 +233,7 @@ describe("migrateFile", () => {
   })
 
   it("an unknown target rejects with code UnknownTargetError, naming the targets", async () => {
-    const error: unknown = await migrateFile(join(repoRoot, "examples/canonical/photo-scan.json"), { out: join(tmp, "csv.ndjson"), to: "csv" }).then(
+    const error: unknown = await migrateFile(join(repoRoot, "examples/canonical/photo-scan.json"), { out: join(tmp, "xml.ndjson"), to: "xml" }).then(
       () => undefined,
       (e: unknown) => e
     )

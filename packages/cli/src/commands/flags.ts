@@ -85,4 +85,4 @@ export const adapterOption = Options.text("adapter").pipe(
  * than read from the adapters, so that `--help` does not load the migration engine; a test pins it
  * to the default normalizer's targets. `--to` itself is checked against the run's adapters.
  */
-export const BUILT_IN_TARGETS: ReadonlyArray<string> = ["canonical", "platform", "session", "estimation", "fit"]
+export const BUILT_IN_TARGETS: ReadonlyArray<string> = ["canonical", "platform", "session", "estimation", "fit", "csv"]

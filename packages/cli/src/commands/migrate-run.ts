@@ -13,7 +13,8 @@ import {
   migrate,
   outputFile,
   refuseOverlaps,
-  renderReport
+  renderReport,
+  TABLE_TARGETS
 } from "@scanbridge/migrate"
 import { ExitCode, exitWith } from "../exit.js"
 import { progressLine } from "../progress.js"
@@ -28,6 +29,7 @@ import { STDIN_ARGUMENT } from "./flags.js"
 export interface MigrateArgs {
   readonly inputs: ReadonlyArray<string>
   readonly to: string
+  readonly units: "mm" | "cm" | "in"
   readonly out: Option.Option<string>
   readonly rejects: Option.Option<string>
   readonly report: Option.Option<string>
@@ -53,7 +55,11 @@ export const runMigrate = (args: MigrateArgs) => {
   let closed = false
   return withAdapters(args.adapter, ({ modules, normalizer, onWorkers }) => Effect.scoped(
     Effect.gen(function* () {
-      if (!normalizer.encoders.has(args.to)) return yield* new UsageError({ message: `--to ${args.to}: expected one of ${[...normalizer.encoders.keys()].join(", ")}` })
+      const targets = [...normalizer.encoders.keys(), ...TABLE_TARGETS]
+      if (!targets.includes(args.to)) return yield* new UsageError({ message: `--to ${args.to}: expected one of ${targets.join(", ")}` })
+      if (args.units !== "mm" && !(TABLE_TARGETS as ReadonlyArray<string>).includes(args.to)) {
+        return yield* new UsageError({ message: `--units ${args.units}: only --to ${TABLE_TARGETS.join(" or ")} writes lengths in a chosen unit; ${args.to} has its own` })
+      }
       const stdio = yield* Stdio
       const given = args.inputs.map((input) => (input === STDIN_ARGUMENT || STDIN_NAMES.has(input) ? "-" : input))
       const named = [
@@ -103,6 +109,7 @@ export const runMigrate = (args: MigrateArgs) => {
         inputs,
         stdin: stdio.stdin,
         to: args.to,
+        units: args.units,
         output: writerOf(out, args.out) ?? toStdout,
         ...(rejectsWriter === undefined ? {} : { rejects: rejectsWriter }),
         ...(pool === undefined ? {} : { pool }),

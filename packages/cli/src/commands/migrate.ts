@@ -16,7 +16,7 @@ export { STDIN_ARGUMENT } from "./flags.js"
 
 /** What `scanbridge migrate --help` shows after the flags (see help.ts). */
 export const migrateHelp = {
-  usage: "scanbridge migrate <inputs>... [--to TARGET] [--adapter MODULE]... [--out FILE] [--rejects FILE] [--report FILE] [--strict] [--workers N] [--progress WHEN] [--quiet]",
+  usage: "scanbridge migrate <inputs>... [--to TARGET] [--units mm|cm|in] [--adapter MODULE]... [--out FILE] [--rejects FILE] [--report FILE] [--strict] [--workers N] [--progress WHEN] [--quiet]",
   exitCodes: [
     [ExitCode.ok, "every record was migrated or rejected, and the outputs are in place"],
     [ExitCode.failure, "the run failed (an unreadable input, an output that cannot be written); every destination is as it was"],
@@ -29,7 +29,8 @@ export const migrateHelp = {
   examples: [
     "scanbridge migrate export/ --out scans.ndjson --rejects rejects.ndjson --report report.json",
     "gunzip -c results.ndjson.gz | scanbridge migrate - --to platform --strict --quiet > entries.ndjson",
-    "scanbridge migrate acme-export/ --adapter ./acme-adapter.js --out scans.ndjson"
+    "scanbridge migrate acme-export/ --adapter ./acme-adapter.js --out scans.ndjson",
+    "scanbridge migrate export/ --to csv --units cm --out scans.csv"
   ]
 } as const
 
@@ -40,7 +41,8 @@ export const migrateCommand = Command.make(
       Args.withDescription("NDJSON files, JSON files (an object or an array), .gz of either, or folders of them; - reads standard input"),
       Args.atLeast(1)
     ),
-    to: text("to", BUILT_IN_TARGETS.join("|"), "canonical", "the shape to write, or an --adapter's target"),
+    to: text("to", BUILT_IN_TARGETS.join("|"), "canonical", "the shape to write (csv: one row per scan, for a spreadsheet or an analyst's table), or an --adapter's target"),
+    units: choice("units", ["mm", "cm", "in"] as const, "mm", "with --to csv, the unit of the length columns (height and measurements)"),
     adapter: adapterOption,
     out: file("out", "where to write the records; - for standard output", "standard output"),
     rejects: file("rejects", "where to write {file, line, error, raw} per rejected record", "counted, not kept"),

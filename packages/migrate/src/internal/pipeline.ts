@@ -11,6 +11,7 @@ import { type NormalizerService, decodeDetected } from "../normalizer.js"
 import type { Reject, Report } from "../report.js"
 import { type InputChunk, type InputRecord, type Unreadable, forEachRecord } from "./read.js"
 import { giveBytes } from "./buffers.js"
+import { type OutputTarget, scanLine } from "./targets.js"
 import { utf8Lines } from "./utf8-lines.js"
 
 export type Outcome =
@@ -25,9 +26,9 @@ const reject = (record: InputRecord, tag: string, message: string, path: Readonl
 })
 
 /** Migrates one record: parse, detect, decode, encode every scan it holds. Never throws. */
-export const migrateRecord = (normalizer: NormalizerService, target: string) => {
-  const encoder = normalizer.encoders.get(target)
-  if (encoder === undefined) throw new Error(`unknown target ${target}`)
+export const migrateRecord = (normalizer: NormalizerService, target: OutputTarget) => {
+  const line = scanLine(normalizer, target)
+  if (line === undefined) throw new Error(`unknown target ${target.to}`)
   return (record: InputRecord): Outcome => {
     let json: unknown
     try {
@@ -45,14 +46,13 @@ export const migrateRecord = (normalizer: NormalizerService, target: string) => 
     try {
       const lines: Array<string> = []
       for (const scan of scans.right) {
-        const encoded = encoder.encode(scan)
+        const encoded = line(scan, format.name)
         if (Either.isLeft(encoded)) return reject(record, encoded.left._tag, encoded.left.message, encoded.left.path)
-        // Notes of the encoding travel with a canonical scan; other shapes have no place for them.
-        lines.push(JSON.stringify(encoded.right.value))
+        lines.push(encoded.right)
       }
       return { _tag: "Migrated", format: format.name, scans: scans.right, lines }
     } catch (e) {
-      const error = EncodeError.at(target, [], undefined, unreadableReason(e))
+      const error = EncodeError.at(target.to, [], undefined, unreadableReason(e))
       return reject(record, error._tag, error.message, error.path)
     }
   }
@@ -153,7 +153,7 @@ const withStacks = Error as ErrorConstructor & { stackTraceLimit: number | undef
  * Without `keepRejects`, rejects are counted, not formatted (`rejected` is empty). A chunk of
  * lines is done with once migrated: its buffer is given back (buffers.ts), to read the next ones.
  */
-export const migrateChunk = (normalizer: NormalizerService, target: string, keepRejects = true) => {
+export const migrateChunk = (normalizer: NormalizerService, target: OutputTarget, keepRejects = true) => {
   const run = migrateRecord(normalizer, target)
   const out = utf8Lines()
   const rejected = utf8Lines()

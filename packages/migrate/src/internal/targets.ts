@@ -1,0 +1,47 @@
+/**
+ * What a migration writes for each scan, by target: a JSON line in the target's shape (the
+ * canonical form's or an adapter's), or a row of a table (CSV). The calling thread and the worker
+ * threads both resolve a target here, so both write the same bytes.
+ */
+import { stringify } from "csv-stringify/sync"
+import { Either } from "effect"
+import type { EncodeError, LengthUnit, Scan } from "@scanbridge/model"
+import type { NormalizerService } from "../normalizer.js"
+import { type Cell, TABLE_TARGETS, type TableTarget, scanColumns } from "../table.js"
+
+/** Where a migration's scans go: `to`, a target's name, and for a table target the unit of its lengths. */
+export interface OutputTarget {
+  readonly to: string
+  /** Only for a table target (`csv`): the unit of its length columns. Default `mm`. */
+  readonly units?: LengthUnit
+}
+
+/** A scan as one line of the output, without its line end; `format` is the format it was read from. */
+export type ScanLine = (scan: Scan, format: string) => Either.Either<string, EncodeError>
+
+export const isTableTarget = (to: string): to is TableTarget => (TABLE_TARGETS as ReadonlyArray<string>).includes(to)
+
+// RFC 4180: fields quoted when they hold a comma, a quote or a line break, records ended by CRLF.
+// Text is always quoted and a missing value is an empty field, so an empty text (`""`) is not a
+// missing one: readers such as DuckDB read the first as '' and the second as NULL. The pipeline
+// ends every line with LF, so a row keeps its CR.
+const CSV = { record_delimiter: "windows", quoted_string: true } as const
+const csvLine = (cells: ReadonlyArray<Cell>): string => stringify([cells], CSV).slice(0, -1)
+
+/** How `target` writes a scan, or undefined when the normalizer has no such target. */
+export const scanLine = (normalizer: NormalizerService, target: OutputTarget): ScanLine | undefined => {
+  if (target.to === "csv") {
+    const columns = scanColumns(target.units)
+    return (scan) => Either.right(csvLine(columns.map((c) => c.value(scan))))
+  }
+  const encoder = normalizer.encoders.get(target.to)
+  if (encoder === undefined) return undefined
+  return (scan) => {
+    const encoded = encoder.encode(scan)
+    // Notes of the encoding travel with a canonical scan; other shapes have no place for them.
+    return Either.isLeft(encoded) ? Either.left(encoded.left) : Either.right(JSON.stringify(encoded.right.value))
+  }
+}
+
+/** What the output begins with, before the first scan: a CSV's header row (with its CRLF). */
+export const headerOf = (target: OutputTarget): string => (target.to === "csv" ? `${csvLine(scanColumns(target.units).map((c) => c.name))}\n` : "")
