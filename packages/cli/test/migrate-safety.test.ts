@@ -265,7 +265,7 @@ describe("the command line", () => {
     }
   })
 
-  it("migrate --help shows the usage as typed, each flag's default, the exit codes and four examples", async () => {
+  it("migrate --help shows the usage as typed, each flag's default, the exit codes and five examples", async () => {
     const r = await run("migrate", "--help")
     expect(r.code).toBe(0)
     expect(r.stdout).toContain("scanbridge migrate <inputs>...")
@@ -274,7 +274,7 @@ describe("the command line", () => {
     }
     for (const code of ["0", "1", "2", "3", "130", "141", "143"]) expect(r.stdout).toMatch(new RegExp(`^ +${code}  \\S`, "m"))
     const examples = r.stdout.slice(r.stdout.indexOf("EXAMPLES")).split("\n").filter((l) => l.trim().startsWith("$ "))
-    expect(examples).toHaveLength(4)
+    expect(examples).toHaveLength(5)
     for (const e of examples) expect(e).toContain("scanbridge migrate ")
   })
 })

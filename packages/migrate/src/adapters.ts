@@ -10,6 +10,7 @@ import { estimationAdapter } from "@scanbridge/estimation"
 import { fitAdapter } from "@scanbridge/fit"
 import { platformAdapter } from "@scanbridge/platform"
 import { sessionAdapter } from "@scanbridge/session"
+import { POSTGRES_ROWS } from "./postgres/rows.js"
 import { TABLE_TARGETS } from "./table.js"
 
 /** The adapters Scanbridge ships, in detection order. */
@@ -91,7 +92,7 @@ export const checkAdapters = (adapters: ReadonlyArray<unknown>): Either.Either<R
     clash(
       "target",
       valid.map((a) => [a.name, a.encoder.target] as const),
-      { ...CANONICAL, ...Object.fromEntries(TABLE_TARGETS.map((t) => [t, "a table output's"])) }
+      { ...CANONICAL, ...Object.fromEntries(TABLE_TARGETS.map((t) => [t, "a table output's"])), [POSTGRES_ROWS]: "the PostgreSQL sink's" }
     )
   return error === undefined ? Either.right(valid) : Either.left(error)
 }

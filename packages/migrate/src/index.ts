@@ -4,7 +4,17 @@
  * thread or on worker threads, over the built-in adapters or any collection that adds an
  * integrator's own.
  */
-export { type MigrateOptions, type MigrateProgress, migrate } from "./migrate.js"
+export {
+  type ChunkSink,
+  type MigrateOptions,
+  type MigrateProgress,
+  type MigrateSource,
+  type SinkChunk,
+  type SinkOutput,
+  type SourceRecord,
+  type TextOutputs,
+  migrate
+} from "./migrate.js"
 export { AdapterError, adaptersOfModule, builtInAdapters, checkAdapters, importAdapters } from "./adapters.js"
 export {
   type Detected,

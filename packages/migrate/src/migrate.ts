@@ -5,6 +5,7 @@
  * or a few per worker thread) and the report's counters, so memory stays flat whatever the
  * input size; the output keeps the input's order, so two runs write the same bytes.
  */
+import type * as FileSystem from "@effect/platform/FileSystem"
 import { Effect, Option, Stream } from "effect"
 import { LENGTH_UNITS, type LengthUnit } from "@scanbridge/model"
 import { previewKey } from "@scanbridge/model/internal"
@@ -13,9 +14,9 @@ import { giveBytes } from "./internal/buffers.js"
 import { CHUNK_BYTES, type InputChunk, inputChunks } from "./internal/read.js"
 import { readAhead } from "./internal/read-ahead.js"
 import { type MigratedChunk, makeCounter, migrateChunk } from "./internal/pipeline.js"
-import { type OutputTarget, headerOf, isTableTarget, scanLine } from "./internal/targets.js"
+import { type OutputTarget, headerOf, isTableTarget } from "./internal/targets.js"
 import { Normalizer, UnknownTargetError } from "./normalizer.js"
-import { type TextWriter, isSettled } from "./output.js"
+import { type MigrateOutputError, type TextWriter, isSettled } from "./output.js"
 import type { Report } from "./report.js"
 import { TABLE_TARGETS } from "./table.js"
 import type { MigratePool, MigrateWorkerError } from "./workers.js"
@@ -29,11 +30,61 @@ export interface MigrateProgress {
   readonly bytesTotal: number | null
 }
 
-export interface MigrateOptions {
-  /** Files, folders and `-` (standard input), or the inputs `listInputs` listed (so they are walked once). */
-  readonly inputs: ReadonlyArray<string> | ListedInputs
+/** A record from somewhere other than a file: a database row, say. */
+export interface SourceRecord {
+  /** What the rejects and the report call the source: a file's name, a table's or a query's. */
+  readonly file: string
+  /** 1-based: the record's place in the source. */
+  readonly line: number
+  /** The record's JSON text. */
+  readonly raw: string
+  /** The record's own key in its source (a key column's value), named by its reject. */
+  readonly key?: string
+}
+
+/** Records from somewhere other than files, read in batches (a database cursor's). */
+export interface MigrateSource<E> {
+  readonly records: Stream.Stream<ReadonlyArray<SourceRecord>, E>
+}
+
+/**
+ * A destination that takes the run's chunks whole: a database, which writes a chunk's rows, its
+ * rejects and the run's progress in one transaction. Its `target` makes the lines it takes.
+ */
+export interface ChunkSink<E> {
+  readonly target: OutputTarget
+  readonly write: (chunk: SinkChunk) => Effect.Effect<void, E>
+}
+
+/** A chunk of the run, migrated: its records' lines in the sink's target and their rejects. */
+export interface SinkChunk {
+  /** One line (LF-ended, UTF-8) per scan, in the sink's target. */
+  readonly out: Uint8Array
+  /** One JSON `Reject` per line. */
+  readonly rejected: Uint8Array
+  /** The records the chunk holds, migrated and rejected. */
+  readonly records: number
+}
+
+interface MigrateCommon<R> {
+  /**
+   * Files, folders and `-` (standard input), or the inputs `listInputs` listed (so they are
+   * walked once), or a source of records (`postgresSource`).
+   */
+  readonly inputs: ReadonlyArray<string> | ListedInputs | MigrateSource<R>
   /** Standard input's bytes, read for an input `-` (on Node: `NodeStream.fromReadable(() => process.stdin)`). */
   readonly stdin?: StdinBytes
+  /** Called after every chunk with the report so far and the input bytes done (for a progress bar). */
+  readonly onProgress?: (progress: MigrateProgress) => Effect.Effect<void>
+  /**
+   * Worker threads to migrate the chunks on (from `makeMigratePool`); without it, the calling
+   * thread migrates them. Either way the output is the same bytes.
+   */
+  readonly pool?: MigratePool
+}
+
+/** Outputs of text: a file, standard output, memory. */
+export interface TextOutputs {
   /**
    * `canonical` (default), `platform`, `session`, `estimation`, `fit`, or an added adapter's
    * target: one JSON per line. Or `csv`: one row per scan, in `scanColumns`' order, after a header.
@@ -48,13 +99,45 @@ export interface MigrateOptions {
    * counted in the report (by reason) but neither written nor formatted.
    */
   readonly rejects?: TextWriter
-  /** Called after every chunk with the report so far and the input bytes done (for a progress bar). */
-  readonly onProgress?: (progress: MigrateProgress) => Effect.Effect<void>
-  /**
-   * Worker threads to migrate the chunks on (from `makeMigratePool`); without it, the calling
-   * thread migrates them. Either way the output is the same bytes.
-   */
-  readonly pool?: MigratePool
+  readonly into?: undefined
+}
+
+/** A sink that takes chunks whole (`postgresSink`), rejects included. */
+export interface SinkOutput<W> {
+  readonly into: ChunkSink<W>
+  readonly to?: undefined
+  readonly units?: undefined
+  readonly output?: undefined
+  readonly rejects?: undefined
+}
+
+/** `R`: what the source of records may fail with; `W`: what the sink may. */
+export type MigrateOptions<R = never, W = never> = MigrateCommon<R> & (TextOutputs | SinkOutput<W>)
+
+/**
+ * How a run's chunks are written: to a sink whole, or to the text outputs. A migrated chunk's
+ * buffers are given back once written by a writer done with them (`isSettled`; a sink's write
+ * ends when its transaction has).
+ */
+const writerOf = <W>(options: TextOutputs | SinkOutput<W>): ((chunk: MigratedChunk) => Effect.Effect<void, W | MigrateOutputError>) => {
+  const into = options.into
+  if (into !== undefined) {
+    return (chunk: MigratedChunk): Effect.Effect<void, W> =>
+      Effect.tap(into.write({ out: chunk.out, rejected: chunk.rejected, records: chunk.tally.records }), () => {
+        giveBytes(chunk.out)
+        giveBytes(chunk.rejected)
+      })
+  }
+  const { output, rejects } = options as TextOutputs
+  const outputSettled = isSettled(output)
+  const rejectsSettled = rejects !== undefined && isSettled(rejects)
+  return (chunk: MigratedChunk): Effect.Effect<void, MigrateOutputError> =>
+    Effect.zipRight(output(chunk.out), rejects === undefined ? Effect.void : rejects(chunk.rejected)).pipe(
+      Effect.tap(() => {
+        if (outputSettled) giveBytes(chunk.out)
+        if (rejectsSettled) giveBytes(chunk.rejected)
+      })
+    )
 }
 
 /** With a pool, the chunks this thread may hold besides the pool's (migrated or being migrated). */
@@ -67,12 +150,13 @@ const READ_AHEAD = 2
  * and the report counts them. Fails only on input it cannot read at all (or a pool's worker
  * that cannot run).
  */
-export const migrate = (options: MigrateOptions) =>
+export const migrate = <R = never, W = never>(options: MigrateOptions<R, W>) =>
   Effect.gen(function* () {
     const normalizer = yield* Normalizer
-    const to = options.to ?? "canonical"
-    const target: OutputTarget = options.units === undefined ? { to } : { to, units: options.units }
-    if (scanLine(normalizer, target) === undefined) return yield* Effect.fail(UnknownTargetError.of(to, normalizer))
+    const into = options.into
+    const to = into?.target.to ?? options.to ?? "canonical"
+    const target: OutputTarget = into?.target ?? (options.units === undefined ? { to } : { to, units: options.units })
+    if (into === undefined && !normalizer.encoders.has(to) && !isTableTarget(to)) return yield* Effect.fail(UnknownTargetError.of(to, normalizer))
     // Checked here too, for callers without types (the plain API's).
     if (options.units !== undefined && !Object.hasOwn(LENGTH_UNITS, options.units)) {
       return yield* new UnknownTargetError({ target: to, message: `units ${JSON.stringify(previewKey(String(options.units)))}: expected one of ${Object.keys(LENGTH_UNITS).join(", ")}` })
@@ -80,11 +164,12 @@ export const migrate = (options: MigrateOptions) =>
     if (options.units !== undefined && options.units !== "mm" && !isTableTarget(to)) {
       return yield* new UnknownTargetError({ target: to, message: `units ${options.units}: only a table target (${TABLE_TARGETS.join(", ")}) has a choice of units, not ${to}` })
     }
-    const listed = "files" in options.inputs ? options.inputs : yield* listInputs(options.inputs)
+    const inputs = options.inputs
+    const listed = "records" in inputs ? undefined : "files" in inputs ? inputs : yield* listInputs(inputs)
     // Before anything is read: a run that cannot read all its inputs does not begin.
-    if (options.stdin === undefined && listed.files.some((f) => f.kind === "stdin")) return yield* MigrateInputError.noStdin()
+    if (options.stdin === undefined && listed?.files.some((f) => f.kind === "stdin")) return yield* MigrateInputError.noStdin()
     const pool = options.pool
-    const keepRejects = options.rejects !== undefined
+    const keepRejects = into !== undefined || options.rejects !== undefined
     const here = migrateChunk(normalizer, target, keepRejects)
     const migrateHere = (chunk: InputChunk) => Effect.sync(() => here(chunk))
     // With a pool, this thread migrates too, but only a chunk the workers have no room for: it
@@ -112,10 +197,12 @@ export const migrate = (options: MigrateOptions) =>
     // oldest chunk each time it finished its own (its result cannot be taken before that one's);
     // with HERE it migrates on meanwhile.
     let bytesRead = 0
-    const outputSettled = isSettled(options.output)
-    const rejects = options.rejects
-    const rejectsSettled = rejects !== undefined && isSettled(rejects)
-    const chunks = Stream.flatMap(Stream.fromIterable(listed.files), (input) => inputChunks(input, options.stdin))
+    const write = writerOf(options)
+    const chunks: Stream.Stream<InputChunk, MigrateInputError | R, FileSystem.FileSystem> =
+      listed === undefined
+        ? Stream.map((inputs as MigrateSource<R>).records, (records) => ({ _tag: "Records", records, inputBytes: records.reduce((n, r) => n + r.raw.length, 0) }))
+        : Stream.flatMap(Stream.fromIterable(listed.files), (input) => inputChunks(input, options.stdin))
+    const bytesTotal = listed?.bytesTotal ?? null
     const migrated = readAhead(chunks, READ_AHEAD).pipe(
       Stream.mapEffect((chunk) => Effect.map(run(chunk), (migrated) => ({ ...migrated, inputBytes: chunk.inputBytes })), {
         concurrency: pool === undefined ? 1 : pool.concurrency + HERE
@@ -125,20 +212,15 @@ export const migrate = (options: MigrateOptions) =>
       Stream.runForEach((chunk) => {
         counter.merge(chunk.tally)
         bytesRead += chunk.inputBytes
-        const written = Effect.zipRight(options.output(chunk.out), rejects === undefined ? Effect.void : rejects(chunk.rejected)).pipe(
-          Effect.tap(() => {
-            if (outputSettled) giveBytes(chunk.out)
-            if (rejectsSettled) giveBytes(chunk.rejected)
-          })
-        )
-        const progress = Effect.suspend(() => options.onProgress!({ report: counter.report(), bytesRead, bytesTotal: listed.bytesTotal }))
+        const written = write(chunk)
+        const progress = Effect.suspend(() => options.onProgress!({ report: counter.report(), bytesRead, bytesTotal }))
         return options.onProgress ? Effect.zipRight(written, progress) : written
       })
     )
     // A pool that cannot start fails the run at once, and a run done before the pool has started
     // waits for it: whether a pool works does not depend on the input's size.
     const header = headerOf(target)
-    if (header !== "") yield* options.output(header)
+    if (header !== "" && options.output !== undefined) yield* options.output(header)
     yield* pool === undefined ? migrated : Effect.zip(migrated, pool.started, { concurrent: true })
     return counter.report()
   })

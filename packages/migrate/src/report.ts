@@ -3,6 +3,8 @@
 export interface Reject {
   readonly file: string
   readonly line: number
+  /** The record's key in its source (a database row's key column), when it has one. */
+  readonly key?: string
   /** `offset`: only for InvalidUtf8, the byte offset in the file of the first byte that is not UTF-8. */
   readonly error: { readonly tag: string; readonly message: string; readonly path: ReadonlyArray<string | number> | null; readonly offset?: number }
   /** The record's text; a byte that is not UTF-8 as U+FFFD. */

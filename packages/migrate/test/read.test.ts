@@ -14,7 +14,7 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { gzipSync } from "node:zlib"
-import { MigrateInputError, type MigrateOptions, type MigrateProgress, Normalizer, type Reject, listInputs, migrate, textOf } from "../src/index.js"
+import { MigrateInputError, type MigrateOptions, type MigrateProgress, Normalizer, type Reject, type TextOutputs, listInputs, migrate, textOf } from "../src/index.js"
 import { CHUNK_BYTES, CHUNK_LINES, type InputRecord, readChunks, readRecords } from "../src/internal/read.js"
 
 const reference = (file: string, bytes: Uint8Array): ReadonlyArray<InputRecord> =>
@@ -161,7 +161,7 @@ const entries = (n: number) => Array.from({ length: n }, (_, i) => ENTRIES[i % E
 const layer = Layer.mergeAll(NodeContext.layer, Normalizer.default)
 
 /** A migration into memory: output text, rejects (parsed), the report, and every progress. */
-const run = (options: Omit<MigrateOptions, "output" | "rejects">) =>
+const run = (options: Omit<MigrateOptions & TextOutputs, "output" | "rejects">) =>
   Effect.runPromise(
     Effect.gen(function* () {
       let out = ""
@@ -179,7 +179,7 @@ const run = (options: Omit<MigrateOptions, "output" | "rejects">) =>
   )
 
 /** The same migration's failure. */
-const failure = (options: Omit<MigrateOptions, "output" | "rejects">) =>
+const failure = (options: Omit<MigrateOptions & TextOutputs, "output" | "rejects">) =>
   Effect.runPromise(
     Effect.flip(migrate({ ...options, output: () => Effect.void, rejects: () => Effect.void })).pipe(Effect.provide(layer))
   )

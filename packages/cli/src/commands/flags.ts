@@ -86,3 +86,11 @@ export const adapterOption = Options.text("adapter").pipe(
  * to the default normalizer's targets. `--to` itself is checked against the run's adapters.
  */
 export const BUILT_IN_TARGETS: ReadonlyArray<string> = ["canonical", "platform", "session", "estimation", "fit", "csv"]
+
+/** A database URL, held redacted from the moment it is parsed; absent when not given. */
+export const databaseUrl = (name: string, description: string) =>
+  Options.redacted(name).pipe(Options.withPseudoName("URL"), Options.optional, (o) => described(o, description, "none"))
+
+/** Any text; absent when not given. */
+export const optionalText = (name: string, pseudoName: string, description: string, fallback: string) =>
+  Options.text(name).pipe(Options.withPseudoName(pseudoName), Options.optional, (o) => described(o, description, fallback))

@@ -2,7 +2,7 @@
  * The run of `scanbridge migrate` (see migrate.ts for its flags), loaded only when the command
  * runs: the migration engine is no part of `--help` or of the other commands.
  */
-import { Clock, Effect, Fiber, Option } from "effect"
+import { Clock, Effect, Fiber, Option, Redacted } from "effect"
 import {
   type MigrateProgress,
   MigrateOutputError,
@@ -28,6 +28,10 @@ import { STDIN_ARGUMENT } from "./flags.js"
 /** The command line of `scanbridge migrate`, as its flags read it. */
 export interface MigrateArgs {
   readonly inputs: ReadonlyArray<string>
+  readonly from: Option.Option<Redacted.Redacted<string>>
+  readonly query: Option.Option<string>
+  readonly into: Option.Option<Redacted.Redacted<string>>
+  readonly table: string
   readonly to: string
   readonly units: "mm" | "cm" | "in"
   readonly out: Option.Option<string>
@@ -50,6 +54,26 @@ const STDIN_NAMES = new Set(["/dev/stdin", "/dev/fd/0", "/proc/self/fd/0"])
 
 const isStdout = (name: Option.Option<string>) => Option.isSome(name) && STDOUT_NAMES.has(name.value)
 
+/** The database flags make sense only together, and never with the file flags they replace. */
+const checkDatabaseFlags = (args: MigrateArgs) =>
+  Effect.gen(function* () {
+    const usage = (message: string) => new UsageError({ message })
+    if (Option.isSome(args.from) && args.inputs.length > 0) return yield* usage("--from reads the records from a database: give no input files with it")
+    if (Option.isNone(args.from) && args.inputs.length === 0) return yield* usage("give the inputs to migrate (files, folders, -), or --from URL --query SQL")
+    if (Option.isSome(args.from) !== Option.isSome(args.query)) return yield* usage("--from and --query go together: the database, and the query whose rows are the records")
+    if (Option.isSome(args.into)) {
+      const clash = (["out", "rejects"] as const).filter((flag) => Option.isSome(args[flag]))
+      if (clash.length > 0) return yield* usage(`--into writes scans and rejects to the database: drop ${clash.map((f) => `--${f}`).join(" and ")}`)
+      if (args.to !== "canonical" || args.units !== "mm") return yield* usage("--into writes canonical scans in millimetres: drop --to and --units")
+    }
+    for (const [flag, url] of [["--from", args.from], ["--into", args.into]] as const) {
+      // Only the scheme is named: the rest of a URL may hold a password.
+      if (Option.isSome(url) && !/^postgres(ql)?:\/\//.test(Redacted.value(url.value))) {
+        return yield* usage(`${flag}: expected a postgres:// or postgresql:// URL`)
+      }
+    }
+  })
+
 export const runMigrate = (args: MigrateArgs) => {
   // The pipe's reader going away ends the run as a signal would: nothing is committed.
   let closed = false
@@ -60,6 +84,7 @@ export const runMigrate = (args: MigrateArgs) => {
       if (args.units !== "mm" && !(TABLE_TARGETS as ReadonlyArray<string>).includes(args.to)) {
         return yield* new UsageError({ message: `--units ${args.units}: only --to ${TABLE_TARGETS.join(" or ")} writes lengths in a chosen unit; ${args.to} has its own` })
       }
+      yield* checkDatabaseFlags(args)
       const stdio = yield* Stdio
       const given = args.inputs.map((input) => (input === STDIN_ARGUMENT || STDIN_NAMES.has(input) ? "-" : input))
       const named = [
@@ -76,8 +101,13 @@ export const runMigrate = (args: MigrateArgs) => {
         named.flatMap(([name, value]) => (Option.isSome(value) && !isStdout(value) ? [{ name, file: value.value }] : []))
       )
 
-      // The inputs are listed before any output is opened: a missing input touches nothing.
-      const inputs = yield* listInputs(given)
+      // The inputs are listed (or the query checked) before any output is opened: a missing input touches nothing.
+      const postgres = Option.isSome(args.from) || Option.isSome(args.into) ? yield* Effect.promise(() => import("@scanbridge/migrate/postgres")) : undefined
+      const inputs =
+        postgres !== undefined && Option.isSome(args.from)
+          ? yield* postgres.postgresSource({ url: args.from.value, query: Option.getOrThrow(args.query) })
+          : yield* listInputs(given)
+      const sink = postgres !== undefined && Option.isSome(args.into) ? yield* postgres.postgresSink({ url: args.into.value, table: args.table }) : undefined
       const toStdout: TextWriter = (text) =>
         Effect.catchTag(stdio.out(text), "BrokenPipe", () => {
           closed = true
@@ -94,7 +124,7 @@ export const runMigrate = (args: MigrateArgs) => {
       // Without --rejects, rejects are counted in the report, not formatted.
       const rejectsWriter = writerOf(rejects, args.rejects)
 
-      const total = inputs.bytesTotal
+      const total = "bytesTotal" in inputs ? inputs.bytesTotal : null
       const workers = Option.isSome(args.workers) ? args.workers.value : defaultWorkers(total ?? 0)
       // Adapters given to runCli as values have no module a worker could import: they migrate here.
       const pool = workers > 0 && onWorkers ? yield* makeMigratePool({ size: workers, adapterModules: modules }) : undefined
@@ -108,10 +138,9 @@ export const runMigrate = (args: MigrateArgs) => {
       const report = yield* migrate({
         inputs,
         stdin: stdio.stdin,
-        to: args.to,
-        units: args.units,
-        output: writerOf(out, args.out) ?? toStdout,
-        ...(rejectsWriter === undefined ? {} : { rejects: rejectsWriter }),
+        ...(sink !== undefined
+          ? { into: sink }
+          : { to: args.to, units: args.units, output: writerOf(out, args.out) ?? toStdout, ...(rejectsWriter === undefined ? {} : { rejects: rejectsWriter }) }),
         ...(pool === undefined ? {} : { pool }),
         // Only a progress line reads the progress: without one, no chunk pays for a report.
         ...(ticker === undefined ? {} : { onProgress: (progress: MigrateProgress) => Effect.sync(() => void (latest = progress)) })

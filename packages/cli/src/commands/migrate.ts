@@ -9,14 +9,14 @@
 import { Args, Command } from "@effect/cli"
 import { ExitCode } from "../exit.js"
 import { WORKERS_FROM_BYTES } from "../workers.js"
-import { BUILT_IN_TARGETS, adapterOption, choice, count, file, flag, text } from "./flags.js"
+import { BUILT_IN_TARGETS, adapterOption, choice, count, databaseUrl, file, flag, optionalText, text } from "./flags.js"
 import { lazy } from "./lazy.js"
 
 export { STDIN_ARGUMENT } from "./flags.js"
 
 /** What `scanbridge migrate --help` shows after the flags (see help.ts). */
 export const migrateHelp = {
-  usage: "scanbridge migrate <inputs>... [--to TARGET] [--units mm|cm|in] [--adapter MODULE]... [--out FILE] [--rejects FILE] [--report FILE] [--strict] [--workers N] [--progress WHEN] [--quiet]",
+  usage: "scanbridge migrate <inputs>... | --from URL --query SQL [--to TARGET] [--units mm|cm|in] [--into URL [--table NAME]] [--adapter MODULE]... [--out FILE] [--rejects FILE] [--report FILE] [--strict] [--workers N] [--progress WHEN] [--quiet]",
   exitCodes: [
     [ExitCode.ok, "every record was migrated or rejected, and the outputs are in place"],
     [ExitCode.failure, "the run failed (an unreadable input, an output that cannot be written); every destination is as it was"],
@@ -30,7 +30,8 @@ export const migrateHelp = {
     "scanbridge migrate export/ --out scans.ndjson --rejects rejects.ndjson --report report.json",
     "gunzip -c results.ndjson.gz | scanbridge migrate - --to platform --strict --quiet > entries.ndjson",
     "scanbridge migrate acme-export/ --adapter ./acme-adapter.js --out scans.ndjson",
-    "scanbridge migrate export/ --to csv --units cm --out scans.csv"
+    "scanbridge migrate export/ --to csv --units cm --out scans.csv",
+    "PGPASSWORD=... scanbridge migrate --from postgres://app@db/legacy --query 'select id, payload from legacy_scans' --into postgres://app@db/analytics --table scans"
   ]
 } as const
 
@@ -38,9 +39,13 @@ export const migrateCommand = Command.make(
   "migrate",
   {
     inputs: Args.text({ name: "inputs" }).pipe(
-      Args.withDescription("NDJSON files, JSON files (an object or an array), .gz of either, or folders of them; - reads standard input"),
-      Args.atLeast(1)
+      Args.withDescription("NDJSON files, JSON files (an object or an array), .gz of either, or folders of them; - reads standard input; none with --from"),
+      Args.repeated
     ),
+    from: databaseUrl("from", "read the records from this PostgreSQL database (postgres://user@host:port/db; a password in PGPASSWORD rather than the URL), with --query"),
+    query: optionalText("query", "SQL", "with --from, the query whose rows are the records: two columns, a key that orders and names the rows, then the record (JSON, JSONB or text)", "none"),
+    into: databaseUrl("into", "write the scans into this PostgreSQL database, into --table and its rejects into --table_rejects, upserted a chunk at a time"),
+    table: text("table", "NAME", "scans", "with --into, the table of scans (created when missing; NAME or SCHEMA.NAME)"),
     to: text("to", BUILT_IN_TARGETS.join("|"), "canonical", "the shape to write (csv: one row per scan, for a spreadsheet or an analyst's table), or an --adapter's target"),
     units: choice("units", ["mm", "cm", "in"] as const, "mm", "with --to csv, the unit of the length columns (height and measurements)"),
     adapter: adapterOption,

@@ -22,7 +22,7 @@ export type Outcome =
 
 const reject = (record: InputRecord, tag: string, message: string, path: ReadonlyArray<string | number> | null): Outcome => ({
   _tag: "Rejected",
-  reject: { file: record.file, line: record.line, error: { tag, message, path }, raw: record.raw }
+  reject: { file: record.file, line: record.line, ...(record.key === undefined ? {} : { key: record.key }), error: { tag, message, path }, raw: record.raw }
 })
 
 /** Migrates one record: parse, detect, decode, encode every scan it holds. Never throws. */

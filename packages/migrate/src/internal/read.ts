@@ -20,6 +20,8 @@ export interface InputRecord {
   readonly raw: string
   /** Set when the record could not be read faithfully as text: it is rejected with this reason, not migrated. */
   readonly unreadable?: Unreadable
+  /** The record's key in its source (a database row's key column), when it has one. */
+  readonly key?: string
 }
 
 /** Why a record could not be read as text. */

@@ -7,6 +7,7 @@ import { stringify } from "csv-stringify/sync"
 import { Either } from "effect"
 import type { EncodeError, LengthUnit, Scan } from "@scanbridge/model"
 import type { NormalizerService } from "../normalizer.js"
+import { POSTGRES_ROWS, postgresRow } from "../postgres/rows.js"
 import { type Cell, TABLE_TARGETS, type TableTarget, scanColumns } from "../table.js"
 
 /** Where a migration's scans go: `to`, a target's name, and for a table target the unit of its lengths. */
@@ -30,6 +31,7 @@ const csvLine = (cells: ReadonlyArray<Cell>): string => stringify([cells], CSV).
 
 /** How `target` writes a scan, or undefined when the normalizer has no such target. */
 export const scanLine = (normalizer: NormalizerService, target: OutputTarget): ScanLine | undefined => {
+  if (target.to === POSTGRES_ROWS) return postgresRow
   if (target.to === "csv") {
     const columns = scanColumns(target.units)
     return (scan) => Either.right(csvLine(columns.map((c) => c.value(scan))))

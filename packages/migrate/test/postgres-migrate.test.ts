@@ -1,0 +1,186 @@
+/**
+ * PostgreSQL in and out (src/postgres): a query's rows migrated into the sink's tables on a real
+ * server the suite starts itself. The rows and rejects reconcile with the report, a rerun rewrites
+ * nothing, a connection lost midway is a typed error after which a rerun completes the table, and
+ * no error holds the password.
+ */
+import * as NodeContext from "@effect/platform-node/NodeContext"
+import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import { Effect, Either, Exit, Layer, Redacted, Scope } from "effect"
+import pg from "pg"
+import { readFileSync } from "node:fs"
+import { join } from "node:path"
+import { stringifyScan } from "@scanbridge/model"
+import { Normalizer, type Report, defaultNormalizer, migrate } from "../src/index.js"
+import { scanKey } from "../src/postgres/rows.js"
+import { PostgresError, postgresSink, postgresSource } from "../src/postgres/index.js"
+import { SCANS_TABLE } from "../src/postgres/schema.js"
+import { EXPORT } from "./records.js"
+import { type TestPostgres, testPostgres } from "./postgres.js"
+
+const TIMEOUT = 300_000
+const layer = Layer.mergeAll(NodeContext.layer, Normalizer.default)
+
+let scope: Scope.CloseableScope
+let server: TestPostgres
+let admin: pg.Client
+const urlOf = (s: TestPostgres, password = Redacted.value(s.password)) =>
+  Redacted.make(`postgres://${s.username}:${encodeURIComponent(password)}@${s.host}:${s.port}/${s.database}`)
+
+/** Every record of the example export as text, the broken ones included (one is not JSON at all). */
+const exampleRecords = (): ReadonlyArray<string> => {
+  const ndjson = (file: string) => readFileSync(join(EXPORT, file), "utf8").split("\n").filter((l) => l.trim() !== "")
+  return [
+    ...ndjson("platform/entries.ndjson"),
+    JSON.stringify(JSON.parse(readFileSync(join(EXPORT, "platform/list-page.json"), "utf8"))),
+    ...(JSON.parse(readFileSync(join(EXPORT, "session/results.json"), "utf8")) as Array<unknown>).map((r) => JSON.stringify(r)),
+    ...ndjson("estimation/read-responses.ndjson"),
+    ...ndjson("fit/estimations.ndjson"),
+    ...ndjson("broken.ndjson")
+  ]
+}
+
+beforeAll(async () => {
+  scope = await Effect.runPromise(Scope.make())
+  server = await Effect.runPromise(Scope.extend(testPostgres, scope))
+  admin = new pg.Client({ connectionString: Redacted.value(urlOf(server)) })
+  await admin.connect()
+  const records = exampleRecords()
+  await admin.query("create table legacy (id bigint primary key, payload text)")
+  // Each record under several ids, in an order no id range repeats.
+  for (let i = 0; i < 300; i++) await admin.query("insert into legacy values ($1, $2)", [i * 7 + 3, records[i % records.length]])
+}, TIMEOUT)
+afterAll(async () => {
+  await admin?.end()
+  if (scope !== undefined) await Effect.runPromise(Scope.close(scope, Exit.void))
+}, TIMEOUT)
+
+const pgToPg = (query: string, table: string, onProgress?: (report: Report) => Effect.Effect<void>) =>
+  Effect.scoped(
+    Effect.gen(function* () {
+      const url = urlOf(server)
+      const inputs = yield* postgresSource({ url, query, batch: 64 })
+      const into = yield* postgresSink({ url, table })
+      return yield* migrate({ inputs, into, ...(onProgress === undefined ? {} : { onProgress: (p) => onProgress(p.report) }) })
+    })
+  ).pipe(Effect.provide(layer))
+
+const rowsOf = async (table: string) => (await admin.query(`select xmin::text, * from ${table} order by 2, 3`)).rows
+
+describe("PostgreSQL in and out", () => {
+  it.live(
+    "migrates a query's rows into the scans and rejects tables, every record accounted for, and a rerun rewrites nothing",
+    () =>
+      Effect.gen(function* () {
+        const report = yield* pgToPg("select id, payload from legacy", "scans")
+        expect(report.records).toBe(300)
+        expect(report.migrated + report.rejected).toBe(300)
+        expect(report.rejected).toBeGreaterThan(0)
+        const scans = yield* Effect.promise(() => rowsOf("scans"))
+        const rejects = yield* Effect.promise(() => rowsOf("scans_rejects"))
+        // The same scan under several ids is one row: the table holds each distinct source identity once.
+        const distinct = yield* Effect.promise(() => admin.query("select count(distinct (source_api, scan_key)) as n from scans"))
+        expect(scans.length).toBe(Number(distinct.rows[0].n))
+        expect(scans.length).toBeGreaterThan(0)
+        expect(rejects.length).toBe(report.rejected)
+        // A reject is named by its row's key, and holds the record as it was stored.
+        const ids = new Set((yield* Effect.promise(() => admin.query("select id::text from legacy"))).rows.map((r) => r.id))
+        for (const r of rejects) {
+          expect(ids.has(r.record)).toBe(true)
+          expect(r.key).toBe(r.record)
+          const stored = yield* Effect.promise(() => admin.query("select payload from legacy where id = $1", [r.record]))
+          expect(r.raw).toBe(stored.rows[0].payload)
+        }
+        // Every column of the sink, each scan whole as JSONB, and the measurements as columns.
+        const columns = yield* Effect.promise(() => admin.query("select attname from pg_attribute where attrelid = 'scans'::regclass and attnum > 0 order by attnum"))
+        expect(columns.rows.map((r) => r.attname)).toEqual(SCANS_TABLE.map((c) => c.name))
+        const joined = yield* Effect.promise(() =>
+          admin.query("select count(*) as n from scans where (scan->'measurementsMm'->>'waistGirth')::float8 is distinct from waist_girth_mm")
+        )
+        expect(Number(joined.rows[0].n)).toBe(0)
+
+        // Again: the same rows. A row whose every version in the input is one is not even rewritten
+        // (xmin is the transaction that wrote it); a scan read in two versions (a list page's and
+        // an entry's) is written in each one's turn, and ends as the later, as before.
+        const versions = (yield* Effect.promise(() => rowsOf("scans"))).length
+        const again = yield* pgToPg("select id, payload from legacy", "scans")
+        expect(again).toEqual(report)
+        const after = yield* Effect.promise(() => rowsOf("scans"))
+        expect(after.map(({ xmin: _, ...row }) => row)).toEqual(scans.map(({ xmin: _, ...row }) => row))
+        expect(after.length).toBe(versions)
+        // The keys the input holds in one version only, by the normalizer's own reading of it.
+        const seen = new Map<string, Set<string>>()
+        for (const record of exampleRecords()) {
+          const json = (() => {
+            try {
+              return JSON.parse(record) as unknown
+            } catch {
+              return undefined
+            }
+          })()
+          const detected = defaultNormalizer.detect(json)
+          const read = defaultNormalizer.normalize(json)
+          if (Either.isLeft(detected) || Either.isLeft(read)) continue
+          for (const scan of read.right) {
+            const key = `${scan.source.api} ${scanKey(scan, stringifyScan(scan))}`
+            seen.set(key, (seen.get(key) ?? new Set()).add(`${detected.right.format.name} ${stringifyScan(scan)}`))
+          }
+        }
+        const single = after.filter((row) => seen.get(`${row.source_api} ${row.scan_key}`)!.size === 1)
+        expect(single.length).toBeGreaterThan(0)
+        for (const row of single) expect(row.xmin).toBe(scans.find((s) => s.scan_key === row.scan_key && s.source_api === row.source_api)!.xmin)
+        expect(yield* Effect.promise(() => rowsOf("scans_rejects"))).toEqual(rejects)
+      }),
+    TIMEOUT
+  )
+
+  it.live(
+    "fails with a typed PostgresError when the connection is lost midway; a rerun completes the same table a clean run writes",
+    () =>
+      Effect.gen(function* () {
+        let chunks = 0
+        const lost = yield* Effect.flip(
+          pgToPg("select id, payload from legacy", "lost", () =>
+            ++chunks === 2
+              ? Effect.promise(() => admin.query("select pg_terminate_backend(pid) from pg_stat_activity where application_name = 'scanbridge' and pid <> pg_backend_pid()")).pipe(Effect.asVoid)
+              : Effect.void
+          )
+        )
+        expect(lost).toBeInstanceOf(PostgresError)
+        expect(lost.message).not.toContain(Redacted.value(server.password))
+        const partial = yield* Effect.promise(() => admin.query("select count(*) as n from lost"))
+        expect(Number(partial.rows[0].n)).toBeGreaterThan(0)
+        yield* pgToPg("select id, payload from legacy", "lost")
+        yield* pgToPg("select id, payload from legacy", "clean")
+        const strip = (rows: ReadonlyArray<Record<string, unknown>>) => rows.map(({ xmin: _, ...row }) => row)
+        expect(strip(yield* Effect.promise(() => rowsOf("lost")))).toEqual(strip(yield* Effect.promise(() => rowsOf("clean"))))
+        expect(strip(yield* Effect.promise(() => rowsOf("lost_rejects")))).toEqual(strip(yield* Effect.promise(() => rowsOf("clean_rejects"))))
+      }),
+    TIMEOUT
+  )
+
+  it.live(
+    "keeps the password out of errors: a wrong one, a query that fails, a table that is not the sink's",
+    () =>
+      Effect.gen(function* () {
+        const wrong = `wrong-${Redacted.value(server.password)}`
+        const refused = yield* Effect.flip(Effect.scoped(postgresSource({ url: urlOf(server, wrong), query: "select id, payload from legacy" })))
+        expect(refused).toMatchObject({ _tag: "PostgresError", operation: "connect", code: "28P01" })
+        const bad = yield* Effect.flip(Effect.scoped(postgresSource({ url: urlOf(server), query: "select id from nowhere" })))
+        expect(bad).toMatchObject({ _tag: "PostgresError", operation: "read", code: "42P01" })
+        const three = yield* Effect.flip(Effect.scoped(postgresSource({ url: urlOf(server), query: "select id, payload, 1 from legacy" })))
+        expect(three.message).toContain("expected two, a key, then the record")
+        yield* Effect.promise(() => admin.query("create table taken (id int)"))
+        const taken = yield* Effect.flip(Effect.scoped(postgresSink({ url: urlOf(server), table: "taken" })))
+        expect(taken.message).toContain("exists with other columns than Scanbridge's")
+        const named = yield* Effect.flip(Effect.scoped(postgresSink({ url: urlOf(server), table: "drop table x; --" })))
+        expect(named.message).toContain("is not a table name")
+        for (const e of [refused, bad, three, taken, named]) {
+          const text = `${String(e)} ${JSON.stringify(e)}`
+          expect(text).not.toContain(Redacted.value(server.password))
+          expect(text).not.toContain(wrong)
+        }
+      }),
+    TIMEOUT
+  )
+})
