@@ -222,10 +222,10 @@ describe("progress", () => {
 
   it("without a known size (standard input, a FIFO): the bytes read instead of the percent and the time left", () => {
     const report = { records: 1234, migrated: 1200, rejected: 34, scans: 1200, target: "canonical", byFormat: {}, byStatus: {}, byNoteKind: {}, byRejectReason: {} }
-    expect(progressText({ progress: { report, bytesRead: 1_234_567, bytesTotal: null }, elapsedMs: 3_723_000, bytesPerSecond: 1000, recordsPerSecond: 99.6 })).toBe(
+    expect(progressText({ progress: { report, bytesRead: 1_234_567, bytesTotal: null, position: undefined }, elapsedMs: 3_723_000, bytesPerSecond: 1000, recordsPerSecond: 99.6 })).toBe(
       "1.23 MB read  1:02:03 elapsed  100 records/s  1,234 records  34 rejected"
     )
-    expect(progressText({ progress: { report, bytesRead: 500, bytesTotal: 2000 }, elapsedMs: 61_000, bytesPerSecond: 10, recordsPerSecond: 0 })).toBe(
+    expect(progressText({ progress: { report, bytesRead: 500, bytesTotal: 2000, position: undefined }, elapsedMs: 61_000, bytesPerSecond: 10, recordsPerSecond: 0 })).toBe(
       "25.0 %  500 B of 2.00 KB  1:01 elapsed  ETA 2:30  0 records/s  1,234 records  34 rejected"
     )
   })

@@ -9,6 +9,8 @@ export {
   type MigrateOptions,
   type MigrateProgress,
   type MigrateSource,
+  type RecordPosition,
+  type ResumePoint,
   type SinkChunk,
   type SinkOutput,
   type SourceRecord,

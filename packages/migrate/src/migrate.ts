@@ -11,7 +11,7 @@ import { LENGTH_UNITS, type LengthUnit } from "@scanbridge/model"
 import { previewKey } from "@scanbridge/model/internal"
 import { type ListedInputs, MigrateInputError, type StdinBytes, listInputs } from "./inputs.js"
 import { giveBytes } from "./internal/buffers.js"
-import { CHUNK_BYTES, type InputChunk, inputChunks } from "./internal/read.js"
+import { CHUNK_BYTES, type InputChunk, type RecordPosition, afterLine, inputChunks, lastPositionOf } from "./internal/read.js"
 import { readAhead } from "./internal/read-ahead.js"
 import { type MigratedChunk, makeCounter, migrateChunk } from "./internal/pipeline.js"
 import { type OutputTarget, headerOf, isTableTarget } from "./internal/targets.js"
@@ -21,6 +21,8 @@ import type { Report } from "./report.js"
 import { TABLE_TARGETS } from "./table.js"
 import type { MigratePool, MigrateWorkerError } from "./workers.js"
 
+export type { RecordPosition } from "./internal/read.js"
+
 /** How far a migration has got. */
 export interface MigrateProgress {
   readonly report: Report
@@ -28,6 +30,14 @@ export interface MigrateProgress {
   readonly bytesRead: number
   /** The inputs' size, or null when it is not known (standard input, a pipe). */
   readonly bytesTotal: number | null
+  /** The last record written (to the outputs, or committed by a sink): where a resumed run starts after. */
+  readonly position: RecordPosition | undefined
+}
+
+/** Where an earlier run of the same inputs stopped: the last record it wrote, and its report then. */
+export interface ResumePoint {
+  readonly position: RecordPosition
+  readonly report: Report
 }
 
 /** A record from somewhere other than a file: a database row, say. */
@@ -64,6 +74,10 @@ export interface SinkChunk {
   readonly rejected: Uint8Array
   /** The records the chunk holds, migrated and rejected. */
   readonly records: number
+  /** The chunk's last record, if it holds any: what a resumed run starts after. */
+  readonly position: RecordPosition | undefined
+  /** The run's report with this chunk counted: what a resumed run's report goes on from. */
+  readonly report: Report
 }
 
 interface MigrateCommon<R> {
@@ -76,6 +90,13 @@ interface MigrateCommon<R> {
   readonly stdin?: StdinBytes
   /** Called after every chunk with the report so far and the input bytes done (for a progress bar). */
   readonly onProgress?: (progress: MigrateProgress) => Effect.Effect<void>
+  /**
+   * Resumes an earlier run of the same inputs that wrote up to `position` (its outputs kept, opened
+   * to append): files before `position.file` are not read, and its records up to `position.line`
+   * are skipped; the report goes on from `report`. No header is written again. A source of records
+   * (`postgresSource`) resumes by its own means (its `after` key) and is not skipped here.
+   */
+  readonly after?: ResumePoint
   /**
    * Worker threads to migrate the chunks on (from `makeMigratePool`); without it, the calling
    * thread migrates them. Either way the output is the same bytes.
@@ -114,16 +135,25 @@ export interface SinkOutput<W> {
 /** `R`: what the source of records may fail with; `W`: what the sink may. */
 export type MigrateOptions<R = never, W = never> = MigrateCommon<R> & (TextOutputs | SinkOutput<W>)
 
+/** A migrated chunk, with what it stood for in the input. */
+interface PlacedChunk extends MigratedChunk {
+  readonly inputBytes: number
+  readonly position: RecordPosition | undefined
+}
+
 /**
  * How a run's chunks are written: to a sink whole, or to the text outputs. A migrated chunk's
  * buffers are given back once written by a writer done with them (`isSettled`; a sink's write
  * ends when its transaction has).
  */
-const writerOf = <W>(options: TextOutputs | SinkOutput<W>): ((chunk: MigratedChunk) => Effect.Effect<void, W | MigrateOutputError>) => {
+const writerOf = <W>(
+  options: TextOutputs | SinkOutput<W>,
+  report: () => Report
+): ((chunk: PlacedChunk) => Effect.Effect<void, W | MigrateOutputError>) => {
   const into = options.into
   if (into !== undefined) {
-    return (chunk: MigratedChunk): Effect.Effect<void, W> =>
-      Effect.tap(into.write({ out: chunk.out, rejected: chunk.rejected, records: chunk.tally.records }), () => {
+    return (chunk: PlacedChunk): Effect.Effect<void, W> =>
+      Effect.tap(into.write({ out: chunk.out, rejected: chunk.rejected, records: chunk.tally.records, position: chunk.position, report: report() }), () => {
         giveBytes(chunk.out)
         giveBytes(chunk.rejected)
       })
@@ -131,13 +161,25 @@ const writerOf = <W>(options: TextOutputs | SinkOutput<W>): ((chunk: MigratedChu
   const { output, rejects } = options as TextOutputs
   const outputSettled = isSettled(output)
   const rejectsSettled = rejects !== undefined && isSettled(rejects)
-  return (chunk: MigratedChunk): Effect.Effect<void, MigrateOutputError> =>
+  return (chunk: PlacedChunk): Effect.Effect<void, MigrateOutputError> =>
     Effect.zipRight(output(chunk.out), rejects === undefined ? Effect.void : rejects(chunk.rejected)).pipe(
       Effect.tap(() => {
         if (outputSettled) giveBytes(chunk.out)
         if (rejectsSettled) giveBytes(chunk.rejected)
       })
     )
+}
+
+/**
+ * The files a resumed run reads: from the checkpoint's file on (the ones before it were done). A
+ * checkpoint naming no file of the inputs is refused: the inputs are not the run's that wrote it.
+ */
+const resumedFiles = (listed: ListedInputs, position: RecordPosition | undefined) => {
+  if (position === undefined) return Effect.succeed(listed.files)
+  const at = listed.files.findIndex((f) => f.file === position.file)
+  return at < 0
+    ? Effect.fail(new MigrateInputError({ file: position.file, message: `${position.file}: the run being resumed stopped in this input, which is not among the inputs now; run without resuming` }))
+    : Effect.succeed(listed.files.slice(at))
 }
 
 /** With a pool, the chunks this thread may hold besides the pool's (migrated or being migrated). */
@@ -197,30 +239,52 @@ export const migrate = <R = never, W = never>(options: MigrateOptions<R, W>) =>
     // oldest chunk each time it finished its own (its result cannot be taken before that one's);
     // with HERE it migrates on meanwhile.
     let bytesRead = 0
-    const write = writerOf(options)
+    const write = writerOf(options, () => counter.report())
+    const after = options.after
+    if (after !== undefined) counter.merge(after.report)
+    const files = listed === undefined ? [] : yield* resumedFiles(listed, after?.position)
     const chunks: Stream.Stream<InputChunk, MigrateInputError | R, FileSystem.FileSystem> =
       listed === undefined
         ? Stream.map((inputs as MigrateSource<R>).records, (records) => ({ _tag: "Records", records, inputBytes: records.reduce((n, r) => n + r.raw.length, 0) }))
-        : Stream.flatMap(Stream.fromIterable(listed.files), (input) => inputChunks(input, options.stdin))
+        : Stream.flatMap(Stream.fromIterable(files), (input) => {
+            const read = inputChunks(input, options.stdin)
+            const skip = after?.position
+            if (skip === undefined || skip.file !== input.file) return read
+            // The resumed file: its records up to the checkpoint's are skipped; their bytes count as read.
+            return Stream.filterMap(read, (chunk) => {
+              const rest = afterLine(chunk, skip.line)
+              if (rest === undefined) bytesRead += chunk.inputBytes
+              return Option.fromNullable(rest)
+            })
+          })
     const bytesTotal = listed?.bytesTotal ?? null
+    // Only a sink or a progress listener reads the positions: a plain run does not scan for them.
+    const placed = into !== undefined || options.onProgress !== undefined
+    let position = after?.position
     const migrated = readAhead(chunks, READ_AHEAD).pipe(
-      Stream.mapEffect((chunk) => Effect.map(run(chunk), (migrated) => ({ ...migrated, inputBytes: chunk.inputBytes })), {
-        concurrency: pool === undefined ? 1 : pool.concurrency + HERE
-      }),
+      Stream.mapEffect(
+        (chunk) => {
+          // Taken before the chunk's bytes go to a worker.
+          const last = placed ? lastPositionOf(chunk) : undefined
+          return Effect.map(run(chunk), (migrated): PlacedChunk => ({ ...migrated, inputBytes: chunk.inputBytes, position: last }))
+        },
+        { concurrency: pool === undefined ? 1 : pool.concurrency + HERE }
+      ),
       // Written behind: the next chunk is migrated while the last one's bytes are written.
       Stream.buffer({ capacity: 2 }),
       Stream.runForEach((chunk) => {
         counter.merge(chunk.tally)
         bytesRead += chunk.inputBytes
+        position = chunk.position ?? position
         const written = write(chunk)
-        const progress = Effect.suspend(() => options.onProgress!({ report: counter.report(), bytesRead, bytesTotal }))
+        const progress = Effect.suspend(() => options.onProgress!({ report: counter.report(), bytesRead, bytesTotal, position }))
         return options.onProgress ? Effect.zipRight(written, progress) : written
       })
     )
     // A pool that cannot start fails the run at once, and a run done before the pool has started
     // waits for it: whether a pool works does not depend on the input's size.
     const header = headerOf(target)
-    if (header !== "" && options.output !== undefined) yield* options.output(header)
+    if (header !== "" && options.output !== undefined && after === undefined) yield* options.output(header)
     yield* pool === undefined ? migrated : Effect.zip(migrated, pool.started, { concurrent: true })
     return counter.report()
   })

@@ -6,7 +6,7 @@
  */
 import * as NodeContext from "@effect/platform-node/NodeContext"
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
-import { Effect, Either, Exit, Layer, Redacted, Scope } from "effect"
+import { Effect, Either, Exit, Layer, Redacted, Scope, Stream } from "effect"
 import pg from "pg"
 import { readFileSync } from "node:fs"
 import { join } from "node:path"
@@ -155,6 +155,52 @@ describe("PostgreSQL in and out", () => {
         const strip = (rows: ReadonlyArray<Record<string, unknown>>) => rows.map(({ xmin: _, ...row }) => row)
         expect(strip(yield* Effect.promise(() => rowsOf("lost")))).toEqual(strip(yield* Effect.promise(() => rowsOf("clean"))))
         expect(strip(yield* Effect.promise(() => rowsOf("lost_rejects")))).toEqual(strip(yield* Effect.promise(() => rowsOf("clean_rejects"))))
+      }),
+    TIMEOUT
+  )
+
+  it.live(
+    "resumes a run whose connection was lost from its last committed chunk: the rows after it only are read, and the tables and report are a clean run's",
+    () =>
+      Effect.gen(function* () {
+        const query = "select id, payload from legacy"
+        const input = { name: query, identity: "legacy, 300 rows" }
+        const url = urlOf(server)
+        const migrateInto = (table: string, resume: boolean, onProgress?: () => Effect.Effect<void>) =>
+          Effect.scoped(
+            Effect.gen(function* () {
+              const into = yield* postgresSink({ url, table, input })
+              const after = resume ? yield* into.resumePoint : undefined
+              let read = 0
+              const source = yield* postgresSource({ url, query, batch: 64, ...(after?.position.key === undefined ? {} : { after: { key: after.position.key, line: after.position.line } }) })
+              const inputs = { records: source.records.pipe(Stream.tap((batch) => Effect.sync(() => void (read += batch.length)))) }
+              const report = yield* migrate({ inputs, into, ...(after === undefined ? {} : { after }), ...(onProgress === undefined ? {} : { onProgress }) })
+              return { report, read }
+            })
+          ).pipe(Effect.provide(layer))
+        let chunks = 0
+        const lost = yield* Effect.flip(
+          migrateInto("resumed", false, () =>
+            ++chunks === 3
+              ? Effect.promise(() => admin.query("select pg_terminate_backend(pid) from pg_stat_activity where application_name = 'scanbridge' and pid <> pg_backend_pid()")).pipe(Effect.asVoid)
+              : Effect.void
+          )
+        )
+        expect(lost).toBeInstanceOf(PostgresError)
+        const resumed = yield* migrateInto("resumed", true)
+        // Progress follows a chunk's commit: three chunks (64 rows each) were committed when the
+        // connection went, and the fourth failed. Only the rows after the third are read again.
+        expect(resumed.read).toBe(300 - 3 * 64)
+        const clean = yield* migrateInto("unbroken", false)
+        expect(resumed.report).toEqual(clean.report)
+        const strip = (rows: ReadonlyArray<Record<string, unknown>>) => rows.map(({ xmin: _, ...row }) => row)
+        expect(strip(yield* Effect.promise(() => rowsOf("resumed")))).toEqual(strip(yield* Effect.promise(() => rowsOf("unbroken"))))
+        expect(strip(yield* Effect.promise(() => rowsOf("resumed_rejects")))).toEqual(strip(yield* Effect.promise(() => rowsOf("unbroken_rejects"))))
+        // An input that has changed since is not resumed.
+        const changed = yield* Effect.flip(
+          Effect.scoped(Effect.flatMap(postgresSink({ url, table: "resumed", input: { name: query, identity: "legacy, 301 rows" } }), (sink) => sink.resumePoint))
+        )
+        expect(changed.message).toContain("the input has changed since the run being resumed")
       }),
     TIMEOUT
   )

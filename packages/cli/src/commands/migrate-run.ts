@@ -131,7 +131,7 @@ export const runMigrate = (args: MigrateArgs) => {
 
       const started = yield* Clock.currentTimeMillis
       const nothingYet = { records: 0, migrated: 0, rejected: 0, scans: 0, target: args.to, byFormat: {}, byStatus: {}, byNoteKind: {}, byRejectReason: {} }
-      let latest: MigrateProgress = { report: nothingYet, bytesRead: 0, bytesTotal: total }
+      let latest: MigrateProgress = { report: nothingYet, bytesRead: 0, bytesTotal: total, position: undefined }
       const showProgress = !args.quiet && (args.progress === "always" || (args.progress === "auto" && stdio.errIsTerminal))
       const ticker = showProgress ? yield* Effect.forkScoped(progressLine(stdio, started, () => latest)) : undefined
 

@@ -116,7 +116,18 @@ export const makeCounter = (target: string) => {
     },
     report(): Report {
       const { records, migrated, scans, byFormat, byStatus, byNoteKind, byRejectReason } = total
-      return { records, migrated, rejected: records - migrated, scans, target, byFormat, byStatus, byNoteKind, byRejectReason }
+      // Copies: a report taken during the run (a progress, a checkpoint's) keeps the counts it had.
+      return {
+        records,
+        migrated,
+        rejected: records - migrated,
+        scans,
+        target,
+        byFormat: { ...byFormat },
+        byStatus: { ...byStatus },
+        byNoteKind: { ...byNoteKind },
+        byRejectReason: { ...byRejectReason }
+      }
     }
   }
 }

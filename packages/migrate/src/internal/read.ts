@@ -529,3 +529,51 @@ export const readChunks = (...inputs: ReadonlyArray<string>): Stream.Stream<Inpu
 /** The records of some inputs: every non-empty line of NDJSON, or the elements of a JSON array. */
 export const readRecords = (...inputs: ReadonlyArray<string>): Stream.Stream<InputRecord, MigrateInputError, FileSystem.FileSystem | Path.Path> =>
   Stream.mapConcat(readChunks(...inputs), recordsOf)
+
+// --- Where a run stands, for resuming it -------------------------------------------------
+
+/** A record's place: its input and its 1-based line (a JSON array's element, a database row's place). */
+export interface RecordPosition {
+  readonly file: string
+  readonly line: number
+  /** The record's key in its source (a database row's key column), when it has one. */
+  readonly key?: string
+}
+
+/** The place of a chunk's last record, or undefined for a chunk of none. */
+export const lastPositionOf = (chunk: InputChunk): RecordPosition | undefined => {
+  if (chunk._tag === "Records") {
+    const last = chunk.records.at(-1)
+    return last === undefined ? undefined : { file: last.file, line: last.line, ...(last.key === undefined ? {} : { key: last.key }) }
+  }
+  let lines = 0
+  for (let lf = chunk.bytes.indexOf(10); lf >= 0; lf = chunk.bytes.indexOf(10, lf + 1)) lines++
+  if (chunk.bytes.length > 0 && chunk.bytes[chunk.bytes.length - 1] !== 10) lines++
+  return lines === 0 ? undefined : { file: chunk.file, line: chunk.firstLine + lines - 1 }
+}
+
+/**
+ * `chunk` without its records at or before `line` (of its file, which an earlier run migrated), or
+ * undefined when none is left. Lines are cut at a \n, without reading them; the rest is copied into
+ * a buffer of its own and the chunk's given back.
+ */
+export const afterLine = (chunk: InputChunk, line: number): InputChunk | undefined => {
+  if (chunk._tag === "Records") {
+    const records = chunk.records.filter((r) => r.line > line)
+    return records.length === 0 ? undefined : { ...chunk, records }
+  }
+  if (chunk.firstLine > line) return chunk
+  let cut = 0
+  for (let n = chunk.firstLine; n <= line && cut < chunk.bytes.length; n++) {
+    const lf = chunk.bytes.indexOf(10, cut)
+    cut = lf < 0 ? chunk.bytes.length : lf + 1
+  }
+  if (cut >= chunk.bytes.length) {
+    giveBytes(chunk.bytes)
+    return undefined
+  }
+  const bytes = takeBytes(chunk.bytes.length - cut)
+  bytes.set(chunk.bytes.subarray(cut))
+  giveBytes(chunk.bytes)
+  return { ...chunk, bytes, firstLine: line + 1, first: false, offset: chunk.offset + cut }
+}

@@ -70,8 +70,8 @@ export const createTable = (name: string, columns: ReadonlyArray<SqlColumn>, key
 
 export const createCheckpoints = (table: TableName): string =>
   `create table if not exists ${qualified({ schema: table.schema, name: CHECKPOINTS })} (` +
-  `"table_name" text not null, "input" text not null, "records" bigint not null, "last_key" text, "updated_at" timestamptz not null default now(), ` +
-  `primary key ("table_name", "input"))`
+  `"table_name" text not null, "input" text not null, "identity" text not null, "position" jsonb not null, "report" jsonb not null, ` +
+  `"updated_at" timestamptz not null default now(), primary key ("table_name", "input"))`
 
 /** The SQL type names `format_type` gives for ours. */
 export const FORMAT_TYPES: Readonly<Record<string, string>> = { timestamptz: "timestamp with time zone" }

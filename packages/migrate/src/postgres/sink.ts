@@ -12,7 +12,7 @@ import type pg from "pg"
 import { from as copyFrom } from "pg-copy-streams"
 import { Readable } from "node:stream"
 import { pipeline } from "node:stream/promises"
-import type { ChunkSink } from "../migrate.js"
+import type { ChunkSink, ResumePoint, SinkChunk } from "../migrate.js"
 import { textOf } from "../output.js"
 import type { Reject } from "../report.js"
 import { type PostgresOptions, connection, postgresPool, run } from "./connection.js"
@@ -24,9 +24,10 @@ import {
   REJECTS_TABLE,
   SCANS_KEY,
   SCANS_TABLE,
-  type TableName,
   columnsDiffer,
   createTable,
+  CHECKPOINTS,
+  createCheckpoints,
   qualified,
   quote,
   tableName
@@ -35,6 +36,22 @@ import {
 export interface PostgresSinkOptions extends PostgresOptions {
   /** The scans table, `name` or `schema.name`; its rejects go to `<name>_rejects` beside it. */
   readonly table: string
+  /**
+   * What the run reads, for its checkpoint (committed with each chunk, in `scanbridge_checkpoints`
+   * beside the table): `name` keys it (a query, the input files' names), `identity` tells an input
+   * that has changed since (the files' sizes and times). Without it no checkpoint is kept.
+   */
+  readonly input?: { readonly name: string; readonly identity: string }
+}
+
+/** The sink, and where the last run of the same input into the same table stopped. */
+export interface PostgresSink extends ChunkSink<PostgresError> {
+  /**
+   * The checkpoint of `options.input` in this table, if a run left one: what `migrate`'s `after`
+   * takes. An input whose identity has changed since is refused: resuming would skip records that
+   * are not the ones that were migrated.
+   */
+  readonly resumePoint: Effect.Effect<ResumePoint | undefined, PostgresError>
 }
 
 interface Table {
@@ -104,7 +121,7 @@ const stageFor = (client: pg.PoolClient, url: Redacted.Redacted<string>, table: 
   )
 
 /** Creates the tables if missing, and refuses a table whose columns are not the sink's. */
-const prepare = (client: pg.PoolClient, url: Redacted.Redacted<string>, table: TableName, scans: Table, rejects: Table) =>
+const prepare = (client: pg.PoolClient, url: Redacted.Redacted<string>, scans: Table, rejects: Table) =>
   Effect.gen(function* () {
     for (const [t, columns, key] of [
       [scans, SCANS_TABLE, SCANS_KEY],
@@ -130,14 +147,13 @@ const prepare = (client: pg.PoolClient, url: Redacted.Redacted<string>, table: T
         })
       }
     }
-    void table
   })
 
 /**
  * A sink writing to `options.table` (created if missing) through a connection of its own, held
  * for the run. Each chunk: its scans and its rejects upserted, in one transaction.
  */
-export const postgresSink = (options: PostgresSinkOptions): Effect.Effect<ChunkSink<PostgresError>, PostgresError, Scope.Scope> =>
+export const postgresSink = (options: PostgresSinkOptions): Effect.Effect<PostgresSink, PostgresError, Scope.Scope> =>
   Effect.gen(function* () {
     const name = tableName(options.table)
     if (typeof name === "string") return yield* new PostgresError({ operation: "create table", code: null, message: `--table ${name}` })
@@ -151,19 +167,58 @@ export const postgresSink = (options: PostgresSinkOptions): Effect.Effect<ChunkS
       key: REJECTS_KEY,
       changed: REJECTS_TABLE.filter((c) => !REJECTS_KEY.includes(c.name as never)).map((c) => c.name)
     }
-    yield* prepare(client, url, name, scans, rejects)
+    yield* prepare(client, url, scans, rejects)
+    const checkpoints = qualified({ schema: name.schema, name: CHECKPOINTS })
+    yield* run(client, url, "create table", createCheckpoints(name))
+    const input = options.input
+    const checkpoint = (chunk: SinkChunk) =>
+      input === undefined || chunk.position === undefined
+        ? Effect.void
+        : run(
+            client,
+            url,
+            "write",
+            `insert into ${checkpoints} ("table_name", "input", "identity", "position", "report") values ($1, $2, $3, $4, $5) ` +
+              `on conflict ("table_name", "input") do update set "identity" = excluded."identity", "position" = excluded."position", "report" = excluded."report", "updated_at" = now()`,
+            [scans.name, input.name, input.identity, JSON.stringify(chunk.position), JSON.stringify(chunk.report)]
+          )
+    const resumePoint: Effect.Effect<ResumePoint | undefined, PostgresError> =
+      input === undefined
+        ? Effect.succeed(undefined)
+        : Effect.flatMap(
+            run<{ identity: string; position: string; report: string }>(
+              client,
+              url,
+              "resume",
+              `select "identity", "position"::text, "report"::text from ${checkpoints} where "table_name" = $1 and "input" = $2`,
+              [scans.name, input.name]
+            ),
+            ({ rows: [row] }) =>
+              row === undefined
+                ? Effect.succeed(undefined)
+                : row.identity !== input.identity
+                  ? Effect.fail(
+                      new PostgresError({
+                        operation: "resume",
+                        code: null,
+                        message: `resume: the input has changed since the run being resumed (then ${row.identity}, now ${input.identity}): run without resuming`
+                      })
+                    )
+                  : Effect.succeed({ position: JSON.parse(row.position) as ResumePoint["position"], report: JSON.parse(row.report) as ResumePoint["report"] })
+          )
     yield* stageFor(client, url, scans, `"scanbridge_stage_scans"`)
     yield* stageFor(client, url, rejects, `"scanbridge_stage_rejects"`)
-    const write = (chunk: { readonly out: Uint8Array; readonly rejected: Uint8Array; readonly records: number }) =>
+    const write = (chunk: SinkChunk) =>
       Effect.gen(function* () {
         yield* run(client, url, "write", "begin")
         if (chunk.out.length > 0) yield* copyAndUpsert(client, url, scans, `"scanbridge_stage_scans"`, chunk.out)
         if (chunk.rejected.length > 0) yield* copyAndUpsert(client, url, rejects, `"scanbridge_stage_rejects"`, rejectRows(chunk.rejected))
+        yield* checkpoint(chunk)
         yield* run(client, url, "write", "commit")
       }).pipe(
         // A failed chunk is rolled back whole (if the connection still answers): what was committed before stays.
         Effect.tapError(() => Effect.ignore(run(client, url, "write", "rollback"))),
         Effect.withSpan("scanbridge.postgres.write", { attributes: { table: scans.name, records: chunk.records } })
       )
-    return { target: { to: POSTGRES_ROWS }, write }
+    return { target: { to: POSTGRES_ROWS }, write, resumePoint }
   }).pipe(Effect.withSpan("scanbridge.postgres.sink", { attributes: { table: options.table } }))

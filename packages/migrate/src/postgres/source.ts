@@ -19,12 +19,18 @@ export interface PostgresSourceOptions extends PostgresOptions {
   readonly query: string
   /** Rows read at a time (default 1024). */
   readonly batch?: number
+  /**
+   * Only the rows after this one: a resumed run's last committed record (`ResumePoint.position`),
+   * by its key; the rows after it are numbered on from its line.
+   */
+  readonly after?: { readonly key: string; readonly line: number }
 }
 
 /** The query's rows as records, in the order of its key; its connection is held until the scope closes. */
 export const postgresSource = (options: PostgresSourceOptions): Effect.Effect<MigrateSource<PostgresError>, PostgresError, Scope.Scope> =>
   Effect.gen(function* () {
     const url = options.url
+    const after = options.after
     const pool = yield* postgresPool(options, 1)
     const client = yield* connection(pool, url)
     const query = options.query.trim().replace(/;\s*$/, "")
@@ -38,11 +44,11 @@ export const postgresSource = (options: PostgresSourceOptions): Effect.Effect<Mi
       })
     }
     const [key, record] = described.fields.map((f) => quote(f.name.replaceAll('"', '""')))
-    const text = `select ${key}::text as key, ${record}::text as record from (${query}) as source order by ${key}`
+    const text = `select ${key}::text as key, ${record}::text as record from (${query}) as source${after === undefined ? "" : ` where ${key} > $1`} order by ${key}`
     const batch = options.batch ?? CHUNK_LINES
-    let line = 0
+    let line = after?.line ?? 0
     const cursor = Stream.acquireRelease(
-      Effect.sync(() => client.query(new Cursor<{ key: string | null; record: string | null }>(text))),
+      Effect.sync(() => client.query(new Cursor<{ key: string | null; record: string | null }>(text, after === undefined ? [] : [after.key]))),
       (c) => Effect.promise(() => c.close().catch(() => undefined))
     )
     const records = Stream.flatMap(cursor, (c) =>
