@@ -16,8 +16,8 @@ export const track = (output: OutputFile): OutputFile => {
 
 export const untrack = (output: OutputFile): void => void open.delete(output)
 
-/** Removes the temporary files of every output still open. */
+/** Removes the temporary files of every output still open, but those kept for a resumed run. */
 export const removeTemporaries = (): void => {
-  for (const output of open) if (output.temporary !== undefined) rmSync(output.temporary, { force: true })
+  for (const output of open) if (output.temporary !== undefined && !output.resumable) rmSync(output.temporary, { force: true })
   open.clear()
 }

@@ -47,7 +47,22 @@ export interface OutputFile {
   readonly commit: Effect.Effect<void, MigrateOutputError>
   /** The temporary file, while there is one (none for a pipe or a terminal, written as the run goes). */
   readonly temporary: string | undefined
+  /** Whether the temporary file is kept when the run stops before `commit`, for a resumed run. */
+  readonly resumable: boolean
+  /** The bytes written so far (after those a resumed run kept). */
+  readonly bytesWritten: number
 }
+
+export interface OutputFileOptions {
+  /**
+   * Writes under a name a later run finds (`.NAME.resumable.partial`) and keeps that file when the
+   * run stops before `commit`, so that the run can be resumed. `from`: the bytes of an earlier
+   * run's file to keep (the rest is cut off) and write after; without it, any earlier file is
+   * replaced.
+   */
+  readonly resumable?: { readonly from?: number }
+}
+
 
 const failure = (file: string) => (e: PlatformError) => new MigrateOutputError({ file, message: `${file}: ${e.message}` })
 
@@ -59,18 +74,26 @@ const failure = (file: string) => (e: PlatformError) => new MigrateOutputError({
  * since a pipe cannot seek. A link to a file is followed, so the link stays a link; a link to
  * nothing, or a destination that cannot be looked at, is an error rather than a guess.
  */
-export const outputFile = (file: string): Effect.Effect<OutputFile, MigrateOutputError, FileSystem.FileSystem | Path.Path | Scope.Scope> =>
+export const outputFile = (file: string, options: OutputFileOptions = {}): Effect.Effect<OutputFile, MigrateOutputError, FileSystem.FileSystem | Path.Path | Scope.Scope> =>
   Effect.gen(function* () {
     const fs = yield* FileSystem.FileSystem
     const path = yield* Path.Path
     const fail = failure(file)
     const encoder = new TextEncoder()
+    let bytesWritten = 0
     const writerOf = (handle: FileSystem.File): TextWriter => {
-      const writer: TextWriter = (text) =>
-        text.length === 0 ? Effect.void : Effect.mapError(handle.writeAll(typeof text === "string" ? encoder.encode(text) : text), fail)
+      const writer: TextWriter = (text) => {
+        if (text.length === 0) return Effect.void
+        const bytes = typeof text === "string" ? encoder.encode(text) : text
+        return Effect.mapError(
+          Effect.tap(handle.writeAll(bytes), () => void (bytesWritten += bytes.length)),
+          fail
+        )
+      }
       settled.add(writer)
       return writer
     }
+    const resumable = options.resumable
     // What is there now, links followed. Only a missing file may be created; anything else that
     // cannot be looked at is an error, never a guess (a guess could rename over a device).
     const existing = yield* fs.stat(file).pipe(
@@ -85,19 +108,34 @@ export const outputFile = (file: string): Effect.Effect<OutputFile, MigrateOutpu
       return yield* new MigrateOutputError({ file, message: `${file}: is a folder` })
     }
     if (Option.isSome(existing) && existing.value.type !== "File") {
+      if (resumable !== undefined) return yield* new MigrateOutputError({ file, message: `${file}: is not a regular file, so a run writing it cannot be resumed` })
       const handle = yield* Effect.mapError(fs.open(file, { flag: "a" }), fail)
-      return { write: writerOf(handle), commit: Effect.void, temporary: undefined }
+      return { write: writerOf(handle), commit: Effect.void, temporary: undefined, resumable: false, bytesWritten: 0 }
     }
     if (Option.isNone(existing) && Option.isSome(yield* Effect.option(fs.readLink(file)))) {
       return yield* new MigrateOutputError({ file, message: `${file}: is a link to nothing` })
     }
     // A link to a file is followed: the file it names is replaced, and the link stays a link.
     const target = Option.isSome(existing) ? yield* Effect.mapError(fs.realPath(file), fail) : file
-    const temporary = path.join(path.dirname(target), `.${path.basename(target)}.${Math.random().toString(36).slice(2, 10)}.partial`)
+    const temporary =
+      resumable === undefined
+        ? path.join(path.dirname(target), `.${path.basename(target)}.${Math.random().toString(36).slice(2, 10)}.partial`)
+        : path.join(path.dirname(target), `.${path.basename(target)}.resumable.partial`)
     let committed = false
-    // Added before the file is opened, so it runs after the file is closed.
-    yield* Effect.addFinalizer(() => (committed ? Effect.void : Effect.ignore(fs.remove(temporary))))
-    const handle = yield* Effect.mapError(fs.open(temporary, { flag: "wx" }), fail)
+    // Added before the file is opened, so it runs after the file is closed. A resumable output's
+    // file is kept for the run that resumes it.
+    yield* Effect.addFinalizer(() => (committed || resumable !== undefined ? Effect.void : Effect.ignore(fs.remove(temporary))))
+    const from = resumable?.from
+    if (from !== undefined) {
+      // What the run being resumed wrote after its last checkpoint is written again.
+      const kept = yield* Effect.mapError(fs.stat(temporary), fail)
+      if (Number(kept.size) < from) {
+        return yield* new MigrateOutputError({ file, message: `${file}: ${temporary} holds ${kept.size} bytes, fewer than the ${from} its checkpoint counts: start again without resuming` })
+      }
+      yield* Effect.mapError(fs.truncate(temporary, from), fail)
+      bytesWritten = from
+    }
+    const handle = yield* Effect.mapError(fs.open(temporary, { flag: resumable === undefined ? "wx" : from === undefined ? "w" : "a" }), fail)
     const commit = Effect.suspend(() => {
       if (committed) return Effect.void
       return Effect.zipRight(handle.sync, fs.rename(temporary, target)).pipe(
@@ -110,6 +148,10 @@ export const outputFile = (file: string): Effect.Effect<OutputFile, MigrateOutpu
       commit,
       get temporary() {
         return committed ? undefined : temporary
+      },
+      resumable: resumable !== undefined,
+      get bytesWritten() {
+        return bytesWritten
       }
     }
   })

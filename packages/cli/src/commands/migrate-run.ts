@@ -2,6 +2,8 @@
  * The run of `scanbridge migrate` (see migrate.ts for its flags), loaded only when the command
  * runs: the migration engine is no part of `--help` or of the other commands.
  */
+import * as FileSystem from "@effect/platform/FileSystem"
+import * as Path from "@effect/platform/Path"
 import { Clock, Effect, Fiber, Option, Redacted } from "effect"
 import {
   type MigrateProgress,
@@ -14,7 +16,13 @@ import {
   outputFile,
   refuseOverlaps,
   renderReport,
-  TABLE_TARGETS
+  TABLE_TARGETS,
+  cannotResume,
+  checkpointFile,
+  inputIdentities,
+  readCheckpoint,
+  resumePointOf,
+  writeCheckpoint
 } from "@scanbridge/migrate"
 import { ExitCode, exitWith } from "../exit.js"
 import { progressLine } from "../progress.js"
@@ -32,6 +40,8 @@ export interface MigrateArgs {
   readonly query: Option.Option<string>
   readonly into: Option.Option<Redacted.Redacted<string>>
   readonly table: string
+  readonly resumable: boolean
+  readonly resume: boolean
   readonly to: string
   readonly units: "mm" | "cm" | "in"
   readonly out: Option.Option<string>
@@ -65,6 +75,11 @@ const checkDatabaseFlags = (args: MigrateArgs) =>
       const clash = (["out", "rejects"] as const).filter((flag) => Option.isSome(args[flag]))
       if (clash.length > 0) return yield* usage(`--into writes scans and rejects to the database: drop ${clash.map((f) => `--${f}`).join(" and ")}`)
       if (args.to !== "canonical" || args.units !== "mm") return yield* usage("--into writes canonical scans in millimetres: drop --to and --units")
+    }
+    if ((args.resumable || args.resume) && Option.isNone(args.into)) {
+      const flag = args.resume ? "--resume" : "--resumable"
+      if (Option.isNone(args.out) || isStdout(args.out)) return yield* usage(`${flag} keeps a checkpoint beside the output: give --out FILE`)
+      if (args.inputs.some((i) => i === STDIN_ARGUMENT || STDIN_NAMES.has(i))) return yield* usage(`${flag}: standard input cannot be read again; give the input as a file`)
     }
     for (const [flag, url] of [["--from", args.from], ["--into", args.into]] as const) {
       // Only the scheme is named: the rest of a URL may hold a password.
@@ -103,28 +118,74 @@ export const runMigrate = (args: MigrateArgs) => {
 
       // The inputs are listed (or the query checked) before any output is opened: a missing input touches nothing.
       const postgres = Option.isSome(args.from) || Option.isSome(args.into) ? yield* Effect.promise(() => import("@scanbridge/migrate/postgres")) : undefined
+      const source = postgres !== undefined && Option.isSome(args.from) ? yield* postgres.postgresSource({ url: args.from.value, query: Option.getOrThrow(args.query) }) : undefined
+      const listed = source === undefined ? yield* listInputs(given) : undefined
+      const identities = listed === undefined ? [] : yield* inputIdentities(listed)
+      // What a checkpoint names the run by: its inputs (or its query) and what it writes.
+      const inputName = source !== undefined ? Option.getOrThrow(args.query) : JSON.stringify(identities.map((i) => i.file))
+      const target = args.units === "mm" ? args.to : `${args.to} in ${args.units}`
+      const sink =
+        postgres !== undefined && Option.isSome(args.into)
+          ? yield* postgres.postgresSink({ url: args.into.value, table: args.table, input: { name: inputName, identity: JSON.stringify(identities) } })
+          : undefined
+
+      // A resumable run's checkpoint, beside --out; a database keeps its own.
+      const path = yield* Path.Path
+      const checkpointAt = args.resumable || args.resume ? Option.map(Option.filter(args.out, () => sink === undefined), (out) => checkpointFile(path, out)) : Option.none()
+      const checkpoint = Option.isSome(checkpointAt) && args.resume ? yield* readCheckpoint(checkpointAt.value) : Option.none()
+      if (Option.isSome(checkpoint)) {
+        const why = cannotResume(checkpoint.value, identities, target)
+        if (why !== undefined) return yield* new CliError({ message: `cannot resume: ${why}; run without --resume to start again` })
+      }
+      const sinkResume = sink !== undefined && args.resume ? yield* sink.resumePoint : undefined
+      const after = Option.isSome(checkpoint) ? resumePointOf(checkpoint.value) : sinkResume
+      if (args.resume && after === undefined && !args.quiet) yield* stdio.err("nothing to resume: no checkpoint of this run was found; starting from the first record\n")
       const inputs =
-        postgres !== undefined && Option.isSome(args.from)
-          ? yield* postgres.postgresSource({ url: args.from.value, query: Option.getOrThrow(args.query) })
-          : yield* listInputs(given)
-      const sink = postgres !== undefined && Option.isSome(args.into) ? yield* postgres.postgresSink({ url: args.into.value, table: args.table }) : undefined
+        source !== undefined
+          ? after?.position.key === undefined
+            ? source
+            : source.after({ key: after.position.key, line: after.position.line })
+          : listed!
+
       const toStdout: TextWriter = (text) =>
         Effect.catchTag(stdio.out(text), "BrokenPipe", () => {
           closed = true
           return new MigrateOutputError({ file: "-", message: "standard output was closed" })
         })
-      const open = (value: Option.Option<string>) =>
-        Option.isSome(value) && !isStdout(value)
-          ? Effect.acquireRelease(Effect.map(outputFile(value.value), track), (output) => Effect.sync(() => untrack(output)))
-          : Effect.succeed(undefined)
-      const out = yield* open(args.out)
-      const rejects = yield* open(args.rejects)
-      const reportFile = yield* open(args.report)
+      const resumedBytes = (file: string) => Option.getOrUndefined(Option.flatMap(checkpoint, (c) => Option.fromNullable(c.outputs.find((o) => o.file === file)?.bytes)))
+      const open = (value: Option.Option<string>, resumable: boolean) => {
+        if (Option.isNone(value) || isStdout(value)) return Effect.succeed(undefined)
+        const from = resumedBytes(value.value)
+        const options = resumable && Option.isSome(checkpointAt) ? { resumable: from === undefined ? {} : { from } } : {}
+        return Effect.acquireRelease(Effect.map(outputFile(value.value, options), track), (output) => Effect.sync(() => untrack(output)))
+      }
+      const out = yield* open(args.out, true)
+      const rejects = yield* open(args.rejects, true)
+      // The report is written whole at the end: nothing of it to resume.
+      const reportFile = yield* open(args.report, false)
       const writerOf = (output: OutputFile | undefined, value: Option.Option<string>) => (output !== undefined ? output.write : isStdout(value) ? toStdout : undefined)
       // Without --rejects, rejects are counted in the report, not formatted.
       const rejectsWriter = writerOf(rejects, args.rejects)
+      // After each chunk, where the outputs stand: a crash leaves the last checkpoint, or the one before.
+      const resumableOutputs = [
+        [args.out, out],
+        [args.rejects, rejects]
+      ] as const
+      // A checkpoint that cannot be written leaves the last one: a resumed run redoes more, and writes the same.
+      const fileSystem = yield* FileSystem.FileSystem
+      const saveCheckpoint = (progress: MigrateProgress): Effect.Effect<void> =>
+        Option.isNone(checkpointAt) || progress.position === undefined
+          ? Effect.void
+          : Effect.ignore(Effect.provideService(writeCheckpoint(checkpointAt.value, {
+              format: "scanbridge.checkpoint/v1",
+              inputs: identities,
+              target,
+              outputs: resumableOutputs.flatMap(([value, output]) => (Option.isSome(value) && output !== undefined ? [{ file: value.value, bytes: output.bytesWritten }] : [])),
+              position: { file: progress.position.file, line: progress.position.line },
+              report: progress.report
+            }), FileSystem.FileSystem, fileSystem))
 
-      const total = "bytesTotal" in inputs ? inputs.bytesTotal : null
+      const total = listed?.bytesTotal ?? null
       const workers = Option.isSome(args.workers) ? args.workers.value : defaultWorkers(total ?? 0)
       // Adapters given to runCli as values have no module a worker could import: they migrate here.
       const pool = workers > 0 && onWorkers ? yield* makeMigratePool({ size: workers, adapterModules: modules }) : undefined
@@ -142,8 +203,11 @@ export const runMigrate = (args: MigrateArgs) => {
           ? { into: sink }
           : { to: args.to, units: args.units, output: writerOf(out, args.out) ?? toStdout, ...(rejectsWriter === undefined ? {} : { rejects: rejectsWriter }) }),
         ...(pool === undefined ? {} : { pool }),
-        // Only a progress line reads the progress: without one, no chunk pays for a report.
-        ...(ticker === undefined ? {} : { onProgress: (progress: MigrateProgress) => Effect.sync(() => void (latest = progress)) })
+        ...(after === undefined ? {} : { after }),
+        // Only a progress line or a checkpoint reads the progress: without one, no chunk pays for a report.
+        ...(ticker === undefined && Option.isNone(checkpointAt)
+          ? {}
+          : { onProgress: (progress: MigrateProgress) => Effect.zipRight(Effect.sync(() => void (latest = progress)), saveCheckpoint(progress)) })
       })
       if (ticker !== undefined) {
         yield* Fiber.interrupt(ticker)
@@ -155,6 +219,7 @@ export const runMigrate = (args: MigrateArgs) => {
       else if (isStdout(args.report)) yield* toStdout(json)
       // The run is complete: now, and only now, the outputs take their destinations' place.
       for (const output of [out, rejects, reportFile]) if (output !== undefined) yield* output.commit
+      if (Option.isSome(checkpointAt)) yield* Effect.ignore(Effect.flatMap(FileSystem.FileSystem, (fs) => fs.remove(checkpointAt.value, { force: true })))
 
       if (!args.quiet) {
         const seconds = ((yield* Clock.currentTimeMillis) - started) / 1000

@@ -6,4 +6,4 @@
 export { PostgresError } from "./errors.js"
 export { type PostgresOptions } from "./connection.js"
 export { type PostgresSink, type PostgresSinkOptions, postgresSink } from "./sink.js"
-export { type PostgresSourceOptions, postgresSource } from "./source.js"
+export { type PostgresSource, type PostgresSourceOptions, postgresSource } from "./source.js"

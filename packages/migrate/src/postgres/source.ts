@@ -26,11 +26,15 @@ export interface PostgresSourceOptions extends PostgresOptions {
   readonly after?: { readonly key: string; readonly line: number }
 }
 
+/** A query's rows as records; `after` gives the same rows after a resumed run's last one. */
+export interface PostgresSource extends MigrateSource<PostgresError> {
+  readonly after: (position: { readonly key: string; readonly line: number }) => MigrateSource<PostgresError>
+}
+
 /** The query's rows as records, in the order of its key; its connection is held until the scope closes. */
-export const postgresSource = (options: PostgresSourceOptions): Effect.Effect<MigrateSource<PostgresError>, PostgresError, Scope.Scope> =>
+export const postgresSource = (options: PostgresSourceOptions): Effect.Effect<PostgresSource, PostgresError, Scope.Scope> =>
   Effect.gen(function* () {
     const url = options.url
-    const after = options.after
     const pool = yield* postgresPool(options, 1)
     const client = yield* connection(pool, url)
     const query = options.query.trim().replace(/;\s*$/, "")
@@ -44,30 +48,32 @@ export const postgresSource = (options: PostgresSourceOptions): Effect.Effect<Mi
       })
     }
     const [key, record] = described.fields.map((f) => quote(f.name.replaceAll('"', '""')))
-    const text = `select ${key}::text as key, ${record}::text as record from (${query}) as source${after === undefined ? "" : ` where ${key} > $1`} order by ${key}`
     const batch = options.batch ?? CHUNK_LINES
-    let line = after?.line ?? 0
-    const cursor = Stream.acquireRelease(
-      Effect.sync(() => client.query(new Cursor<{ key: string | null; record: string | null }>(text, after === undefined ? [] : [after.key]))),
-      (c) => Effect.promise(() => c.close().catch(() => undefined))
-    )
-    const records = Stream.flatMap(cursor, (c) =>
-      Stream.repeatEffectOption(
-        Effect.tryPromise({ try: () => c.read(batch), catch: (e) => Option.some(PostgresError.of("read", url, e)) }).pipe(
-          Effect.flatMap((rows) =>
-            rows.length === 0
-              ? Effect.fail(Option.none())
-              : Effect.succeed(
-                  rows.map((row): SourceRecord => {
-                    line++
-                    // A NULL record is JSON's null: rejected as a record of no known format, with its key.
-                    const raw = row.record ?? "null"
-                    return row.key === null ? { file: query, line, raw } : { file: query, line, raw, key: row.key }
-                  })
-                )
+    const recordsAfter = (after: PostgresSourceOptions["after"]): Stream.Stream<ReadonlyArray<SourceRecord>, PostgresError> => {
+      const text = `select ${key}::text as key, ${record}::text as record from (${query}) as source${after === undefined ? "" : ` where ${key} > $1`} order by ${key}`
+      let line = after?.line ?? 0
+      const cursor = Stream.acquireRelease(
+        Effect.sync(() => client.query(new Cursor<{ key: string | null; record: string | null }>(text, after === undefined ? [] : [after.key]))),
+        (c) => Effect.promise(() => c.close().catch(() => undefined))
+      )
+      return Stream.flatMap(cursor, (c) =>
+        Stream.repeatEffectOption(
+          Effect.tryPromise({ try: () => c.read(batch), catch: (e) => Option.some(PostgresError.of("read", url, e)) }).pipe(
+            Effect.flatMap((rows) =>
+              rows.length === 0
+                ? Effect.fail(Option.none())
+                : Effect.succeed(
+                    rows.map((row): SourceRecord => {
+                      line++
+                      // A NULL record is JSON's null: rejected as a record of no known format, with its key.
+                      const raw = row.record ?? "null"
+                      return row.key === null ? { file: query, line, raw } : { file: query, line, raw, key: row.key }
+                    })
+                  )
+            )
           )
         )
       )
-    )
-    return { records }
+    }
+    return { records: recordsAfter(options.after), after: (position: { readonly key: string; readonly line: number }) => ({ records: recordsAfter(position) }) }
   }).pipe(Effect.withSpan("scanbridge.postgres.source"))
