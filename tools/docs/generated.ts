@@ -9,7 +9,7 @@ import { JSONSchema } from "effect"
 import { Scan, SizeDocument } from "@scanbridge/model"
 import { OPENAPI_APIS, openApiDocument } from "@scanbridge/simulator"
 import { formatTable, targetList } from "./adapters.js"
-import { measurementTable, postureTable, statTable, unitTable } from "./tables.js"
+import { measurementTable, postureTable, scanColumnTable, statTable, unitTable } from "./tables.js"
 
 export const repoRoot = join(dirname(fileURLToPath(import.meta.url)), "..", "..")
 
@@ -53,6 +53,10 @@ export const GENERATED: ReadonlyArray<GeneratedFile> = [
   {
     path: "docs/migrate.md",
     render: regions({ formats: formatTable, targets: targetList })
+  },
+  {
+    path: "docs/databases.md",
+    render: regions({ "scan-columns": scanColumnTable })
   },
   {
     path: "docs/fit.md",

@@ -3,7 +3,7 @@
  * one column per dialect, so a dialect added to the list is a column more.
  */
 import { type Dialect, GENDER_CODES, MEASUREMENTS, POSTURE_FRONT, POSTURE_RIGHT, STATS, type Spelling } from "@scanbridge/model"
-import { defaultNormalizer } from "@scanbridge/migrate"
+import { type ColumnType, SCAN_COLUMNS, defaultNormalizer } from "@scanbridge/migrate"
 import { FIT_UNITS } from "@scanbridge/fit"
 import { PLATFORM_UNITS } from "@scanbridge/platform"
 import { SESSION_ANGLE_UNITS, SESSION_UNITS } from "@scanbridge/session"
@@ -90,3 +90,13 @@ export const unitTable = (): string =>
     "",
     `The estimation API states no unit for its measurements or body composition; the estimation adapter infers them per record. Session \`UnitType\` numbers other than ${code(SESSION_UNITS.unspecified.name)} (${SESSION_UNITS.unspecified.number}) are not given by the spec.`
   ].join("\n")
+
+// How each column type is stored: in PostgreSQL, and read back from a CSV.
+const STORED: Readonly<Record<ColumnType, string>> = { text: "text", integer: "integer", double: "double precision", timestamp: "timestamptz (CSV: ISO-8601 UTC)" }
+
+/** The analyst's table: every column of `SCAN_COLUMNS`, in order, with its type and unit. */
+export const scanColumnTable = (): string =>
+  table(
+    ["#", "column", "type", "unit"],
+    SCAN_COLUMNS.map((c, i) => [String(i + 1), code(c.name), STORED[c.type], c.unit ?? ""])
+  )

@@ -6,10 +6,12 @@
  */
 import * as NodeContext from "@effect/platform-node/NodeContext"
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
-import { Effect, Either, Exit, Layer, Redacted, Scope, Stream } from "effect"
+import { Cause, Effect, Either, Exit, Layer, Redacted, Scope, Stream, Tracer } from "effect"
 import pg from "pg"
 import { readFileSync } from "node:fs"
 import { join } from "node:path"
+import { setFlagsFromString } from "node:v8"
+import { runInNewContext } from "node:vm"
 import { stringifyScan } from "@scanbridge/model"
 import { Normalizer, type Report, defaultNormalizer, migrate } from "../src/index.js"
 import { scanKey } from "../src/postgres/rows.js"
@@ -19,6 +21,10 @@ import { EXPORT } from "./records.js"
 import { type TestPostgres, testPostgres } from "./postgres.js"
 
 const TIMEOUT = 300_000
+
+// V8's gc(), without starting Node with --expose-gc.
+setFlagsFromString("--expose-gc")
+const collectGarbage = runInNewContext("gc") as () => void
 const layer = Layer.mergeAll(NodeContext.layer, Normalizer.default)
 
 let scope: Scope.CloseableScope
@@ -55,11 +61,11 @@ afterAll(async () => {
   if (scope !== undefined) await Effect.runPromise(Scope.close(scope, Exit.void))
 }, TIMEOUT)
 
-const pgToPg = (query: string, table: string, onProgress?: (report: Report) => Effect.Effect<void>) =>
+const pgToPg = (query: string, table: string, onProgress?: (report: Report) => Effect.Effect<void>, batch = 64) =>
   Effect.scoped(
     Effect.gen(function* () {
       const url = urlOf(server)
-      const inputs = yield* postgresSource({ url, query, batch: 64 })
+      const inputs = yield* postgresSource({ url, query, batch })
       const into = yield* postgresSink({ url, table })
       return yield* migrate({ inputs, into, ...(onProgress === undefined ? {} : { onProgress: (p) => onProgress(p.report) }) })
     })
@@ -139,15 +145,32 @@ describe("PostgreSQL in and out", () => {
     () =>
       Effect.gen(function* () {
         let chunks = 0
+        const native = yield* Effect.tracer
+        const recorded: Array<Tracer.Span> = []
+        const recording = Tracer.make({
+          span: (...args) => {
+            const span = native.span(...args)
+            recorded.push(span)
+            return span
+          },
+          context: (f, fiber) => native.context(f, fiber)
+        })
         const lost = yield* Effect.flip(
           pgToPg("select id, payload from legacy", "lost", () =>
             ++chunks === 2
               ? Effect.promise(() => admin.query("select pg_terminate_backend(pid) from pg_stat_activity where application_name = 'scanbridge' and pid <> pg_backend_pid()")).pipe(Effect.asVoid)
               : Effect.void
-          )
+          ).pipe(Effect.withTracer(recording))
         )
         expect(lost).toBeInstanceOf(PostgresError)
         expect(lost.message).not.toContain(Redacted.value(server.password))
+        expect(recorded.length).toBeGreaterThan(3)
+        expect(recorded.map((s) => s.name)).toContain("scanbridge.postgres.write")
+        // Every span's name, attributes and ending (the lost connection's error among them): no credential.
+        const seen = recorded.map((s) => `${s.name} ${JSON.stringify([...s.attributes])} ${s.status._tag === "Ended" && Exit.isFailure(s.status.exit) ? Cause.pretty(s.status.exit.cause) : ""}`).join("\n")
+        expect(seen).toContain("PostgresError")
+        expect(seen).not.toContain(Redacted.value(server.password))
+        expect(seen).not.toContain(Redacted.value(urlOf(server)))
         const partial = yield* Effect.promise(() => admin.query("select count(*) as n from lost"))
         expect(Number(partial.rows[0].n)).toBeGreaterThan(0)
         yield* pgToPg("select id, payload from legacy", "lost")
@@ -202,6 +225,36 @@ describe("PostgreSQL in and out", () => {
           Effect.scoped(Effect.flatMap(postgresSink({ url, table: "resumed", input: { name: query, identity: "legacy, 301 rows" } }), (sink) => sink.resumePoint))
         )
         expect(changed.message).toContain("the input has changed since the run being resumed")
+      }),
+    TIMEOUT
+  )
+
+  it.live(
+    "streams a 100,000-row source with flat memory: the heap at the end is what it was a tenth of the way in",
+    () =>
+      Effect.gen(function* () {
+        const template = JSON.parse(readFileSync(join(EXPORT, "platform/entries.ndjson"), "utf8").split("\n")[0]!) as { entry: { id: string } }
+        yield* Effect.promise(() =>
+          admin.query(
+            "create table big as select g as id, jsonb_set($1::jsonb, '{entry,id}', to_jsonb('scan_' || g)) as payload from generate_series(1, 100000) g",
+            [JSON.stringify(template)]
+          )
+        )
+        const heap: Array<number> = []
+        // The heap's live objects, not the garbage a collection has yet to take: measured after one.
+        const live = () => {
+          collectGarbage()
+          return process.memoryUsage().heapUsed
+        }
+        const report = yield* pgToPg("select id, payload from big", "big_scans", (r) => Effect.sync(() => void (r.records % 10_240 === 0 && heap.push(live()))), 1024)
+        expect(report).toMatchObject({ records: 100_000, migrated: 100_000, scans: 100_000 })
+        const rows = yield* Effect.promise(() => admin.query("select count(*) as n from big_scans"))
+        expect(Number(rows.rows[0].n)).toBe(100_000)
+        // The records alone are some 150 MB as strings: were they held, the heap would grow by that much.
+        const MB = 1024 * 1024
+        expect(heap.length).toBeGreaterThanOrEqual(9)
+        // Measured: 37-38 MB throughout.
+        expect(Math.max(...heap) - heap[0]!).toBeLessThan(16 * MB)
       }),
     TIMEOUT
   )
