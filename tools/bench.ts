@@ -21,10 +21,12 @@
  *    migration's per-record work on one thread and on two worker threads, and two worker threads
  *    of the floor; from them, "What the misses would take" (tools/bench-misses.ts).
  * 4. Peak RSS of the default settings at the largest size, against the size below it (flat?).
+ * 5. Table outputs (CSV) against canonical NDJSON output of the same inputs, and a PostgreSQL to
+ *    PostgreSQL migration against a bare COPY of the same rows (tools/bench-tables.ts).
  *
  * `--quick`: small inputs and one round, for working on the bench. Sizes and rounds: `--rounds N`,
  * `--format-records N`, `--records N`, `--large-records N`, `--huge-records N`, `--pairs N`,
- * `--cold-runs N`; `--parts normalize,cold,migrate,rss` runs only those; `--no-build` packs the
+ * `--cold-runs N`, `--postgres-records N`; `--parts normalize,cold,migrate,rss,tables,postgres` runs only those; `--no-build` packs the
  * CLI's dist as it is.
  */
 import { spawnSync } from "node:child_process"
@@ -35,6 +37,7 @@ import { isDeepStrictEqual } from "node:util"
 import { type Expected, FORMATS, type InputKind, writeInput } from "./bench-inputs.js"
 import { BUSY_SHARE, cpuSnapshot, othersShare } from "./bench-load.js"
 import { type LimitFigures, missesSection } from "./bench-misses.js"
+import { type BenchContext, postgresToPostgres, tableOutputs } from "./bench-tables.js"
 import { bundle } from "./bundle.js"
 import { repoRoot } from "./docs/generated.js"
 
@@ -54,7 +57,8 @@ const HUGE_RECORDS = arg("huge-records", 3_000_000, 300_000)
 const PAIRS = arg("pairs", 31, 5)
 const COLD_RUNS = arg("cold-runs", 7, 3)
 const partsAt = process.argv.indexOf("--parts")
-const PARTS = new Set(partsAt >= 0 ? process.argv[partsAt + 1]!.split(",") : ["normalize", "cold", "migrate", "rss"])
+const PARTS = new Set(partsAt >= 0 ? process.argv[partsAt + 1]!.split(",") : ["normalize", "cold", "migrate", "rss", "tables", "postgres"])
+const POSTGRES_RECORDS = arg("postgres-records", 100_000, 10_000)
 const BUILD = !process.argv.includes("--no-build")
 
 /**
@@ -523,6 +527,14 @@ const run = async () => {
   }
   const large = PARTS.has("migrate") ? migrateTables(bin) : undefined
   if (PARTS.has("rss")) rssTable(bin, large)
+  const context: BenchContext = { dir, rounds: ROUNDS, log, note, measure, median, count }
+  if (PARTS.has("tables")) {
+    tableOutputs(context, bin, [
+      [`platform entries (${FORMATS.platformEnvelope})`, "platformEnvelope", RECORDS],
+      ["mixed: every format, 10 % rejects", "mixed", RECORDS]
+    ])
+  }
+  if (PARTS.has("postgres")) await postgresToPostgres(context, bin, POSTGRES_RECORDS)
   const misses =
     large === undefined
       ? []
