@@ -1,5 +1,5 @@
 /**
- * The parts of `pnpm bench` for where users keep their data (issue 18): CSV output against
+ * The parts of `pnpm bench` for where users keep their data (issue 18): CSV and Parquet output against
  * canonical NDJSON output of the same input, and a PostgreSQL-to-PostgreSQL migration against a
  * bare COPY of the same rows, each in interleaved rounds in one run.
  */
@@ -26,11 +26,12 @@ export interface BenchContext {
 const ratio = (r: number) => `${r.toFixed(2)} x`
 const perSecond = (records: number, seconds: number) => `${Math.round(records / seconds).toLocaleString("en-US")}/s`
 
-/** CSV (and the other table outputs) against canonical NDJSON, the same input, the same rounds. */
+/** CSV and Parquet against canonical NDJSON, the same input, the same rounds. */
 export const tableOutputs = (ctx: BenchContext, bin: string, inputs: ReadonlyArray<readonly [label: string, kind: InputKind, records: number]>) => {
   const targets: ReadonlyArray<readonly [string, ReadonlyArray<string>]> = [
     ["canonical NDJSON", []],
-    ["csv", ["--to", "csv"]]
+    ["csv", ["--to", "csv"]],
+    ["parquet", ["--to", "parquet"]]
   ]
   ctx.log(`\n## Table outputs against canonical NDJSON (${ctx.rounds} interleaved round${ctx.rounds === 1 ? "" : "s"})\n`)
   ctx.log("Each output of the same input by the installed bin with default settings; times and ratios are medians of the rounds (each against the NDJSON run of its round), peak RSS the highest.\n")

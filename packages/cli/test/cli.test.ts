@@ -123,7 +123,7 @@ describe("not a terminal", () => {
     async () => {
       const r = await run("migrate", "examples/export", "--to", "xml")
       expect(r.code).toBe(2)
-      expect(r.stderr).toContain("--to xml: expected one of canonical, platform, session, estimation, fit, csv")
+      expect(r.stderr).toContain("--to xml: expected one of canonical, platform, session, estimation, fit, csv, parquet")
       expect(r.stderr).not.toContain("\u001b")
     },
     TIMEOUT

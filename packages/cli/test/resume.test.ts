@@ -120,6 +120,9 @@ describe("a resumable run", () => {
       const usage = await run("migrate", input, "--resumable")
       expect(usage.code).toBe(2)
       expect(usage.stderr).toContain("--resumable keeps a checkpoint beside the output: give --out FILE")
+      const parquet = await run("migrate", input, "--to", "parquet", "--out", join(dir, "c.parquet"), "--resumable")
+      expect(parquet.code).toBe(2)
+      expect(parquet.stderr).toContain("a Parquet file is written whole")
     },
     TIMEOUT
   )

@@ -12,6 +12,7 @@ import { previewKey } from "@scanbridge/model/internal"
 import { type ListedInputs, MigrateInputError, type StdinBytes, listInputs } from "./inputs.js"
 import { giveBytes } from "./internal/buffers.js"
 import { CHUNK_BYTES, type InputChunk, type RecordPosition, afterLine, inputChunks, lastPositionOf } from "./internal/read.js"
+import { type ParquetRows, parquetRows } from "./internal/parquet.js"
 import { readAhead } from "./internal/read-ahead.js"
 import { type MigratedChunk, makeCounter, migrateChunk } from "./internal/pipeline.js"
 import { type OutputTarget, headerOf, isTableTarget } from "./internal/targets.js"
@@ -108,10 +109,11 @@ interface MigrateCommon<R> {
 export interface TextOutputs {
   /**
    * `canonical` (default), `platform`, `session`, `estimation`, `fit`, or an added adapter's
-   * target: one JSON per line. Or `csv`: one row per scan, in `scanColumns`' order, after a header.
+   * target: one JSON per line. Or `csv`: one row per scan, in `scanColumns`' order, after a
+   * header; or `parquet`: the same rows, typed, in a Parquet file.
    */
   readonly to?: string
-  /** With `to: "csv"`, the unit of the length columns (default `mm`). */
+  /** With `to: "csv"` or `"parquet"`, the unit of the length columns (default `mm`). */
   readonly units?: LengthUnit
   /** Where the migrated records go, one per line. */
   readonly output: TextWriter
@@ -148,7 +150,8 @@ interface PlacedChunk extends MigratedChunk {
  */
 const writerOf = <W>(
   options: TextOutputs | SinkOutput<W>,
-  report: () => Report
+  report: () => Report,
+  parquet: ParquetRows | undefined
 ): ((chunk: PlacedChunk) => Effect.Effect<void, W | MigrateOutputError>) => {
   const into = options.into
   if (into !== undefined) {
@@ -161,13 +164,17 @@ const writerOf = <W>(
   const { output, rejects } = options as TextOutputs
   const outputSettled = isSettled(output)
   const rejectsSettled = rejects !== undefined && isSettled(rejects)
-  return (chunk: PlacedChunk): Effect.Effect<void, MigrateOutputError> =>
-    Effect.zipRight(output(chunk.out), rejects === undefined ? Effect.void : rejects(chunk.rejected)).pipe(
+  return (chunk: PlacedChunk): Effect.Effect<void, MigrateOutputError> => {
+    // A Parquet file's rows are read here into its row groups: the chunk's lines are done with.
+    const out = parquet === undefined ? chunk.out : parquet.add(chunk.out)
+    if (parquet !== undefined) giveBytes(chunk.out)
+    return Effect.zipRight(output(out), rejects === undefined ? Effect.void : rejects(chunk.rejected)).pipe(
       Effect.tap(() => {
-        if (outputSettled) giveBytes(chunk.out)
+        if (outputSettled && parquet === undefined) giveBytes(chunk.out)
         if (rejectsSettled) giveBytes(chunk.rejected)
       })
     )
+  }
 }
 
 /**
@@ -239,7 +246,12 @@ export const migrate = <R = never, W = never>(options: MigrateOptions<R, W>) =>
     // oldest chunk each time it finished its own (its result cannot be taken before that one's);
     // with HERE it migrates on meanwhile.
     let bytesRead = 0
-    const write = writerOf(options, () => counter.report())
+    // Parquet cannot be appended to: a resumed run's would need the footer the first one never wrote.
+    if (to === "parquet" && options.after !== undefined) {
+      return yield* new UnknownTargetError({ target: to, message: "a Parquet file is written whole, so a run writing one cannot be resumed" })
+    }
+    const parquet = to === "parquet" && options.output !== undefined ? parquetRows(target.units) : undefined
+    const write = writerOf(options, () => counter.report(), parquet)
     const after = options.after
     if (after !== undefined) counter.merge(after.report)
     const files = listed === undefined ? [] : yield* resumedFiles(listed, after?.position)
@@ -286,5 +298,6 @@ export const migrate = <R = never, W = never>(options: MigrateOptions<R, W>) =>
     const header = headerOf(target)
     if (header !== "" && options.output !== undefined && after === undefined) yield* options.output(header)
     yield* pool === undefined ? migrated : Effect.zip(migrated, pool.started, { concurrent: true })
+    if (parquet !== undefined) yield* options.output!(parquet.end())
     return counter.report()
   })

@@ -21,7 +21,7 @@ import {
 } from "@scanbridge/model"
 
 /** The targets that write scans as rows of `scanColumns` rather than as JSON; no adapter may take their names. */
-export const TABLE_TARGETS = ["csv"] as const
+export const TABLE_TARGETS = ["csv", "parquet"] as const
 export type TableTarget = (typeof TABLE_TARGETS)[number]
 
 export type ColumnType = "text" | "integer" | "double" | "timestamp"

@@ -6,11 +6,9 @@ import * as NodeContext from "@effect/platform-node/NodeContext"
 import { parse } from "csv-parse/sync"
 import { describe, expect, it } from "@effect/vitest"
 import { Arbitrary, Effect, FastCheck as fc, Layer } from "effect"
-import { mkdtemp, rm, writeFile } from "node:fs/promises"
-import { tmpdir } from "node:os"
-import { join } from "node:path"
 import { type LengthUnit, Scan, convertLength, stringifyScan } from "@scanbridge/model"
 import { Normalizer, type Report, migrate, scanColumns, textOf } from "../src/index.js"
+import { withInputFile } from "./input-file.js"
 
 const layer = Layer.mergeAll(NodeContext.layer, Normalizer.default)
 
@@ -25,22 +23,12 @@ const toCsv = (inputs: ReadonlyArray<string>, units?: LengthUnit) =>
 const read = (csv: string): Array<Array<string | null>> =>
   parse(csv, { cast: (value, context) => (value === "" && !context.quoting ? null : value), record_delimiter: "\r\n" })
 
-const withFile = <A>(text: string, use: (file: string) => Promise<A>) =>
-  mkdtemp(join(tmpdir(), "scanbridge-csv-")).then(async (dir) => {
-    try {
-      const file = join(dir, "in.ndjson")
-      await writeFile(file, text)
-      return await use(file)
-    } finally {
-      await rm(dir, { recursive: true, force: true })
-    }
-  })
 
 describe("migrate to csv", () => {
   it("writes a header of the columns, then one row per scan holding its own values, in any unit", () =>
     fc.assert(
       fc.asyncProperty(fc.array(Arbitrary.make(Scan), { maxLength: 12 }), fc.constantFrom<LengthUnit>("mm", "cm", "in"), (scans, units) =>
-        withFile(scans.map((s) => stringifyScan(s)).join("\n"), async (file) => {
+        withInputFile(scans.map((s) => stringifyScan(s)).join("\n"), async (file) => {
           const { out, report } = await Effect.runPromise(toCsv([file], units))
           expect(report).toMatchObject({ records: scans.length, rejected: 0, scans: scans.length })
           // RFC 4180: every record, the last included, ends with CRLF.
@@ -64,7 +52,7 @@ describe("migrate to csv", () => {
     ))
 
   it("names the length columns by their unit, and converts them with the model's units", () =>
-    withFile(stringifyScan(fc.sample(Arbitrary.make(Scan), { numRuns: 1, seed: 7 })[0]!), async (file) => {
+    withInputFile(stringifyScan(fc.sample(Arbitrary.make(Scan), { numRuns: 1, seed: 7 })[0]!), async (file) => {
       const mm = read((await Effect.runPromise(toCsv([file]))).out)
       const inches = read((await Effect.runPromise(toCsv([file], "in"))).out)
       const at = (name: string) => mm[0]!.indexOf(name)
@@ -79,13 +67,13 @@ describe("migrate to csv", () => {
     }))
 
   it("is a header alone for an input with no scans, and refuses units for a JSON target", async () => {
-    await withFile("", async (file) => {
+    await withInputFile("", async (file) => {
       const { out } = await Effect.runPromise(toCsv([file], "cm"))
       expect(read(out)).toEqual([scanColumns("cm").map((c) => c.name)])
       const refused = await Effect.runPromise(
         Effect.flip(migrate({ inputs: [file], to: "platform", units: "cm", output: () => Effect.void })).pipe(Effect.provide(layer))
       )
-      expect(refused.message).toContain("units cm: only a table target (csv)")
+      expect(refused.message).toContain("units cm: only a table target (csv, parquet)")
       // A caller without types (the plain API's) gets a typed error for a unit that is none.
       const feet = await Effect.runPromise(
         Effect.flip(migrate({ inputs: [file], to: "csv", units: "feet" as LengthUnit, output: () => Effect.void })).pipe(Effect.provide(layer))

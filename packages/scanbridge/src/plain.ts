@@ -53,10 +53,11 @@ export const detectFormatPlain = (json: unknown, options?: AdapterOptions): { re
 export interface MigrateFileOptions extends AdapterOptions {
   /**
    * `canonical` (default), `platform`, `session`, `estimation`, `fit`, or a given adapter's
-   * target: one JSON per line; or `csv`, one row per scan under a header (docs/databases.md).
+   * target: one JSON per line; or `csv`, one row per scan under a header, or `parquet`, the same
+   * rows typed (docs/databases.md).
    */
   readonly to?: string
-  /** With `to: "csv"`, the unit of the length columns: `mm` (default), `cm` or `in`. */
+  /** With `to: "csv"` or `"parquet"`, the unit of the length columns: `mm` (default), `cm` or `in`. */
   readonly units?: LengthUnit
   /** The output file. */
   readonly out: string

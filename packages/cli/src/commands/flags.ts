@@ -85,7 +85,7 @@ export const adapterOption = Options.text("adapter").pipe(
  * than read from the adapters, so that `--help` does not load the migration engine; a test pins it
  * to the default normalizer's targets. `--to` itself is checked against the run's adapters.
  */
-export const BUILT_IN_TARGETS: ReadonlyArray<string> = ["canonical", "platform", "session", "estimation", "fit", "csv"]
+export const BUILT_IN_TARGETS: ReadonlyArray<string> = ["canonical", "platform", "session", "estimation", "fit", "csv", "parquet"]
 
 /** A database URL, held redacted from the moment it is parsed; absent when not given. */
 export const databaseUrl = (name: string, description: string) =>

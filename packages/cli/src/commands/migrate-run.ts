@@ -78,6 +78,7 @@ const checkDatabaseFlags = (args: MigrateArgs) =>
     }
     if ((args.resumable || args.resume) && Option.isNone(args.into)) {
       const flag = args.resume ? "--resume" : "--resumable"
+      if (args.to === "parquet") return yield* usage(`${flag}: a Parquet file is written whole (its footer last), so it cannot be resumed; write csv or NDJSON to resume`)
       if (Option.isNone(args.out) || isStdout(args.out)) return yield* usage(`${flag} keeps a checkpoint beside the output: give --out FILE`)
       if (args.inputs.some((i) => i === STDIN_ARGUMENT || STDIN_NAMES.has(i))) return yield* usage(`${flag}: standard input cannot be read again; give the input as a file`)
     }

@@ -10,10 +10,10 @@ import type { NormalizerService } from "../normalizer.js"
 import { POSTGRES_ROWS, postgresRow } from "../postgres/rows.js"
 import { type Cell, TABLE_TARGETS, type TableTarget, scanColumns } from "../table.js"
 
-/** Where a migration's scans go: `to`, a target's name, and for a table target the unit of its lengths. */
+/** Where a migration's scans go: `to`, a target's name, and for a table target (csv, parquet) the unit of its lengths. */
 export interface OutputTarget {
   readonly to: string
-  /** Only for a table target (`csv`): the unit of its length columns. Default `mm`. */
+  /** Only for a table target (`csv`, `parquet`): the unit of its length columns. Default `mm`. */
   readonly units?: LengthUnit
 }
 
@@ -35,6 +35,11 @@ export const scanLine = (normalizer: NormalizerService, target: OutputTarget): S
   if (target.to === "csv") {
     const columns = scanColumns(target.units)
     return (scan) => Either.right(csvLine(columns.map((c) => c.value(scan))))
+  }
+  // A row's cells as JSON: the writing thread gathers them into Parquet's row groups (parquet.ts).
+  if (target.to === "parquet") {
+    const columns = scanColumns(target.units)
+    return (scan) => Either.right(JSON.stringify(columns.map((c) => c.value(scan))))
   }
   const encoder = normalizer.encoders.get(target.to)
   if (encoder === undefined) return undefined
