@@ -3,13 +3,11 @@
  * canonical NDJSON output of the same input, and a PostgreSQL-to-PostgreSQL migration against a
  * bare COPY of the same rows, each in interleaved rounds in one run.
  */
-import { Effect, Exit, Redacted, Scope } from "effect"
-import pg from "pg"
 import { to as copyTo, from as copyFrom } from "pg-copy-streams"
 import { createReadStream, createWriteStream, statSync } from "node:fs"
 import { join } from "node:path"
 import { pipeline } from "node:stream/promises"
-import { testPostgres } from "../packages/migrate/test/postgres.js"
+import { startPostgres } from "../packages/migrate/test/postgres.js"
 import { type InputKind, writeInput } from "./bench-inputs.js"
 import { repoRoot } from "./docs/generated.js"
 
@@ -73,66 +71,59 @@ export const tableOutputs = (ctx: BenchContext, bin: string, inputs: ReadonlyArr
  * bench starts itself. Each migration writes a fresh table.
  */
 export const postgresToPostgres = async (ctx: BenchContext, bin: string, records: number) => {
-  const scope = await Effect.runPromise(Scope.make())
+  const running = await startPostgres()
+  const { url, admin: client } = running
   try {
-    const server = await Effect.runPromise(Scope.extend(testPostgres, scope))
-    const url = `postgres://${server.username}:${encodeURIComponent(Redacted.value(server.password))}@${server.host}:${server.port}/${server.database}`
-    const client = new pg.Client({ connectionString: url })
-    await client.connect()
-    try {
-      const input = join(ctx.dir, "pg-input.ndjson")
-      ctx.note(`postgres: writing and loading ${ctx.count(records)} records`)
-      writeInput(repoRoot, input, "platformEnvelope", records)
-      await client.query("create table legacy (id bigint generated always as identity primary key, payload jsonb not null)")
-      // One field per line: a quote and a delimiter that JSON text never holds unescaped.
-      await pipeline(createReadStream(input), client.query(copyFrom("copy legacy (payload) from stdin with (format csv, quote e'\\x01', delimiter e'\\x02')")))
-      await client.query("vacuum analyze legacy")
-      const rows = join(ctx.dir, "pg-rows.copy")
-      const migrate = { seconds: [] as Array<number>, cpu: [] as Array<number>, rss: 0 }
-      const copy = { seconds: [] as Array<number>, cpu: [] as Array<number>, rss: 0 }
-      const ratios: Array<number> = []
-      for (let r = 0; r < ctx.rounds; r++) {
-        const round: Record<string, number> = {}
-        for (const which of r % 2 === 0 ? ["migrate", "copy"] : ["copy", "migrate"]) {
-          ctx.note(`postgres: round ${r + 1}/${ctx.rounds}, ${which}`)
-          if (which === "migrate" || r === 0) {
-            await client.query("drop table if exists scans, scans_rejects, scanbridge_checkpoints")
-            const m = ctx.measure(bin, ["migrate", "--from", url, "--query", "select id, payload from legacy", "--into", url, "--table", "scans", "--quiet"])
-            if (which === "migrate") {
-              round["migrate"] = m.seconds
-              migrate.seconds.push(m.seconds)
-              migrate.cpu.push(m.cpuSeconds)
-              migrate.rss = Math.max(migrate.rss, m.rssMb)
-            }
-            const written = await client.query("select count(*)::int as n from scans")
-            if (written.rows[0].n !== records) throw new Error(`the migration wrote ${written.rows[0].n} rows of ${records}`)
-            // The rows the migration wrote, as COPY writes them: what the floor copies in.
-            await pipeline(client.query(copyTo("copy scans to stdout")), createWriteStream(rows))
+    const input = join(ctx.dir, "pg-input.ndjson")
+    ctx.note(`postgres: writing and loading ${ctx.count(records)} records`)
+    writeInput(repoRoot, input, "platformEnvelope", records)
+    await client.query("create table legacy (id bigint generated always as identity primary key, payload jsonb not null)")
+    // One field per line: a quote and a delimiter that JSON text never holds unescaped.
+    await pipeline(createReadStream(input), client.query(copyFrom("copy legacy (payload) from stdin with (format csv, quote e'\\x01', delimiter e'\\x02')")))
+    await client.query("vacuum analyze legacy")
+    const rows = join(ctx.dir, "pg-rows.copy")
+    const migrate = { seconds: [] as Array<number>, cpu: [] as Array<number>, rss: 0 }
+    const copy = { seconds: [] as Array<number>, cpu: [] as Array<number>, rss: 0 }
+    const ratios: Array<number> = []
+    for (let r = 0; r < ctx.rounds; r++) {
+      const round: Record<string, number> = {}
+      for (const which of r % 2 === 0 ? ["migrate", "copy"] : ["copy", "migrate"]) {
+        ctx.note(`postgres: round ${r + 1}/${ctx.rounds}, ${which}`)
+        if (which === "migrate" || r === 0) {
+          await client.query("drop table if exists scans, scans_rejects, scanbridge_checkpoints")
+          const m = ctx.measure(bin, ["migrate", "--from", url, "--query", "select id, payload from legacy", "--into", url, "--table", "scans", "--quiet"])
+          if (which === "migrate") {
+            round["migrate"] = m.seconds
+            migrate.seconds.push(m.seconds)
+            migrate.cpu.push(m.cpuSeconds)
+            migrate.rss = Math.max(migrate.rss, m.rssMb)
           }
-          if (which === "copy") {
-            const m = ctx.measure(process.execPath, [join(repoRoot, "tools", "bench-copy.mjs"), url, "copied", "scans", rows])
-            round["copy"] = m.seconds
-            copy.seconds.push(m.seconds)
-            copy.cpu.push(m.cpuSeconds)
-            copy.rss = Math.max(copy.rss, m.rssMb)
-          }
+          const written = await client.query("select count(*)::int as n from scans")
+          if (written.rows[0].n !== records) throw new Error(`the migration wrote ${written.rows[0].n} rows of ${records}`)
+          // The rows the migration wrote, as COPY writes them: what the floor copies in.
+          await pipeline(client.query(copyTo("copy scans to stdout")), createWriteStream(rows))
         }
-        ratios.push(round["migrate"]! / round["copy"]!)
+        if (which === "copy") {
+          const m = ctx.measure(process.execPath, [join(repoRoot, "tools", "bench-copy.mjs"), url, "copied", "scans", rows])
+          round["copy"] = m.seconds
+          copy.seconds.push(m.seconds)
+          copy.cpu.push(m.cpuSeconds)
+          copy.rss = Math.max(copy.rss, m.rssMb)
+        }
       }
-      ctx.log(`\n## PostgreSQL in, PostgreSQL out, against a bare COPY of the same rows (${ctx.rounds} round${ctx.rounds === 1 ? "" : "s"}, the order alternated)\n`)
-      ctx.log(
-        `${ctx.count(records)} platform entries stored as JSONB in a table, on the embedded PostgreSQL of the tests (fsync off), on this machine. The migration reads them through a cursor and upserts canonical scans a chunk at a time (COPY into a staging table, then insert on conflict); the floor (tools/bench-copy.mjs) COPYs the rows the migration wrote, already in COPY's text format, into an empty table in one transaction: the server's and the driver's share alone.\n`
-      )
-      ctx.log("| program | time | records/s | ratio to the COPY | CPU time (client) | peak RSS (client) |")
-      ctx.log("|---|---|---|---|---|---|")
-      const m = ctx.median(migrate.seconds)
-      const c = ctx.median(copy.seconds)
-      ctx.log(`| scanbridge migrate --from ... --into ... | ${m.toFixed(2)} s | ${perSecond(records, m)} | ${ratio(ctx.median(ratios))} | ${ctx.median(migrate.cpu).toFixed(2)} s | ${migrate.rss.toFixed(0)} MB |`)
-      ctx.log(`| bare COPY (floor) | ${c.toFixed(2)} s | ${perSecond(records, c)} | 1 | ${ctx.median(copy.cpu).toFixed(2)} s | ${copy.rss.toFixed(0)} MB |`)
-    } finally {
-      await client.end()
+      ratios.push(round["migrate"]! / round["copy"]!)
     }
+    ctx.log(`\n## PostgreSQL in, PostgreSQL out, against a bare COPY of the same rows (${ctx.rounds} round${ctx.rounds === 1 ? "" : "s"}, the order alternated)\n`)
+    ctx.log(
+      `${ctx.count(records)} platform entries stored as JSONB in a table, on the embedded PostgreSQL of the tests (fsync off), on this machine. The migration reads them through a cursor and upserts canonical scans a chunk at a time (COPY into a staging table, then insert on conflict); the floor (tools/bench-copy.mjs) COPYs the rows the migration wrote, already in COPY's text format, into an empty table in one transaction: the server's and the driver's share alone.\n`
+    )
+    ctx.log("| program | time | records/s | ratio to the COPY | CPU time (client) | peak RSS (client) |")
+    ctx.log("|---|---|---|---|---|---|")
+    const m = ctx.median(migrate.seconds)
+    const c = ctx.median(copy.seconds)
+    ctx.log(`| scanbridge migrate --from ... --into ... | ${m.toFixed(2)} s | ${perSecond(records, m)} | ${ratio(ctx.median(ratios))} | ${ctx.median(migrate.cpu).toFixed(2)} s | ${migrate.rss.toFixed(0)} MB |`)
+    ctx.log(`| bare COPY (floor) | ${c.toFixed(2)} s | ${perSecond(records, c)} | 1 | ${ctx.median(copy.cpu).toFixed(2)} s | ${copy.rss.toFixed(0)} MB |`)
   } finally {
-    await Effect.runPromise(Scope.close(scope, Exit.void))
+    await running.stop()
   }
 }

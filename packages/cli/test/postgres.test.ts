@@ -4,34 +4,27 @@
  * prints, and that no URL or password is ever printed.
  */
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
-import { Effect, Exit, Redacted, Scope } from "effect"
-import pg from "pg"
+import { Redacted } from "effect"
+import type pg from "pg"
 import { readFileSync } from "node:fs"
 import { join } from "node:path"
-import { type TestPostgres, testPostgres } from "../../migrate/test/postgres.js"
+import { type RunningPostgres, startPostgres } from "../../migrate/test/postgres.js"
 import { repoRoot, run } from "./harness.js"
 
 const TIMEOUT = 300_000
-let scope: Scope.CloseableScope
-let server: TestPostgres
+let running: RunningPostgres
 let admin: pg.Client
 let url: string
 
 beforeAll(async () => {
-  scope = await Effect.runPromise(Scope.make())
-  server = await Effect.runPromise(Scope.extend(testPostgres, scope))
-  url = `postgres://${server.username}:${encodeURIComponent(Redacted.value(server.password))}@${server.host}:${server.port}/${server.database}`
-  admin = new pg.Client({ connectionString: url })
-  await admin.connect()
+  running = await startPostgres()
+  ;({ admin, url } = running)
   await admin.query("create table legacy (id text primary key, payload jsonb)")
   const lines = readFileSync(join(repoRoot, "examples/export/platform/entries.ndjson"), "utf8").split("\n").filter((l) => l !== "")
   for (const [i, line] of lines.entries()) await admin.query("insert into legacy values ($1, $2)", [`row-${i}`, line])
   await admin.query(`insert into legacy values ('row-x', '{"kind":"not a scan"}')`)
 }, TIMEOUT)
-afterAll(async () => {
-  await admin?.end()
-  if (scope !== undefined) await Effect.runPromise(Scope.close(scope, Exit.void))
-}, TIMEOUT)
+afterAll(() => running?.stop(), TIMEOUT)
 
 describe("scanbridge migrate with PostgreSQL", () => {
   it(
@@ -45,7 +38,7 @@ describe("scanbridge migrate with PostgreSQL", () => {
       expect(rejects.rows).toEqual([{ record: "row-x", error_tag: "UnknownFormatError" }])
       expect(r.stderr).toContain("8 records")
       for (const text of [r.stdout, r.stderr]) {
-        expect(text).not.toContain(Redacted.value(server.password))
+        expect(text).not.toContain(Redacted.value(running.server.password))
         expect(text).not.toContain(url)
       }
     },
@@ -63,16 +56,16 @@ describe("scanbridge migrate with PostgreSQL", () => {
         [["migrate", "in.ndjson", "--from", url, "--query", "select 1, 2"], "give no input files with it"],
         [["migrate", "--from", url, "--query", "select 1, 2", "--into", url, "--out", "x.ndjson"], "drop --out"],
         [["migrate", "in.ndjson", "--into", url, "--to", "csv"], "drop --to and --units"],
-        [["migrate", "in.ndjson", "--into", `mysql://u:${Redacted.value(server.password)}@h/db`], "--into: expected a postgres:// or postgresql:// URL"],
+        [["migrate", "in.ndjson", "--into", `mysql://u:${Redacted.value(running.server.password)}@h/db`], "--into: expected a postgres:// or postgresql:// URL"],
         [["migrate"], "give the inputs to migrate"]
       ]
       for (const [args, message] of refusals) {
         const refused = await run(...args)
         expect(refused.code).toBe(2)
         expect(refused.stderr).toContain(message)
-        expect(refused.stderr).not.toContain(Redacted.value(server.password))
+        expect(refused.stderr).not.toContain(Redacted.value(running.server.password))
       }
-      const wrong = await run("migrate", "--from", url.replace(encodeURIComponent(Redacted.value(server.password)), "wrong-secret"), "--query", "select id, payload from legacy")
+      const wrong = await run("migrate", "--from", url.replace(encodeURIComponent(Redacted.value(running.server.password)), "wrong-secret"), "--query", "select id, payload from legacy")
       expect(wrong.code).toBe(1)
       expect(wrong.stderr).toContain("password authentication failed")
       expect(wrong.stderr).not.toContain("wrong-secret")

@@ -6,8 +6,8 @@
  */
 import * as NodeContext from "@effect/platform-node/NodeContext"
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
-import { Cause, Effect, Either, Exit, Layer, Redacted, Scope, Stream, Tracer } from "effect"
-import pg from "pg"
+import { Cause, Effect, Either, Exit, Layer, Redacted, Stream, Tracer } from "effect"
+import type pg from "pg"
 import { readFileSync } from "node:fs"
 import { join } from "node:path"
 import { setFlagsFromString } from "node:v8"
@@ -18,7 +18,7 @@ import { scanKey } from "../src/postgres/rows.js"
 import { PostgresError, postgresSink, postgresSource } from "../src/postgres/index.js"
 import { SCANS_TABLE } from "../src/postgres/schema.js"
 import { EXPORT } from "./records.js"
-import { type TestPostgres, testPostgres } from "./postgres.js"
+import { type RunningPostgres, type TestPostgres, startPostgres, urlOf as textUrlOf } from "./postgres.js"
 
 const TIMEOUT = 300_000
 
@@ -27,11 +27,10 @@ setFlagsFromString("--expose-gc")
 const collectGarbage = runInNewContext("gc") as () => void
 const layer = Layer.mergeAll(NodeContext.layer, Normalizer.default)
 
-let scope: Scope.CloseableScope
+let running: RunningPostgres
 let server: TestPostgres
 let admin: pg.Client
-const urlOf = (s: TestPostgres, password = Redacted.value(s.password)) =>
-  Redacted.make(`postgres://${s.username}:${encodeURIComponent(password)}@${s.host}:${s.port}/${s.database}`)
+const urlOf = (s: TestPostgres, password?: string) => Redacted.make(textUrlOf(s, password))
 
 /** Every record of the example export as text, the broken ones included (one is not JSON at all). */
 const exampleRecords = (): ReadonlyArray<string> => {
@@ -47,19 +46,14 @@ const exampleRecords = (): ReadonlyArray<string> => {
 }
 
 beforeAll(async () => {
-  scope = await Effect.runPromise(Scope.make())
-  server = await Effect.runPromise(Scope.extend(testPostgres, scope))
-  admin = new pg.Client({ connectionString: Redacted.value(urlOf(server)) })
-  await admin.connect()
+  running = await startPostgres()
+  ;({ server, admin } = running)
   const records = exampleRecords()
   await admin.query("create table legacy (id bigint primary key, payload text)")
   // Each record under several ids, in an order no id range repeats.
   for (let i = 0; i < 300; i++) await admin.query("insert into legacy values ($1, $2)", [i * 7 + 3, records[i % records.length]])
 }, TIMEOUT)
-afterAll(async () => {
-  await admin?.end()
-  if (scope !== undefined) await Effect.runPromise(Scope.close(scope, Exit.void))
-}, TIMEOUT)
+afterAll(() => running?.stop(), TIMEOUT)
 
 const pgToPg = (query: string, table: string, onProgress?: (report: Report) => Effect.Effect<void>, batch = 64) =>
   Effect.scoped(

