@@ -209,7 +209,14 @@ export const runMigrate = (args: MigrateArgs) => {
         ...(ticker === undefined && Option.isNone(checkpointAt)
           ? {}
           : { onProgress: (progress: MigrateProgress) => Effect.zipRight(Effect.sync(() => void (latest = progress)), saveCheckpoint(progress)) })
-      })
+      }).pipe(
+        // A resumable run that stops says where what it wrote is, and how to go on.
+        Effect.onError(() =>
+          Option.isSome(checkpointAt) && latest.position !== undefined
+            ? Effect.ignore(stdio.err(`the outputs written so far are kept beside ${Option.getOrElse(args.out, () => "")}: run the same command with --resume to go on\n`))
+            : Effect.void
+        )
+      )
       if (ticker !== undefined) {
         yield* Fiber.interrupt(ticker)
         if (stdio.errIsTerminal) yield* stdio.err("\r\u001b[K")
