@@ -12,6 +12,8 @@ import { runCli } from "../src/commands.js"
 import { Stdio, type StdioShape } from "../src/stdio.js"
 import * as NodeWorker from "@effect/platform-node/NodeWorker"
 import { Worker } from "node:worker_threads"
+import { type ChildProcess, spawn } from "node:child_process"
+import { join } from "node:path"
 
 export const repoRoot = fileURLToPath(new URL("../../..", import.meta.url))
 const WORKER = new URL("./worker-entry.mjs", import.meta.url)
@@ -65,3 +67,13 @@ export const command = (args: ReadonlyArray<string>, options: RunOptions = {}): 
 
 /** `scanbridge ...args` run to its end. */
 export const run = (...args: ReadonlyArray<string>): Promise<Result> => Effect.runPromise(command(args))
+
+/** `scanbridge ...args` as a process of its own, from the sources, as a user runs it (to be killed, say). */
+export const spawnCli = (args: ReadonlyArray<string>): ChildProcess =>
+  spawn(process.execPath, ["--conditions=@scanbridge/source", "--import", "tsx", join(repoRoot, "packages/cli/src/main.ts"), ...args], {
+    cwd: repoRoot,
+    stdio: "ignore"
+  })
+
+/** The exit code of a spawned command, once it has exited (null when a signal ended it). */
+export const exited = (child: ChildProcess) => new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)))

@@ -9,7 +9,7 @@ import type pg from "pg"
 import { readFileSync } from "node:fs"
 import { join } from "node:path"
 import { type RunningPostgres, startPostgres } from "../../migrate/test/postgres.js"
-import { repoRoot, run } from "./harness.js"
+import { exited, repoRoot, run, spawnCli } from "./harness.js"
 
 const TIMEOUT = 300_000
 let running: RunningPostgres
@@ -69,6 +69,41 @@ describe("scanbridge migrate with PostgreSQL", () => {
       expect(wrong.code).toBe(1)
       expect(wrong.stderr).toContain("password authentication failed")
       expect(wrong.stderr).not.toContain("wrong-secret")
+    },
+    TIMEOUT
+  )
+
+  it(
+    "killed midway (SIGKILL) and run again with --resume, leaves the tables and the report of a run that never stopped",
+    async () => {
+      // 20,000 rows of a JSON column (JSON, not JSONB: the text as stored), a tenth of them not scans.
+      await admin.query(
+        "create table many as select g as id, (case when g % 10 = 0 then '{\"kind\":\"not a scan\"}' else (select payload::text from legacy where id = 'row-' || (g % 7)) end)::json as payload from generate_series(1, 20000) g"
+      )
+      const query = "select id, payload from many"
+      const migrateInto = (table: string, ...extra: ReadonlyArray<string>) => ["migrate", "--from", url, "--query", query, "--into", url, "--table", table, ...extra]
+      const committed = async () => (await admin.query("select (report->>'records')::int as n from scanbridge_checkpoints where table_name = '\"killed\"'")).rows[0]?.n as number | undefined
+      // Somewhere after the first committed chunk: a run that ends first is run again, with less time.
+      for (let wait = 300; ; wait = Math.floor(wait / 2)) {
+        await admin.query("drop table if exists killed, killed_rejects; delete from scanbridge_checkpoints where table_name = '\"killed\"'").catch(() => undefined)
+        const child = spawnCli([...migrateInto("killed"), "--quiet"])
+        const done = exited(child)
+        while (child.exitCode === null && ((await committed().catch(() => undefined)) ?? 0) === 0) await new Promise((r) => setTimeout(r, 10))
+        await new Promise((r) => setTimeout(r, Math.floor(Math.random() * wait)))
+        child.kill("SIGKILL")
+        if ((await done) !== 0) break
+      }
+      const before = await committed()
+      expect(before).toBeGreaterThan(0)
+      expect(before).toBeLessThan(20_000)
+      const resumed = await run(...migrateInto("killed", "--resume", "--report", "-", "--quiet"))
+      expect(resumed.code).toBe(0)
+      const clean = await run(...migrateInto("unkilled", "--report", "-", "--quiet"))
+      expect(JSON.parse(resumed.stdout)).toEqual(JSON.parse(clean.stdout))
+      expect(JSON.parse(clean.stdout)).toMatchObject({ records: 20_000, rejected: 2_000 })
+      const rows = async (table: string) => (await admin.query(`select * from ${table} order by 1, 2`)).rows
+      expect(await rows("killed")).toEqual(await rows("unkilled"))
+      expect(await rows("killed_rejects")).toEqual(await rows("unkilled_rejects"))
     },
     TIMEOUT
   )

@@ -4,12 +4,12 @@
  * input is refused. The command runs as a process of its own, from the sources, as a user's would.
  */
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
-import { type ChildProcess, spawn } from "node:child_process"
+import type { ChildProcess } from "node:child_process"
 import { existsSync, readFileSync } from "node:fs"
 import { appendFile, mkdtemp, readdir, rm, writeFile } from "node:fs/promises"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { repoRoot, run } from "./harness.js"
+import { exited, repoRoot, run, spawnCli } from "./harness.js"
 
 const TIMEOUT = 600_000
 let dir: string
@@ -33,15 +33,6 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true })
 })
 
-/** `scanbridge migrate ...args` as a process of its own, from the sources. */
-const spawnCli = (args: ReadonlyArray<string>): ChildProcess =>
-  spawn(process.execPath, ["--conditions=@scanbridge/source", "--import", "tsx", join(repoRoot, "packages/cli/src/main.ts"), "migrate", ...args], {
-    cwd: repoRoot,
-    stdio: "ignore"
-  })
-
-const exited = (child: ChildProcess) => new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)))
-
 /** Resolves once `file` exists: the run has written its first checkpoint. */
 const whenExists = async (file: string, child: ChildProcess) => {
   while (!existsSync(file) && child.exitCode === null) await new Promise((r) => setTimeout(r, 5))
@@ -63,7 +54,7 @@ describe("a resumable run", () => {
         // Somewhere after the first checkpoint: the machine's speed decides where, and any place
         // must do. A run that ends before its signal is run again, with less time.
         for (let wait = 300; ; wait = Math.floor(wait / 2)) {
-          const child = spawnCli([...inputs, ...outputs(name), "--resumable", "--quiet"])
+          const child = spawnCli(["migrate", ...inputs, ...outputs(name), "--resumable", "--quiet"])
           const done = exited(child)
           await whenExists(checkpoint, child)
           await new Promise((r) => setTimeout(r, Math.floor(Math.random() * wait)))
@@ -95,7 +86,7 @@ describe("a resumable run", () => {
       await writeFile(input, `${records().slice(0, 3).join("\n")}\n`)
       const out = join(dir, "c.out")
       // A checkpoint as a stopped run leaves it: the first record written.
-      const child = spawnCli([input, "--out", out, "--resumable", "--quiet"])
+      const child = spawnCli(["migrate", input, "--out", out, "--resumable", "--quiet"])
       const done = exited(child)
       await done
       // That run finished: no checkpoint; resuming starts from the first record and says so.

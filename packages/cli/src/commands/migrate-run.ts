@@ -108,7 +108,8 @@ export const runMigrate = (args: MigrateArgs) => {
         ["--rejects", args.rejects],
         ["--report", args.report]
       ] as const
-      const onStdout = named.filter(([flag, value]) => (flag === "--out" ? Option.isNone(value) || isStdout(value) : isStdout(value)))
+      // Records go to standard output when no --out is given, unless they go to a database.
+      const onStdout = named.filter(([flag, value]) => (flag === "--out" ? Option.isNone(args.into) && (Option.isNone(value) || isStdout(value)) : isStdout(value)))
       if (onStdout.length > 1) {
         return yield* new CliError({ message: `${onStdout.map(([f]) => f).join(" and ")} both write to standard output; give one of them a file` })
       }
