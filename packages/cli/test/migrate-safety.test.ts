@@ -269,7 +269,7 @@ describe("the command line", () => {
     const r = await run("migrate", "--help")
     expect(r.code).toBe(0)
     expect(r.stdout).toContain("scanbridge migrate <inputs>...")
-    for (const d of ["(default: canonical)", "(default: standard output)", "(default: counted, not kept)", "(default: off)", "(default: auto)", "64 MiB or more, else 0)"]) {
+    for (const d of ["(default: canonical)", "(default: standard output)", "(default: counted, not kept)", "(default: off)", "(default: auto)", "64 MiB or more or come --from a database, else 0)"]) {
       expect(r.stdout).toContain(d)
     }
     for (const code of ["0", "1", "2", "3", "130", "141", "143"]) expect(r.stdout).toMatch(new RegExp(`^ +${code}  \\S`, "m"))

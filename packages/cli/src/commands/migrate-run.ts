@@ -28,7 +28,7 @@ import { ExitCode, exitWith } from "../exit.js"
 import { progressLine } from "../progress.js"
 import { BrokenPipe, Stdio } from "../stdio.js"
 import { track, untrack } from "../temporaries.js"
-import { defaultWorkers } from "../workers.js"
+import { WORKERS_FROM_BYTES, defaultWorkers } from "../workers.js"
 import { withAdapters } from "../adapters.js"
 import { CliError, UsageError } from "./errors.js"
 import { STDIN_ARGUMENT } from "./flags.js"
@@ -188,7 +188,10 @@ export const runMigrate = (args: MigrateArgs) => {
             }), FileSystem.FileSystem, fileSystem))
 
       const total = listed?.bytesTotal ?? null
-      const workers = Option.isSome(args.workers) ? args.workers.value : defaultWorkers(total ?? 0)
+      // A database's rows have no size known beforehand, and a table being migrated is rarely
+      // small: measured on 100k stored platform entries into PostgreSQL, a worker took the run
+      // from 10.0-10.3 s to 7.9-8.7 s, and the main thread migrates while it starts.
+      const workers = Option.isSome(args.workers) ? args.workers.value : defaultWorkers(source !== undefined ? WORKERS_FROM_BYTES : (total ?? 0))
       // Adapters given to runCli as values have no module a worker could import: they migrate here.
       const pool = workers > 0 && onWorkers ? yield* makeMigratePool({ size: workers, adapterModules: modules }) : undefined
 
