@@ -11,7 +11,7 @@ import { LENGTH_UNITS, type LengthUnit } from "@scanbridge/model"
 import { previewKey } from "@scanbridge/model/internal"
 import { type ListedInputs, MigrateInputError, type StdinBytes, listInputs } from "./inputs.js"
 import { giveBytes } from "./internal/buffers.js"
-import { CHUNK_BYTES, type InputChunk, type RecordPosition, afterLine, inputChunks, lastPositionOf } from "./internal/read.js"
+import { CHUNK_BYTES, type InputChunk, type RecordPosition, afterLine, inputChunks } from "./internal/read.js"
 import { type ParquetRows, parquetRows } from "./internal/parquet.js"
 import { readAhead } from "./internal/read-ahead.js"
 import { type MigratedChunk, makeCounter, migrateChunk } from "./internal/pipeline.js"
@@ -137,10 +137,9 @@ export interface SinkOutput<W> {
 /** `R`: what the source of records may fail with; `W`: what the sink may. */
 export type MigrateOptions<R = never, W = never> = MigrateCommon<R> & (TextOutputs | SinkOutput<W>)
 
-/** A migrated chunk, with what it stood for in the input. */
+/** A migrated chunk, with the input bytes it stood for. */
 interface PlacedChunk extends MigratedChunk {
   readonly inputBytes: number
-  readonly position: RecordPosition | undefined
 }
 
 /**
@@ -156,7 +155,7 @@ const writerOf = <W>(
   const into = options.into
   if (into !== undefined) {
     return (chunk: PlacedChunk): Effect.Effect<void, W> =>
-      Effect.tap(into.write({ out: chunk.out, rejected: chunk.rejected, records: chunk.tally.records, position: chunk.position, report: report() }), () => {
+      Effect.tap(into.write({ out: chunk.out, rejected: chunk.rejected, records: chunk.tally.records, position: chunk.last, report: report() }), () => {
         giveBytes(chunk.out)
         giveBytes(chunk.rejected)
       })
@@ -270,24 +269,17 @@ export const migrate = <R = never, W = never>(options: MigrateOptions<R, W>) =>
             })
           })
     const bytesTotal = listed?.bytesTotal ?? null
-    // Only a sink or a progress listener reads the positions: a plain run does not scan for them.
-    const placed = into !== undefined || options.onProgress !== undefined
     let position = after?.position
     const migrated = readAhead(chunks, READ_AHEAD).pipe(
-      Stream.mapEffect(
-        (chunk) => {
-          // Taken before the chunk's bytes go to a worker.
-          const last = placed ? lastPositionOf(chunk) : undefined
-          return Effect.map(run(chunk), (migrated): PlacedChunk => ({ ...migrated, inputBytes: chunk.inputBytes, position: last }))
-        },
-        { concurrency: pool === undefined ? 1 : pool.concurrency + HERE }
-      ),
+      Stream.mapEffect((chunk) => Effect.map(run(chunk), (migrated): PlacedChunk => ({ ...migrated, inputBytes: chunk.inputBytes })), {
+        concurrency: pool === undefined ? 1 : pool.concurrency + HERE
+      }),
       // Written behind: the next chunk is migrated while the last one's bytes are written.
       Stream.buffer({ capacity: 2 }),
       Stream.runForEach((chunk) => {
         counter.merge(chunk.tally)
         bytesRead += chunk.inputBytes
-        position = chunk.position ?? position
+        position = chunk.last ?? position
         const written = write(chunk)
         const progress = Effect.suspend(() => options.onProgress!({ report: counter.report(), bytesRead, bytesTotal, position }))
         return options.onProgress ? Effect.zipRight(written, progress) : written

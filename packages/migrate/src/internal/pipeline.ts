@@ -9,7 +9,7 @@ import { EncodeError, type Scan } from "@scanbridge/model"
 import { unreadableReason } from "@scanbridge/model/internal"
 import { type NormalizerService, decodeDetected } from "../normalizer.js"
 import type { Reject, Report } from "../report.js"
-import { type InputChunk, type InputRecord, type Unreadable, forEachRecord } from "./read.js"
+import { type InputChunk, type InputRecord, type RecordPosition, type Unreadable, forEachRecord } from "./read.js"
 import { giveBytes } from "./buffers.js"
 import { type OutputTarget, scanLine } from "./targets.js"
 import { utf8Lines } from "./utf8-lines.js"
@@ -141,6 +141,8 @@ export interface MigratedChunk {
   /** One reject per line, for the rejects output. */
   readonly rejected: Uint8Array
   readonly tally: Tally
+  /** The chunk's last record, if it holds any: where a run that stops after this chunk resumes. */
+  readonly last?: RecordPosition
 }
 
 /** A record the reader could not read faithfully, rejected as it was read. */
@@ -179,8 +181,10 @@ export const migrateChunk = (normalizer: NormalizerService, target: OutputTarget
     // migrated synchronously, so no other code runs with the limit lowered.
     const stackTraceLimit = withStacks.stackTraceLimit
     withStacks.stackTraceLimit = 0
+    let last: InputRecord | undefined
     try {
       forEachRecord(chunk, (record) => {
+        last = record
         const o = record.unreadable === undefined ? run(record) : unread(record, record.unreadable)
         count(tally, o)
         if (o._tag === "Migrated") for (const line of o.lines) out.add(line)
@@ -190,6 +194,7 @@ export const migrateChunk = (normalizer: NormalizerService, target: OutputTarget
       withStacks.stackTraceLimit = stackTraceLimit
     }
     if (chunk._tag === "Lines") giveBytes(chunk.bytes)
-    return { out: out.take(), rejected: rejected.take(), tally }
+    const position = last === undefined ? {} : { last: { file: last.file, line: last.line, ...(last.key === undefined ? {} : { key: last.key }) } }
+    return { out: out.take(), rejected: rejected.take(), tally, ...position }
   }
 }

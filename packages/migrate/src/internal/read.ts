@@ -540,18 +540,6 @@ export interface RecordPosition {
   readonly key?: string
 }
 
-/** The place of a chunk's last record, or undefined for a chunk of none. */
-export const lastPositionOf = (chunk: InputChunk): RecordPosition | undefined => {
-  if (chunk._tag === "Records") {
-    const last = chunk.records.at(-1)
-    return last === undefined ? undefined : { file: last.file, line: last.line, ...(last.key === undefined ? {} : { key: last.key }) }
-  }
-  let lines = 0
-  for (let lf = chunk.bytes.indexOf(10); lf >= 0; lf = chunk.bytes.indexOf(10, lf + 1)) lines++
-  if (chunk.bytes.length > 0 && chunk.bytes[chunk.bytes.length - 1] !== 10) lines++
-  return lines === 0 ? undefined : { file: chunk.file, line: chunk.firstLine + lines - 1 }
-}
-
 /**
  * `chunk` without its records at or before `line` (of its file, which an earlier run migrated), or
  * undefined when none is left. Lines are cut at a \n, without reading them; the rest is copied into
