@@ -190,7 +190,7 @@ describe("PostgreSQL in and out", () => {
               const after = resume ? yield* into.resumePoint : undefined
               let read = 0
               const all = yield* postgresSource({ url, query, batch: 64 })
-              const source = after?.position.key === undefined ? all : all.after({ key: after.position.key, line: after.position.line })
+              const source = all.after(after?.position)
               const inputs = { records: source.records.pipe(Stream.tap((batch) => Effect.sync(() => void (read += batch.length)))) }
               const report = yield* migrate({ inputs, into, ...(after === undefined ? {} : { after }), ...(onProgress === undefined ? {} : { onProgress }) })
               return { report, read }

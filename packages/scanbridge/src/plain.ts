@@ -149,10 +149,9 @@ export const migratePostgres = async (options: MigratePostgresOptions): Promise<
         const source = fromDatabase === undefined ? undefined : yield* postgres.postgresSource(fromDatabase)
         const listed = files === undefined ? undefined : yield* listInputs(files)
         const identities = listed === undefined ? [] : yield* inputIdentities(listed)
-        const name = fromDatabase !== undefined ? fromDatabase.query : JSON.stringify(identities.map((i) => i.file))
-        const sink = yield* postgres.postgresSink({ ...into, input: { name, identity: JSON.stringify(identities) } })
+        const sink = yield* postgres.postgresSink({ ...into, input: postgres.sinkInput(fromDatabase ?? identities) })
         const after = options.resume === true ? yield* sink.resumePoint : undefined
-        const inputs = source === undefined ? listed! : after?.position.key === undefined ? source : source.after({ key: after.position.key, line: after.position.line })
+        const inputs = source === undefined ? listed! : source.after(after?.position)
         return yield* migrate({ inputs, into: sink, ...(after === undefined ? {} : { after }) })
       })
     ).pipe(Effect.provide(Layer.mergeAll(fileSystem, Layer.succeed(Normalizer, normalizer))), Effect.either)

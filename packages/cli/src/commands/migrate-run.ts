@@ -123,12 +123,15 @@ export const runMigrate = (args: MigrateArgs) => {
       const source = postgres !== undefined && Option.isSome(args.from) ? yield* postgres.postgresSource({ url: args.from.value, query: Option.getOrThrow(args.query) }) : undefined
       const listed = source === undefined ? yield* listInputs(given) : undefined
       const identities = listed === undefined ? [] : yield* inputIdentities(listed)
-      // What a checkpoint names the run by: its inputs (or its query) and what it writes.
-      const inputName = source !== undefined ? Option.getOrThrow(args.query) : JSON.stringify(identities.map((i) => i.file))
+      // What a file checkpoint names the run's output by.
       const target = args.units === "mm" ? args.to : `${args.to} in ${args.units}`
       const sink =
         postgres !== undefined && Option.isSome(args.into)
-          ? yield* postgres.postgresSink({ url: args.into.value, table: args.table, input: { name: inputName, identity: JSON.stringify(identities) } })
+          ? yield* postgres.postgresSink({
+              url: args.into.value,
+              table: args.table,
+              input: postgres.sinkInput(source !== undefined ? { query: Option.getOrThrow(args.query) } : identities)
+            })
           : undefined
 
       // A resumable run's checkpoint, beside --out; a database keeps its own.
@@ -142,12 +145,7 @@ export const runMigrate = (args: MigrateArgs) => {
       const sinkResume = sink !== undefined && args.resume ? yield* sink.resumePoint : undefined
       const after = Option.isSome(checkpoint) ? resumePointOf(checkpoint.value) : sinkResume
       if (args.resume && after === undefined && !args.quiet) yield* stdio.err("nothing to resume: no checkpoint of this run was found; starting from the first record\n")
-      const inputs =
-        source !== undefined
-          ? after?.position.key === undefined
-            ? source
-            : source.after({ key: after.position.key, line: after.position.line })
-          : listed!
+      const inputs = source !== undefined ? source.after(after?.position) : listed!
 
       const toStdout: TextWriter = (text) =>
         Effect.catchTag(stdio.out(text), "BrokenPipe", () => {

@@ -5,5 +5,5 @@
  */
 export { PostgresError } from "./errors.js"
 export { type PostgresOptions } from "./connection.js"
-export { type PostgresSink, type PostgresSinkOptions, postgresSink } from "./sink.js"
+export { type PostgresSink, type PostgresSinkOptions, postgresSink, sinkInput } from "./sink.js"
 export { type PostgresSource, type PostgresSourceOptions, postgresSource } from "./source.js"

@@ -12,6 +12,7 @@ import type pg from "pg"
 import { from as copyFrom } from "pg-copy-streams"
 import { Readable } from "node:stream"
 import { pipeline } from "node:stream/promises"
+import type { InputIdentity } from "../checkpoint.js"
 import type { ChunkSink, ResumePoint, SinkChunk } from "../migrate.js"
 import { textOf } from "../output.js"
 import type { Reject } from "../report.js"
@@ -43,6 +44,13 @@ export interface PostgresSinkOptions extends PostgresOptions {
    */
   readonly input?: { readonly name: string; readonly identity: string }
 }
+
+/**
+ * What a run into the sink reads, as its checkpoint knows it: a query by its text, files by
+ * their names, and in either case what tells a changed input (the files' sizes and times).
+ */
+export const sinkInput = (reads: { readonly query: string } | ReadonlyArray<InputIdentity>): NonNullable<PostgresSinkOptions["input"]> =>
+  "query" in reads ? { name: reads.query, identity: "[]" } : { name: JSON.stringify(reads.map((i) => i.file)), identity: JSON.stringify(reads) }
 
 /** The sink, and where the last run of the same input into the same table stopped. */
 export interface PostgresSink extends ChunkSink<PostgresError> {

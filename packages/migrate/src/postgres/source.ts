@@ -5,7 +5,7 @@
  */
 import { Effect, Option, type Scope, Stream } from "effect"
 import Cursor from "pg-cursor"
-import type { MigrateSource, SourceRecord } from "../migrate.js"
+import type { MigrateSource, RecordPosition, SourceRecord } from "../migrate.js"
 import { CHUNK_LINES } from "../internal/read.js"
 import { type PostgresOptions, connection, postgresPool, run } from "./connection.js"
 import { PostgresError } from "./errors.js"
@@ -26,9 +26,12 @@ export interface PostgresSourceOptions extends PostgresOptions {
   readonly after?: { readonly key: string; readonly line: number }
 }
 
-/** A query's rows as records; `after` gives the same rows after a resumed run's last one. */
+/**
+ * A query's rows as records; `after(position)` gives the rows after a resumed run's last one (by
+ * its key), or all of them for no position or one without a key.
+ */
 export interface PostgresSource extends MigrateSource<PostgresError> {
-  readonly after: (position: { readonly key: string; readonly line: number }) => MigrateSource<PostgresError>
+  readonly after: (position: RecordPosition | undefined) => MigrateSource<PostgresError>
 }
 
 /** The query's rows as records, in the order of its key; its connection is held until the scope closes. */
@@ -75,5 +78,7 @@ export const postgresSource = (options: PostgresSourceOptions): Effect.Effect<Po
         )
       )
     }
-    return { records: recordsAfter(options.after), after: (position: { readonly key: string; readonly line: number }) => ({ records: recordsAfter(position) }) }
+    const after = (position: RecordPosition | undefined): MigrateSource<PostgresError> =>
+      position?.key === undefined ? { records: recordsAfter(undefined) } : { records: recordsAfter({ key: position.key, line: position.line }) }
+    return { records: recordsAfter(options.after), after }
   }).pipe(Effect.withSpan("scanbridge.postgres.source"))
