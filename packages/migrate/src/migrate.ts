@@ -12,10 +12,10 @@ import { previewKey } from "@scanbridge/model/internal"
 import { type ListedInputs, MigrateInputError, type StdinBytes, listInputs } from "./inputs.js"
 import { giveBytes } from "./internal/buffers.js"
 import { CHUNK_BYTES, type InputChunk, type RecordPosition, afterLine, inputChunks } from "./internal/read.js"
-import { type ParquetRows, parquetRows } from "./internal/parquet.js"
 import { readAhead } from "./internal/read-ahead.js"
 import { type MigratedChunk, makeCounter, migrateChunk } from "./internal/pipeline.js"
-import { type OutputTarget, headerOf, isTableTarget } from "./internal/targets.js"
+import { type Framing, framingOf } from "./internal/framing.js"
+import { type OutputTarget, isTableTarget } from "./internal/targets.js"
 import { Normalizer, UnknownTargetError } from "./normalizer.js"
 import { type MigrateOutputError, type TextWriter, isSettled } from "./output.js"
 import type { Report } from "./report.js"
@@ -150,7 +150,7 @@ interface PlacedChunk extends MigratedChunk {
 const writerOf = <W>(
   options: TextOutputs | SinkOutput<W>,
   report: () => Report,
-  parquet: ParquetRows | undefined
+  framing: Framing | undefined
 ): ((chunk: PlacedChunk) => Effect.Effect<void, W | MigrateOutputError>) => {
   const into = options.into
   if (into !== undefined) {
@@ -163,13 +163,14 @@ const writerOf = <W>(
   const { output, rejects } = options as TextOutputs
   const outputSettled = isSettled(output)
   const rejectsSettled = rejects !== undefined && isSettled(rejects)
+  const body = framing?.body
   return (chunk: PlacedChunk): Effect.Effect<void, MigrateOutputError> => {
-    // A Parquet file's rows are read here into its row groups: the chunk's lines are done with.
-    const out = parquet === undefined ? chunk.out : parquet.add(chunk.out)
-    if (parquet !== undefined) giveBytes(chunk.out)
+    // Lines a framing encodes (a Parquet file's rows) are done with once encoded.
+    const out = body === undefined ? chunk.out : body(chunk.out)
+    if (body !== undefined) giveBytes(chunk.out)
     return Effect.zipRight(output(out), rejects === undefined ? Effect.void : rejects(chunk.rejected)).pipe(
       Effect.tap(() => {
-        if (outputSettled && parquet === undefined) giveBytes(chunk.out)
+        if (outputSettled && body === undefined) giveBytes(chunk.out)
         if (rejectsSettled) giveBytes(chunk.rejected)
       })
     )
@@ -245,12 +246,12 @@ export const migrate = <R = never, W = never>(options: MigrateOptions<R, W>) =>
     // oldest chunk each time it finished its own (its result cannot be taken before that one's);
     // with HERE it migrates on meanwhile.
     let bytesRead = 0
-    // Parquet cannot be appended to: a resumed run's would need the footer the first one never wrote.
-    if (to === "parquet" && options.after !== undefined) {
-      return yield* new UnknownTargetError({ target: to, message: "a Parquet file is written whole, so a run writing one cannot be resumed" })
+    const framing = options.output === undefined ? undefined : framingOf(target)
+    // An output with a footer cannot be appended to: a resumed run's would need the end the first one never wrote.
+    if (framing?.footer !== undefined && options.after !== undefined) {
+      return yield* new UnknownTargetError({ target: to, message: `${framing.name} is written whole, so a run writing one cannot be resumed` })
     }
-    const parquet = to === "parquet" && options.output !== undefined ? parquetRows(target.units) : undefined
-    const write = writerOf(options, () => counter.report(), parquet)
+    const write = writerOf(options, () => counter.report(), framing)
     const after = options.after
     if (after !== undefined) counter.merge(after.report)
     const files = listed === undefined ? [] : yield* resumedFiles(listed, after?.position)
@@ -287,9 +288,8 @@ export const migrate = <R = never, W = never>(options: MigrateOptions<R, W>) =>
     )
     // A pool that cannot start fails the run at once, and a run done before the pool has started
     // waits for it: whether a pool works does not depend on the input's size.
-    const header = headerOf(target)
-    if (header !== "" && options.output !== undefined && after === undefined) yield* options.output(header)
+    if (framing !== undefined && framing.header !== "" && after === undefined) yield* options.output!(framing.header)
     yield* pool === undefined ? migrated : Effect.zip(migrated, pool.started, { concurrent: true })
-    if (parquet !== undefined) yield* options.output!(parquet.end())
+    if (framing?.footer !== undefined) yield* options.output!(framing.footer())
     return counter.report()
   })

@@ -1,7 +1,8 @@
 /**
  * What a migration writes for each scan, by target: a JSON line in the target's shape (the
- * canonical form's or an adapter's), or a row of a table (CSV). The calling thread and the worker
- * threads both resolve a target here, so both write the same bytes.
+ * canonical form's or an adapter's), or a row of a table (CSV, Parquet). The calling thread and the
+ * worker threads both resolve a target here, so both write the same bytes; what the output holds
+ * around those lines is the writing thread's alone (framing.ts).
  */
 import { stringify } from "csv-stringify/sync"
 import { Either } from "effect"
@@ -27,7 +28,7 @@ export const isTableTarget = (to: string): to is TableTarget => (TABLE_TARGETS a
 // missing one: readers such as DuckDB read the first as '' and the second as NULL. The pipeline
 // ends every line with LF, so a row keeps its CR.
 const CSV = { record_delimiter: "windows", quoted_string: true } as const
-const csvLine = (cells: ReadonlyArray<Cell>): string => stringify([cells], CSV).slice(0, -1)
+export const csvLine = (cells: ReadonlyArray<Cell>): string => stringify([cells], CSV).slice(0, -1)
 
 /** How `target` writes a scan, or undefined when the normalizer has no such target. */
 export const scanLine = (normalizer: NormalizerService, target: OutputTarget): ScanLine | undefined => {
@@ -49,6 +50,3 @@ export const scanLine = (normalizer: NormalizerService, target: OutputTarget): S
     return Either.isLeft(encoded) ? Either.left(encoded.left) : Either.right(JSON.stringify(encoded.right.value))
   }
 }
-
-/** What the output begins with, before the first scan: a CSV's header row (with its CRLF). */
-export const headerOf = (target: OutputTarget): string => (target.to === "csv" ? `${csvLine(scanColumns(target.units).map((c) => c.name))}\n` : "")
