@@ -8,12 +8,12 @@
  * only normalizes never loads an HTTP client.
  */
 import type { HttpClient } from "@effect/platform/HttpClient"
-import { Cause, type Context, Effect, Exit, Layer, ManagedRuntime, Option, Predicate, Runtime, Stream } from "effect"
+import { type Context, Effect, Exit, Layer, ManagedRuntime, Predicate, Runtime, Stream } from "effect"
 import type { EstimationClientOptions, EstimationClientService } from "@scanbridge/estimation"
 import type { FitClientOptions, FitClientService } from "@scanbridge/fit"
-import { ScanbridgeError } from "@scanbridge/model/plain"
 import type { PlatformClientOptions, PlatformClientService } from "@scanbridge/platform"
 import type { SessionClientOptions, SessionClientService } from "@scanbridge/session"
+import { errorOfCause } from "./errors.js"
 
 /**
  * A client's service with Promises for Effects: a method that returns an Effect returns a
@@ -42,22 +42,6 @@ export type SessionClient = PlainClient<SessionClientService>
 export type EstimationClient = PlainClient<EstimationClientService>
 export type FitClient = PlainClient<FitClientService>
 
-const messageOf = (u: unknown): string => (u instanceof Error ? u.message : String(u))
-
-/** The ScanbridgeError of a failed call: the client's typed error, or what stopped it otherwise. */
-const errorOf = (cause: Cause.Cause<unknown>): ScanbridgeError => {
-  const failure = Cause.failureOption(cause)
-  if (Option.isSome(failure)) {
-    const e = failure.value
-    if (Predicate.hasProperty(e, "_tag") && typeof e._tag === "string" && Predicate.hasProperty(e, "message") && typeof e.message === "string") {
-      return e instanceof ScanbridgeError ? e : new ScanbridgeError({ _tag: e._tag, message: e.message })
-    }
-    return new ScanbridgeError({ _tag: "UnknownError", message: messageOf(e) })
-  }
-  if (Cause.isInterruptedOnly(cause)) return new ScanbridgeError({ _tag: "Interrupted", message: "the call was interrupted" })
-  return new ScanbridgeError({ _tag: "Defect", message: `internal error: ${messageOf(Cause.squash(cause))}` })
-}
-
 const isStream = (u: unknown): u is Stream.Stream<unknown, unknown> => Predicate.hasProperty(u, Stream.StreamTypeId)
 
 /** `service` with its Effects run on `runtime`. */
@@ -71,11 +55,11 @@ const plainOf = <S extends object>(service: S, runtime: Runtime.Runtime<never>):
         // A client method needs nothing its layer does not provide.
         return run(result as Effect.Effect<unknown, unknown>).then((exit) => {
           if (Exit.isSuccess(exit)) return exit.value
-          throw errorOf(exit.cause)
+          throw errorOfCause(exit.cause)
         })
       }
       // Each iteration runs the stream from its start, as running a Stream does.
-      if (isStream(result)) return Stream.toAsyncIterableRuntime(Stream.catchAllCause(result, (cause) => Stream.fail(errorOf(cause))), runtime)
+      if (isStream(result)) return Stream.toAsyncIterableRuntime(Stream.catchAllCause(result, (cause) => Stream.fail(errorOfCause(cause))), runtime)
       return Predicate.isObject(result) ? plainOf(result, runtime) : result
     }
   return Object.fromEntries(
@@ -90,7 +74,7 @@ const connect = async <I, S extends object>(tag: Context.Tag<I, S>, layer: Layer
   const exit = await Effect.runPromiseExit(Effect.zip(managed.runtimeEffect, tag.pipe(Effect.provide(managed))))
   if (Exit.isFailure(exit)) {
     await managed.dispose()
-    throw errorOf(exit.cause)
+    throw errorOfCause(exit.cause)
   }
   const [runtime, service] = exit.value
   return { ...plainOf(service, runtime as Runtime.Runtime<never>), close: () => managed.dispose() }

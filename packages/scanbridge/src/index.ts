@@ -1,7 +1,7 @@
 /**
  * `scanbridge`: Scanbridge for code that does not use Effect. Plain functions over plain JSON
  * and Promise clients of the four APIs; each throws (or rejects with) `ScanbridgeError`, whose
- * `code` is the tag of the typed error behind it.
+ * `code` is the tag of the typed error behind it, or `Defect` / `Interrupted` (errors.ts).
  *
  * Light to import: no command line, no simulator, no Node-specific platform. `migrateFile` loads
  * Node's file system on its first call, each client its package when it is made.

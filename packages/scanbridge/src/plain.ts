@@ -1,6 +1,7 @@
 /**
  * The plain API: Scanbridge's capabilities as ordinary functions. They return plain JSON
- * objects and throw one error class, `ScanbridgeError` (from `@scanbridge/model/plain`).
+ * objects and throw one error class, `ScanbridgeError` (from `@scanbridge/model/plain`): an
+ * Effect runs through runPlain, which makes every way it can stop one (errors.ts).
  */
 import { Effect, Either, Layer, Redacted } from "effect"
 import { type Adapter, DecodeError, type Encoded, type LengthUnit, type Scan, type ScanJson } from "@scanbridge/model"
@@ -17,6 +18,7 @@ import {
   outputFile,
   refuseOverlaps
 } from "@scanbridge/migrate"
+import { defectsAsErrors, hidingUrls, runPlain } from "./errors.js"
 
 export { ScanbridgeError }
 
@@ -36,17 +38,21 @@ export interface AdapterOptions {
 // One normalizer per collection given, built (and checked) once however often it is used.
 const normalizers = new WeakMap<ReadonlyArray<Adapter>, NormalizerService>()
 
-/** The normalizer over the built-in adapters and the given ones; ScanbridgeError AdapterError for a collection it cannot use. */
-const normalizerOf = (options: AdapterOptions | undefined): NormalizerService => {
-  const extra = options?.adapters
-  if (extra === undefined || extra.length === 0) return defaultNormalizer
-  let normalizer = normalizers.get(extra)
-  if (normalizer === undefined) {
-    normalizer = orThrow(Normalizer.extend(defaultNormalizer, extra))
-    normalizers.set(extra, normalizer)
-  }
-  return normalizer
-}
+/**
+ * The normalizer over the built-in adapters and the given ones; ScanbridgeError AdapterError for
+ * a collection it cannot use, Defect for one that throws when it is read (a getter, a Proxy).
+ */
+const normalizerOf = (options: AdapterOptions | undefined): NormalizerService =>
+  defectsAsErrors(() => {
+    const extra = options?.adapters
+    if (extra === undefined || extra.length === 0) return defaultNormalizer
+    let normalizer = normalizers.get(extra)
+    if (normalizer === undefined) {
+      normalizer = orThrow(Normalizer.extend(defaultNormalizer, extra))
+      normalizers.set(extra, normalizer)
+    }
+    return normalizer
+  })
 
 const scansOf = (json: unknown, normalizer: NormalizerService): ReadonlyArray<Scan> => orThrow(normalizer.normalize(json))
 
@@ -82,13 +88,13 @@ export interface MigrateFileOptions extends AdapterOptions {
  * succeeds and are left as they were when it fails; an output that is an input, or lies in an
  * input folder, is refused before anything is opened.
  */
-export const migrateFile = async (inputs: string | ReadonlyArray<string>, options: MigrateFileOptions): Promise<Report> => {
-  const files = typeof inputs === "string" ? [inputs] : inputs
-  const fileSystem = await nodeFiles()
-  const normalizer = throwsOnlyScanbridgeError(options, () => normalizerOf(options))
-  const result = await Effect.runPromise(
-    Effect.scoped(
-      Effect.gen(function* () {
+export const migrateFile = (inputs: string | ReadonlyArray<string>, options: MigrateFileOptions): Promise<Report> =>
+  runPlain(
+    Effect.gen(function* () {
+      const files = typeof inputs === "string" ? [inputs] : inputs
+      const normalizer = normalizerOf(options)
+      const fileSystem = yield* nodeFiles
+      return yield* Effect.gen(function* () {
         yield* refuseOverlaps(files, [
           { name: "out", file: options.out },
           ...(options.rejects === undefined ? [] : [{ name: "rejects", file: options.rejects }])
@@ -105,13 +111,9 @@ export const migrateFile = async (inputs: string | ReadonlyArray<string>, option
         yield* output.commit
         if (rejects !== undefined) yield* rejects.commit
         return report
-      })
-    ).pipe(Effect.provide(Layer.mergeAll(fileSystem, Layer.succeed(Normalizer, normalizer))), Effect.either)
+      }).pipe(Effect.scoped, Effect.provide(Layer.mergeAll(fileSystem, Layer.succeed(Normalizer, normalizer))))
+    })
   )
-  // Thrown here, not by runPromise, so the caller gets the ScanbridgeError itself.
-  if (Either.isLeft(result)) throw new ScanbridgeError(result.left)
-  return result.right
-}
 
 const isFiles = (from: MigratePostgresOptions["from"]): from is string | ReadonlyArray<string> => typeof from === "string" || Array.isArray(from)
 
@@ -133,19 +135,20 @@ export interface MigratePostgresOptions extends AdapterOptions {
 
 /**
  * Migrates records into a PostgreSQL table (docs/databases.md); resolves with the report, rejects
- * with ScanbridgeError (code PostgresError, MigrateInputError, ...). Needs `pg` installed.
+ * with ScanbridgeError (code PostgresError, MigrateInputError, ..., Defect), whose message holds
+ * neither URL. Needs `pg` installed.
  */
-export const migratePostgres = async (options: MigratePostgresOptions): Promise<Report> => {
-  const normalizer = throwsOnlyScanbridgeError(options, () => normalizerOf(options))
-  // Redacted from here on: no error, log or span below holds the URLs.
-  const into = { url: Redacted.make(String(options.into.url)), table: String(options.into.table) }
-  const from = options.from
-  const files = isFiles(from) ? (typeof from === "string" ? [from] : from) : undefined
-  const fromDatabase = isFiles(from) ? undefined : { url: Redacted.make(String(from.url)), query: String(from.query) }
-  const [fileSystem, postgres] = await Promise.all([nodeFiles(), import("@scanbridge/migrate/postgres")])
-  const result = await Effect.runPromise(
-    Effect.scoped(
-      Effect.gen(function* () {
+export const migratePostgres = (options: MigratePostgresOptions): Promise<Report> =>
+  runPlain(
+    Effect.gen(function* () {
+      const normalizer = normalizerOf(options)
+      // Redacted from here on: no error, log or span below holds the URLs.
+      const into = { url: Redacted.make(String(options.into.url)), table: String(options.into.table) }
+      const from = options.from
+      const files = isFiles(from) ? (typeof from === "string" ? [from] : from) : undefined
+      const fromDatabase = isFiles(from) ? undefined : { url: Redacted.make(String(from.url)), query: String(from.query) }
+      const [fileSystem, postgres] = yield* Effect.all([nodeFiles, Effect.promise(() => import("@scanbridge/migrate/postgres"))], { concurrency: 2 })
+      return yield* Effect.gen(function* () {
         const source = fromDatabase === undefined ? undefined : yield* postgres.postgresSource(fromDatabase)
         const listed = files === undefined ? undefined : yield* listInputs(files)
         const identities = listed === undefined ? [] : yield* inputIdentities(listed)
@@ -153,19 +156,33 @@ export const migratePostgres = async (options: MigratePostgresOptions): Promise<
         const after = options.resume === true ? yield* sink.resumePoint : undefined
         const inputs = source === undefined ? listed! : source.after(after?.position)
         return yield* migrate({ inputs, into: sink, ...(after === undefined ? {} : { after }) })
-      })
-    ).pipe(Effect.provide(Layer.mergeAll(fileSystem, Layer.succeed(Normalizer, normalizer))), Effect.either)
+      }).pipe(Effect.scoped, Effect.provide(Layer.mergeAll(fileSystem, Layer.succeed(Normalizer, normalizer))))
+    }),
+    hidingUrls(urlsOf(options))
   )
-  if (Either.isLeft(result)) throw new ScanbridgeError(result.left)
-  return result.right
-}
+
+/**
+ * The call's database URLs as text, each read apart and before anything runs, so that whatever
+ * fails (a defect too) is said without them. Options that are not what their type says (no
+ * `into`, a URL object) are read as far as they can be: their failure comes from the run.
+ */
+const urlsOf = (options: MigratePostgresOptions): ReadonlyArray<string> =>
+  [() => options.into.url, () => (isFiles(options.from) ? undefined : options.from.url)].flatMap((read) => {
+    try {
+      const url: unknown = read()
+      return url === undefined || url === null ? [] : [String(url)]
+    } catch {
+      return []
+    }
+  })
 
 /**
  * Node's file system, loaded on migrateFile's first call rather than with the plain API:
  * normalize, detectFormat and the encoders touch no file, and an import stays light.
  */
-const nodeFiles = () =>
+const nodeFiles = Effect.promise(() =>
   Promise.all([import("@effect/platform-node/NodeFileSystem"), import("@effect/platform-node/NodePath")]).then(([fs, path]) => Layer.merge(fs.layer, path.layer))
+)
 
 export interface EncodeOptions extends AdapterOptions {
   /** The target: `canonical`, `platform`, `session`, `estimation`, `fit`, or a given adapter's. */
