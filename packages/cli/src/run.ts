@@ -43,7 +43,17 @@ export const run = (entry: URL): void => {
   const listeners = { SIGINT: onSignal("SIGINT"), SIGTERM: onSignal("SIGTERM") }
   process.on("SIGINT", listeners.SIGINT)
   process.on("SIGTERM", listeners.SIGTERM)
+  // Node exits 0 once nothing is left to wait for: a command waiting on a promise that never
+  // settles (a driver's, on a dead connection) would end the process as a success having written
+  // nothing. Exit 0 is for a command that finished.
+  const stalled = () => {
+    removeTemporaries()
+    process.stderr.write(`${process.stderr.isTTY === true ? "\r\u001b[K" : ""}scanbridge: internal error: the command stopped waiting on something that will never answer, before it finished\n`)
+    process.exit(ExitCode.failure)
+  }
+  process.once("beforeExit", stalled)
   fiber.addObserver((exit) => {
+    process.off("beforeExit", stalled)
     if (received !== undefined) return stop(received)
     process.off("SIGINT", listeners.SIGINT)
     process.off("SIGTERM", listeners.SIGTERM)

@@ -31,7 +31,7 @@ describe("scanbridge migrate with PostgreSQL", () => {
     "migrates a JSONB column into a table of scans and its rejects table, and prints no credential",
     async () => {
       const r = await run("migrate", "--from", url, "--query", "select id, payload from legacy", "--into", url, "--table", "migrated")
-      expect(r.code).toBe(0)
+      expect(r.code, r.stderr).toBe(0)
       const scans = await admin.query("select count(*) as n from migrated")
       const rejects = await admin.query("select record, error_tag from migrated_rejects")
       expect(Number(scans.rows[0].n)).toBeGreaterThan(0)

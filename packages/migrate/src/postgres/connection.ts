@@ -35,15 +35,69 @@ export const postgresPool = (options: PostgresOptions, max: number): Effect.Effe
     (pool) => Effect.promise(() => pool.end().catch(() => undefined))
   )
 
+/**
+ * A connection's end, as a failure of what waits on it: the server going away (a fast or immediate stop, a
+ * restart, a terminated backend) ends the socket, and the driver settles only the statement
+ * running then. A cursor waiting between reads, or for the close of its portal, would wait for
+ * ever, and a process with nothing else to wait on would exit 0 having written nothing.
+ */
+const LOSS = new WeakMap<pg.ClientBase, Loss>()
+
+/** How a connection ended, once it has, and who waits on it meanwhile. */
+interface Loss {
+  error: unknown
+  readonly waiting: Set<(error: unknown) => void>
+}
+
+const watchLoss = (client: pg.ClientBase): void => {
+  const loss: Loss = { error: undefined, waiting: new Set() }
+  const lose = (error: unknown) => {
+    if (loss.error !== undefined) return
+    loss.error = error
+    for (const fail of loss.waiting) fail(error)
+    loss.waiting.clear()
+  }
+  // A connection lost while held fails what waits on it, as a PostgresError; the driver's event
+  // of it is not a crash of the process.
+  client.on("error", lose)
+  client.once("end", () => lose(new Error("Connection terminated unexpectedly")))
+  LOSS.set(client, loss)
+}
+
+/**
+ * `promise`, or the connection's loss if that comes first. Not `Promise.race` with one promise of
+ * the loss: each race would leave a reaction on it, holding its result (a batch of rows) for as
+ * long as the connection lives.
+ */
+export const whileConnected = <A>(client: pg.ClientBase, promise: Promise<A>): Promise<A> => {
+  const loss = LOSS.get(client)
+  if (loss === undefined) return promise
+  if (loss.error !== undefined) {
+    promise.catch(() => {})
+    return Promise.reject(loss.error)
+  }
+  return new Promise<A>((resolve, reject) => {
+    loss.waiting.add(reject)
+    promise.then(
+      (value) => {
+        loss.waiting.delete(reject)
+        resolve(value)
+      },
+      (error: unknown) => {
+        loss.waiting.delete(reject)
+        reject(error)
+      }
+    )
+  })
+}
+
 /** One connection of the pool, given back with the scope (destroyed rather than reused if it failed). */
 export const connection = (pool: pg.Pool, url: Redacted.Redacted<string>): Effect.Effect<pg.PoolClient, PostgresError, Scope.Scope> =>
   Effect.acquireRelease(
     Effect.tryPromise({
       try: () =>
         pool.connect().then((client) => {
-          // A connection lost while held fails the statement that uses it, as a PostgresError; the
-          // driver's event of it is not a crash of the process.
-          client.on("error", () => {})
+          watchLoss(client)
           return client
         }),
       catch: (e) => PostgresError.of("connect", url, e)
@@ -59,4 +113,4 @@ export const run = <R extends pg.QueryResultRow = pg.QueryResultRow>(
   text: string,
   values?: ReadonlyArray<unknown>
 ): Effect.Effect<pg.QueryResult<R>, PostgresError> =>
-  Effect.tryPromise({ try: () => client.query<R>(text, values as Array<unknown> | undefined), catch: (e) => PostgresError.of(operation, url, e) })
+  Effect.tryPromise({ try: () => whileConnected(client, client.query<R>(text, values as Array<unknown> | undefined)), catch: (e) => PostgresError.of(operation, url, e) })

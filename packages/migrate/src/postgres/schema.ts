@@ -15,13 +15,23 @@ export interface TableName {
   readonly name: string
 }
 
-const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]{0,62}$/
+const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/
+/** PostgreSQL's longest identifier: a longer one is cut to it, without a word. */
+const MAX_IDENTIFIER = 63
 
-/** The table `text` names, or why it names none. */
+/** What a companion table of the sink is called. */
+export const REJECTS_SUFFIX = "_rejects"
+export const CHECKPOINTS = "scanbridge_checkpoints"
+
+/**
+ * The table `text` names, or why it names none. Its name leaves room for the companion's suffix:
+ * a longer one would be cut by the server to the scans table's own name.
+ */
 export const tableName = (text: string): TableName | string => {
   const parts = text.split(".")
-  if (parts.length > 2 || !parts.every((p) => IDENTIFIER.test(p))) {
-    return `${JSON.stringify(text.slice(0, 80))} is not a table name: letters, digits and _ (not first), at most 63, optionally after a schema and a dot`
+  const longest = [MAX_IDENTIFIER, MAX_IDENTIFIER - REJECTS_SUFFIX.length]
+  if (parts.length > 2 || !parts.every((p, i) => IDENTIFIER.test(p) && p.length <= longest[i + 2 - parts.length]!)) {
+    return `${JSON.stringify(text.slice(0, 80))} is not a table name: letters, digits and _ (not first), at most ${longest[1]} (so that ${REJECTS_SUFFIX} fits in PostgreSQL's ${MAX_IDENTIFIER}), optionally after a schema of at most ${MAX_IDENTIFIER} and a dot`
   }
   return parts.length === 2 ? { schema: parts[0]!, name: parts[1]! } : { schema: undefined, name: parts[0]! }
 }
@@ -31,10 +41,6 @@ export const quote = (identifier: string): string => `"${identifier}"`
 /** The table's name quoted, with its schema; `suffix` names a companion table (`_rejects`). */
 export const qualified = (table: TableName, suffix = ""): string =>
   `${table.schema === undefined ? "" : `${quote(table.schema)}.`}${quote(table.name + suffix)}`
-
-/** What a companion table of the sink is called. */
-export const REJECTS_SUFFIX = "_rejects"
-export const CHECKPOINTS = "scanbridge_checkpoints"
 
 interface SqlColumn {
   readonly name: string

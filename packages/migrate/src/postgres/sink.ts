@@ -16,7 +16,7 @@ import type { InputIdentity } from "../checkpoint.js"
 import type { ChunkSink, ResumePoint, SinkChunk } from "../migrate.js"
 import { textOf } from "../output.js"
 import type { Reject } from "../report.js"
-import { type PostgresOptions, connection, postgresPool, run } from "./connection.js"
+import { type PostgresOptions, connection, postgresPool, run, whileConnected } from "./connection.js"
 import { PostgresError } from "./errors.js"
 import { POSTGRES_ROWS, copyCell } from "./rows.js"
 import {
@@ -75,7 +75,7 @@ const copyAndUpsert = (client: pg.PoolClient, url: Redacted.Redacted<string>, ta
   Effect.gen(function* () {
     const columns = table.columns.map((c) => quote(c.name)).join(", ")
     yield* Effect.tryPromise({
-      try: () => pipeline(Readable.from([rows]), client.query(copyFrom(`copy ${stage} (${columns}) from stdin`))),
+      try: () => whileConnected(client, pipeline(Readable.from([rows]), client.query(copyFrom(`copy ${stage} (${columns}) from stdin`)))),
       catch: (e) => PostgresError.of("write", url, e)
     })
     const keys = table.key.map(quote).join(", ")

@@ -4,10 +4,11 @@
  * names its reject, and its record: a JSON, JSONB or text column, read as the text it holds.
  */
 import { Effect, Option, type Scope, Stream } from "effect"
+import type pg from "pg"
 import Cursor from "pg-cursor"
 import type { MigrateSource, RecordPosition, SourceRecord } from "../migrate.js"
 import { CHUNK_LINES } from "../internal/read.js"
-import { type PostgresOptions, connection, postgresPool, run } from "./connection.js"
+import { type PostgresOptions, connection, postgresPool, run, whileConnected } from "./connection.js"
 import { PostgresError } from "./errors.js"
 import { quote } from "./schema.js"
 
@@ -34,46 +35,99 @@ export interface PostgresSource extends MigrateSource<PostgresError> {
   readonly after: (position: RecordPosition | undefined) => MigrateSource<PostgresError>
 }
 
-/** The query's rows as records, in the order of its key; its connection is held until the scope closes. */
+/**
+ * Key types whose order the source keeps across runs: the server orders and compares the column
+ * itself, and a resumed run gives back the last key as the text the server wrote of it, which
+ * reads back as the same value for these. A float's text is not a key to resume from, JSON has no
+ * order, and a type unknown here may have neither; cast such a key in the query (`id::bigint`).
+ */
+const KEY_TYPES: ReadonlyMap<number, string> = new Map([
+  [20, "bigint"],
+  [21, "smallint"],
+  [23, "integer"],
+  [26, "oid"],
+  [1700, "numeric"],
+  [25, "text"],
+  [1043, "varchar"],
+  [1042, "char"],
+  [2950, "uuid"],
+  [1082, "date"],
+  [1114, "timestamp"],
+  [1184, "timestamptz"]
+])
+
+const refuse = (message: string) => new PostgresError({ operation: "read", code: null, message: `read: ${message}` })
+
+/** A key as a message may quote it: a key is an id, but it may be any length. */
+const shown = (key: string) => JSON.stringify(key.length > 80 ? `${key.slice(0, 80)}…` : key)
+
+/**
+ * The query's rows as records, in the order of its key; its connection is held until the scope
+ * closes, in one read-only transaction (a snapshot: rows written meanwhile are not half seen).
+ */
 export const postgresSource = (options: PostgresSourceOptions): Effect.Effect<PostgresSource, PostgresError, Scope.Scope> =>
   Effect.gen(function* () {
     const url = options.url
     const pool = yield* postgresPool(options, 1)
     const client = yield* connection(pool, url)
     const query = options.query.trim().replace(/;\s*$/, "")
-    // The columns, without reading a row.
-    const described = yield* run(client, url, "read", `select * from (${query}) as source limit 0`)
+    // Read only, so that a query cannot write whatever it holds; the transaction ends with the scope.
+    yield* Effect.acquireRelease(run(client, url, "read", "begin transaction isolation level repeatable read, read only"), () =>
+      Effect.ignore(run(client, url, "read", "rollback"))
+    )
+    // The columns, without reading a row. The extended protocol takes one statement only, so a
+    // query that closes the parenthesis around it and goes on with another is refused by the server
+    // (`queryMode` is the driver's, since pg 8.8; its types do not list it yet).
+    const described = yield* Effect.tryPromise({
+      try: () => whileConnected(client, client.query({ text: `select * from (${query}) as source limit 0`, queryMode: "extended" } as pg.QueryConfig)),
+      catch: (e) => PostgresError.of("read", url, e)
+    })
     if (described.fields.length !== 2) {
-      return yield* new PostgresError({
-        operation: "read",
-        code: null,
-        message: `read: the query returns ${described.fields.length} column(s) (${described.fields.map((f) => f.name).join(", ")}): expected two, a key, then the record`
-      })
+      return yield* refuse(
+        `the query returns ${described.fields.length} column(s) (${described.fields.map((f) => f.name).join(", ")}): expected two, a key, then the record`
+      )
     }
-    const [key, record] = described.fields.map((f) => quote(f.name.replaceAll('"', '""')))
+    const [keyField, recordField] = described.fields as [pg.FieldDef, pg.FieldDef]
+    if (!KEY_TYPES.has(keyField.dataTypeID)) {
+      return yield* refuse(
+        `the key column ${JSON.stringify(keyField.name)} is of a type (oid ${keyField.dataTypeID}) whose order a resumed run cannot keep: ` +
+          `use a key of ${[...new Set(KEY_TYPES.values())].join(", ")}, or cast it in the query`
+      )
+    }
+    // Qualified by the subquery's name, so that neither binds to an output column of the same name.
+    const key = `source.${quote(keyField.name.replaceAll('"', '""'))}`
+    const record = `source.${quote(recordField.name.replaceAll('"', '""'))}`
     const batch = options.batch ?? CHUNK_LINES
     const recordsAfter = (after: PostgresSourceOptions["after"]): Stream.Stream<ReadonlyArray<SourceRecord>, PostgresError> => {
-      const text = `select ${key}::text as key, ${record}::text as record from (${query}) as source${after === undefined ? "" : ` where ${key} > $1`} order by ${key}`
+      // A key equal to the one before is a duplicate: its reject would overwrite the other's, and a
+      // resume after it would skip it. A resumed run reads from its last key on, so that a
+      // duplicate of that key is seen too, and passes over that row itself.
+      const text =
+        `select ${key}::text, ${record}::text, ${key} = lag(${key}) over (order by ${key}), ${after === undefined ? "false" : `${key} = $1`} ` +
+        `from (${query}) as source${after === undefined ? "" : ` where ${key} >= $1`} order by ${key}`
       let line = after?.line ?? 0
       const cursor = Stream.acquireRelease(
-        Effect.sync(() => client.query(new Cursor<{ key: string | null; record: string | null }>(text, after === undefined ? [] : [after.key]))),
-        (c) => Effect.promise(() => c.close().catch(() => undefined))
+        Effect.sync(() => client.query(new Cursor<SourceRow>(text, after === undefined ? [] : [after.key], { rowMode: "array" }))),
+        (c) => Effect.promise(() => whileConnected(client, c.close()).catch(() => undefined))
       )
+      const recordsOf = (rows: ReadonlyArray<SourceRow>): Effect.Effect<ReadonlyArray<SourceRecord>, PostgresError> => {
+        const records: Array<SourceRecord> = []
+        for (const [key, raw, duplicate, resumedFrom] of rows) {
+          if (resumedFrom === true && duplicate !== true) continue
+          line++
+          if (key === null) return Effect.fail(refuse(`the key of row ${line} is NULL: every row needs a key, which names its reject and where a resumed run goes on`))
+          if (duplicate === true) {
+            return Effect.fail(refuse(`the key ${shown(key)} is on more than one row (the second is row ${line}): a key must be unique, as it names a row's reject and where a resumed run goes on`))
+          }
+          // A NULL record is JSON's null: rejected as a record of no known format, with its key.
+          records.push({ file: query, line, raw: raw ?? "null", key })
+        }
+        return Effect.succeed(records)
+      }
       return Stream.flatMap(cursor, (c) =>
         Stream.repeatEffectOption(
-          Effect.tryPromise({ try: () => c.read(batch), catch: (e) => Option.some(PostgresError.of("read", url, e)) }).pipe(
-            Effect.flatMap((rows) =>
-              rows.length === 0
-                ? Effect.fail(Option.none())
-                : Effect.succeed(
-                    rows.map((row): SourceRecord => {
-                      line++
-                      // A NULL record is JSON's null: rejected as a record of no known format, with its key.
-                      const raw = row.record ?? "null"
-                      return row.key === null ? { file: query, line, raw } : { file: query, line, raw, key: row.key }
-                    })
-                  )
-            )
+          Effect.tryPromise({ try: () => whileConnected(client, c.read(batch)), catch: (e) => Option.some(PostgresError.of("read", url, e)) }).pipe(
+            Effect.flatMap((rows) => (rows.length === 0 ? Effect.fail(Option.none()) : Effect.mapError(recordsOf(rows), Option.some)))
           )
         )
       )
@@ -82,3 +136,6 @@ export const postgresSource = (options: PostgresSourceOptions): Effect.Effect<Po
       position?.key === undefined ? { records: recordsAfter(undefined) } : { records: recordsAfter({ key: position.key, line: position.line }) }
     return { records: recordsAfter(options.after), after }
   }).pipe(Effect.withSpan("scanbridge.postgres.source"))
+
+/** A row as the source reads it: the key and the record as text, whether the key repeats the one before, whether it is the resumed run's last. */
+type SourceRow = [key: string | null, record: string | null, duplicate: boolean | null, resumedFrom: boolean | null]
