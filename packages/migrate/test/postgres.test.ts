@@ -7,7 +7,10 @@ import { PgClient } from "@effect/sql-pg"
 import { SqlClient } from "@effect/sql"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Redacted } from "effect"
-import { testPostgres } from "./postgres.js"
+import { chmodSync, mkdirSync, mkdtempSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { closedFolder, testPostgres } from "./postgres.js"
 
 const TIMEOUT = 120_000
 
@@ -39,4 +42,22 @@ describe("the tests' PostgreSQL", () => {
       ),
     TIMEOUT
   )
+})
+
+describe("the tests' PostgreSQL, where it cannot run", () => {
+  it("names the folder that keeps the postgres user from its binaries (run as root), rather than waiting on a start that never comes", () => {
+    const base = mkdtempSync(join(tmpdir(), "scanbridge-closed-"))
+    try {
+      const closed = join(base, "clone")
+      mkdirSync(join(closed, "node_modules", "bin"), { recursive: true })
+      chmodSync(closed, 0o700)
+      chmodSync(base, 0o755)
+      const expected = process.getuid?.() === 0 ? closed : undefined
+      expect(closedFolder(join(closed, "node_modules", "bin"))).toBe(expected)
+      chmodSync(closed, 0o755)
+      expect(closedFolder(join(closed, "node_modules", "bin"))).toBe(process.getuid?.() === 0 ? closedFolder(base) : undefined)
+    } finally {
+      rmSync(base, { recursive: true, force: true })
+    }
+  })
 })

