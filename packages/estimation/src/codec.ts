@@ -13,6 +13,7 @@ import {
   HUMAN_RANGES,
   type Path,
   Proto3,
+  type Range,
   type Scan,
   type ScanInit,
   convertLength,
@@ -43,6 +44,7 @@ import { type BodyFatScale, type LengthUnit, type MuscleMassUnit, estimationDial
 import {
   BODY_FAT_CANDIDATES,
   type Candidate,
+  type Clue,
   type Inference,
   LENGTH_CANDIDATES,
   type LengthTarget,
@@ -51,7 +53,11 @@ import {
   inferBodyFat,
   inferLength,
   inferMuscleMass,
-  lengthTarget
+  bodyFatClue,
+  lengthClue,
+  lengthTarget,
+  muscleClue,
+  plausibleIn
 } from "./internal/inference.js"
 import * as Wire from "./wire.js"
 
@@ -92,8 +98,10 @@ const readCreatedAt = (w: DecodeWalk, value: string | undefined): string | null 
   return null
 }
 
-const checkHuman = (w: DecodeWalk, path: Path, value: number, unit: string, range: { min: number; max: number }, quantity: "length" | "mass") => {
-  if (value < range.min || value > range.max) {
+const isHuman = (value: number, range: Range): boolean => value >= range.min && value <= range.max
+
+const checkHuman = (w: DecodeWalk, path: Path, value: number, unit: string, range: Range, quantity: "length" | "mass") => {
+  if (!isHuman(value, range)) {
     w.fail(path, value, `${unit} of a person, ${range.min}-${range.max}${likelyMistake(value, range, quantity)}`)
   }
   return value
@@ -177,7 +185,8 @@ const readMeasurements = (w: DecodeWalk, result: Wire.Result, statureMm: number 
   if (!exact && survey.count !== Object.keys(m).length) {
     for (const key in m) {
       if (Wire.MEASUREMENT_KEYS.has(key)) continue
-      const guess = estimationDialect.suggest(key)
+      // Past the notes' limit the note is only counted: no guess to make for it.
+      const guess = w.room ? estimationDialect.suggest(key) : undefined
       w.note("dropped", [...MEASUREMENT.path, key], `unknown measurement ${key} = ${m[key]}${guess ? ` (did you mean ${guess.name}?)` : ""}`)
     }
   }
@@ -354,6 +363,16 @@ export interface EncodeOptions {
 
 const ESTIMATION_ID = { api: "estimation", field: "estimation_id", notA: "an estimation id", required: "an estimation needs its estimation_id" } as const
 
+// "Wrong data is worse than missing data": what the reader would refuse, or read in another unit
+// than it was written in, is refused here, so that every response written reads back.
+const READS_BACK = "the estimation reader refuses it, and so would refuse the response"
+
+/** A stat as the create form takes it (spec 03's limits, which the reader holds it to too). */
+const writeHuman = (w: EncodeWalk, path: Path, value: number, unit: string, range: Range): number => {
+  const n = w.integer(path, value, unit)
+  return isHuman(n, range) ? n : w.fail(path, value, `${n} ${unit} is outside a person's ${range.min}-${range.max} ${unit}: ${READS_BACK}`)
+}
+
 const writeInput = (w: EncodeWalk, scan: Scan, required: boolean): Wire.Input | undefined => {
   const { age, gender, heightMm, weightG } = scan.subject
   if (age === null || gender === null || heightMm === null || weightG === null) {
@@ -361,10 +380,24 @@ const writeInput = (w: EncodeWalk, scan: Scan, required: boolean): Wire.Input | 
     if (age !== null || gender !== null || heightMm !== null || weightG !== null) w.note("dropped", ["subject"], "an incomplete subject: estimation.input holds all four stats or none")
     return undefined
   }
-  return { age, gender, height: w.integer(["subject", "heightMm"], heightMm, "mm"), weight: w.integer(["subject", "weightG"], weightG, "g") }
+  return {
+    age,
+    gender,
+    height: writeHuman(w, ["subject", "heightMm"], heightMm, "mm", HUMAN_RANGES.heightMm),
+    weight: writeHuman(w, ["subject", "weightG"], weightG, "g", HUMAN_RANGES.weightG)
+  }
 }
 
-const writeResult = (w: EncodeWalk, scan: Scan, options: EncodeOptions): Wire.Result => {
+/**
+ * A value whose unit the reader infers (the API states none), written in `unit`: refused where
+ * it is not plausible in that unit, as the reader would refuse the record or read it otherwise.
+ */
+const inferable = <U extends string>(w: EncodeWalk, path: Path, value: number, candidates: ReadonlyArray<Candidate<U>>, unit: U, clue: Clue): number => {
+  if (plausibleIn(candidates, unit, clue)) return clue.raw
+  return w.fail(path, value, `${clue.label} ${clue.raw} ${unit} is not plausible (${clue.plausible}), and the API states no unit: ${READS_BACK}`)
+}
+
+const writeResult = (w: EncodeWalk, scan: Scan, input: Wire.Input, options: EncodeOptions): Wire.Result => {
   const unit = options.lengthUnit ?? "mm"
   const measurement: Record<string, number> = {}
   for (const { name } of Catalogue.measurements) {
@@ -373,7 +406,10 @@ const writeResult = (w: EncodeWalk, scan: Scan, options: EncodeOptions): Wire.Re
     const path = ["measurementsMm", name]
     const key = estimationDialect.measurements[name]
     if (key === null) w.note("dropped", path, `${mm} mm: the estimation API has no ${name}`)
-    else measurement[key.name] = w.integer(path, convertLength(mm, "mm", unit), unit)
+    else {
+      const raw = w.integer(path, convertLength(mm, "mm", unit), unit)
+      measurement[key.name] = inferable(w, path, mm, LENGTH_CANDIDATES, unit, lengthClue(MEASUREMENT.path, key.name, name, raw, input.height))
+    }
   }
   const c = scan.composition
   let body: Wire.BodyComposition | undefined
@@ -386,11 +422,26 @@ const writeResult = (w: EncodeWalk, scan: Scan, options: EncodeOptions): Wire.Re
     if (fatScale === "e4" && c.bodyFatPercent !== null && !isExactE4(c.bodyFatPercent as Percent)) {
       w.note("converted", ["composition", "bodyFatPercent"], `${c.bodyFatPercent} % rounded to ${fat} percent x 10^4: the estimation API writes integers`)
     }
+    const fatPath = ["composition", "bodyFatPercent"]
+    const musclePath = ["composition", "skeletalMuscleMassG"]
     body = {
-      ...(fat === null ? {} : { body_fat_percentage: w.integer(["composition", "bodyFatPercent"], fat, fatScale === "e4" ? "percent x 10^4" : "%") }),
+      ...(fat === null
+        ? {}
+        : {
+            body_fat_percentage: inferable(w, fatPath, c.bodyFatPercent!, BODY_FAT_CANDIDATES, fatScale, bodyFatClue(FAT.path, w.integer(fatPath, fat, fatScale === "e4" ? "percent x 10^4" : "%")))
+          }),
       ...(c.skeletalMuscleMassG === null
         ? {}
-        : { skeletal_muscle_mass: w.integer(["composition", "skeletalMuscleMassG"], convertMass(c.skeletalMuscleMassG, "g", muscleUnit), muscleUnit) })
+        : {
+            skeletal_muscle_mass: inferable(
+              w,
+              musclePath,
+              c.skeletalMuscleMassG,
+              MUSCLE_CANDIDATES,
+              muscleUnit,
+              muscleClue(MUSCLE.path, w.integer(musclePath, convertMass(c.skeletalMuscleMassG, "g", muscleUnit), muscleUnit), input.weight)
+            )
+          })
     }
   }
   return { ...(body === undefined ? {} : { body_composition: body }), measurement, status: "success" }
@@ -424,20 +475,22 @@ export const encodeReadResponseEither = (scan: Scan, options: EncodeOptions = {}
     let item: Wire.ReadItemJson
     let message = ""
     if (scan.status === "pending") {
-      const results = Object.keys(scan.measurementsMm).length > 0 || scan.composition !== null
-      w.dropIf(results, ["measurementsMm"], "results of a pending scan: an estimation in progress has none")
+      w.dropIf(Object.keys(scan.measurementsMm).length > 0, ["measurementsMm"], "results of a pending scan: an estimation in progress has none")
+      w.dropIf(scan.composition !== null, ["composition"], "results of a pending scan: an estimation in progress has none")
       w.dropIf(Object.values(scan.subject).some((v) => v !== null), ["subject"], "the subject of a pending scan: an estimation in progress is an empty object")
       item = { ...head, status: "in-progress", estimation: {} }
     } else if (scan.status === "failure") {
-      const results = Object.keys(scan.measurementsMm).length > 0 || scan.composition !== null
-      w.dropIf(results, ["measurementsMm"], "results of a failed scan: a failed estimation has none")
-      const { code, message: text } = writeCode(w, scan.failure ?? w.fail(["failure"], null, "a failed scan needs its failure"))
+      w.dropIf(Object.keys(scan.measurementsMm).length > 0, ["measurementsMm"], "results of a failed scan: a failed estimation has none")
+      w.dropIf(scan.composition !== null, ["composition"], "results of a failed scan: a failed estimation has none")
+      const failure = scan.failure ?? w.fail(["failure"], null, "a failed scan needs its failure")
+      if (failure.category !== "estimation") w.note("dropped", ["failure", "category"], `category ${failure.category}: every failed estimation reads back as an estimation failure`)
+      const { code, message: text } = writeCode(w, failure)
       message = text ?? ""
       const input = writeInput(w, scan, false)
       item = { ...head, status: "completed", estimation: { code, ...(input === undefined ? {} : { input }), status: "fail" } }
     } else {
       const input = writeInput(w, scan, true)!
-      item = { ...head, status: "completed", estimation: { code: Wire.SUCCESS_CODE, input, result: writeResult(w, scan, options), status: "success" } }
+      item = { ...head, status: "completed", estimation: { code: Wire.SUCCESS_CODE, input, result: writeResult(w, scan, input, options), status: "success" } }
     }
     return { value: { measurements: [item], message: message === "" && scan.status !== "failure" ? "success" : message, result: true }, notes: w.notes }
   })

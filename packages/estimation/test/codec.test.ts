@@ -5,11 +5,14 @@ import {
   DecodeError,
   EncodeError,
   HUMAN_RANGES,
+  MAX_NOTES,
   type MeasurementName,
   type Note,
   PROPORTIONS,
+  type Path,
   Scan,
   type ScanInit,
+  formatPath,
   makeScan
 } from "@scanbridge/model"
 import { previewValue } from "@scanbridge/model/internal"
@@ -400,6 +403,24 @@ describe("decode: notes", () => {
     // bellyWaistDepth exists, but the estimation API has no key for it: nothing to suggest.
     expect(noteAt(scan.notes, "dropped", `${MEASURE}.belly_waist_depth`).detail).not.toContain("did you mean")
     expect(noteAt(scan.notes, "dropped", `${MEASURE}.foo_bar`).detail).not.toContain("did you mean")
+  })
+
+  // Timed generously: the property is the notes' count, not the time, and a loaded machine is slow.
+  it("100,000 unknown keys in an item, or 10,000 in result.measurement, give MAX_NOTES notes and one that counts the rest", { timeout: 120_000 }, () => {
+    const many = (prefix: string, count: number) => Object.fromEntries(Array.from({ length: count }, (_, i) => [`${prefix}${i}`, i]))
+    for (const [item, at, count] of [
+      [success({}, many("x", 100_000)), "x0", 100_000],
+      [success({ result: result({ measurement: { ...MEASUREMENT_MM, ...many("m", 10_000) } }) }), `${MEASURE}.m0`, 10_000]
+    ] as const) {
+      const scan = decode(item)
+      const all = decode(success()).notes.length + count
+      expect(scan.notes).toHaveLength(MAX_NOTES + 1)
+      expect(scan.notes.filter((n) => n.path === at)).toHaveLength(1)
+      const last = scan.notes[MAX_NOTES]!
+      expect(last.path).toBe("notes")
+      expect(last.detail).toMatch(new RegExp(`^${all - MAX_NOTES} more note\\(s\\) left out after the first ${MAX_NOTES} \\(.*\\d+ dropped`))
+      expect(scan.measurementsMm).toEqual(scanOf(SUCCESS_SCAN).measurementsMm)
+    }
   })
 
   it("a result with only unknown measurement keys gives no measurements and no length inference", () => {
@@ -1084,5 +1105,95 @@ describe("properties", () => {
       if (Either.isLeft(decoded)) expect(decoded.left).toBeInstanceOf(DecodeError)
     },
     RUNS
+  )
+})
+
+// --- Whatever is written reads back ---------------------------------------------------------------
+
+/** Each leaf of a scan's JSON (notes aside) by its path as notes write it. */
+const leavesOf = (value: unknown, at: Path = [], out = new Map<string, unknown>()): Map<string, unknown> => {
+  if (typeof value === "object" && value !== null && (!Array.isArray(value) || value.length > 0)) {
+    for (const [k, v] of Object.entries(value)) leavesOf(v, [...at, Array.isArray(value) ? Number(k) : k], out)
+  } else if (at[0] !== "notes") out.set(formatPath(at), value)
+  return out
+}
+
+// A derived id also stands for the source it was derived from, and a code kept in the message
+// for the message: each note is at the one field, and covers its part.
+const COVERS: Readonly<Record<string, string>> = { "source.id": "source", "failure.code": "failure" }
+
+/**
+ * The paths where `back` differs from `scan` and no note of the encoder's says why: a dropped
+ * part, or a converted number within `step / 2` of what was written (a whole unit, rounded).
+ */
+const unnoted = (scan: Scan, back: Scan, notes: ReadonlyArray<Note>, step: (path: string) => number): Array<string> => {
+  const before = leavesOf(scan)
+  const after = leavesOf(back)
+  const noteAt = (path: string) =>
+    notes.find((n) => {
+      const p = COVERS[n.path] ?? n.path
+      return path === p || path.startsWith(`${p}.`) || path.startsWith(`${p}[`)
+    })
+  return [...new Set([...before.keys(), ...after.keys()])].filter((path) => {
+    const a = before.get(path)
+    const b = after.get(path)
+    if (Object.is(a, b) || (a === 0 && b === 0)) return false
+    const note = noteAt(path)
+    if (note === undefined) return true
+    if (note.kind === "converted" && typeof a === "number" && typeof b === "number") return Math.abs(a - b) > step(path) / 2 + 1e-9 * Math.abs(a)
+    return false
+  })
+}
+
+const nearHuman = (range: { readonly min: number; readonly max: number }) =>
+  fc.oneof(fc.integer({ min: range.min, max: range.max }), fc.double({ min: 0, max: range.max * 2, noNaN: true }), fc.constant(0))
+
+/**
+ * Canonical scans around what the estimation reader takes and past it: the model's own, with a
+ * subject near the people's ranges and lengths from none to several times their share of stature.
+ */
+const aroundReadable = fc
+  .tuple(
+    Arbitrary.make(Scan),
+    fc.record({ age: fc.nat({ max: 150 }), gender, heightMm: nearHuman(HUMAN_RANGES.heightMm), weightG: nearHuman(HUMAN_RANGES.weightG) }),
+    fc.dictionary(fc.constantFrom(...ESTIMATION.map((m) => m.name)), fc.oneof(fc.double({ min: 0, max: 4, noNaN: true }), fc.constant(0))),
+    fc.option(fc.record({ fat: fc.double({ min: 0, max: 100, noNaN: true }), muscle: fc.double({ min: 0, max: 1, noNaN: true }) }), { nil: null }),
+    fc.constantFrom("success" as const, "success" as const, "failure" as const, "pending" as const)
+  )
+  .map(([scan, subject, shares, composition, status]) =>
+    scanOf({
+      ...scan,
+      status,
+      failure: status === "failure" ? (scan.failure ?? { code: "306", category: "estimation", message: null }) : null,
+      subject,
+      measurementsMm: Object.fromEntries(Object.entries(shares).map(([name, share]) => [name, share * PROPORTIONS[name as MeasurementName] * subject.heightMm])),
+      composition:
+        composition === null ? scan.composition : { bodyFatPercent: composition.fat, bodyFatMassG: null, leanMassG: null, skeletalMuscleMassG: composition.muscle * subject.weightG }
+    })
+  )
+
+describe("what the encoder writes reads back", () => {
+  it.prop(
+    "(e) encoding any canonical scan is an EncodeError naming a path and its value, or a response that decodes to the scan, but for what its notes say",
+    [fc.oneof(aroundReadable, Arbitrary.make(Scan)), fc.constantFrom<EncodeOptions>({}, { lengthUnit: "cm" }, { bodyFatScale: "e4", muscleMassUnit: "kg" })],
+    ([scan, options]) => {
+      const result = encodeReadResponseEither(scan, options)
+      if (Either.isLeft(result)) {
+        expect(result.left).toBeInstanceOf(EncodeError)
+        expect(result.left.path.length, result.left.message).toBeGreaterThan(0)
+        expect(result.left.value).toBeDefined()
+        return
+      }
+      const { notes, value } = result.right
+      const decoded = decodeReadResponseEither(JSON.parse(JSON.stringify(value)))
+      expect(Either.isRight(decoded), Either.isLeft(decoded) ? decoded.left.message : "").toBe(true)
+      const [back] = ok(decoded)
+      // The estimation API runs photo estimations only: that is what it reads back as.
+      const expected = scanOf({ ...scan, method: scan.method ?? "photo" })
+      const step = (path: string) =>
+        path.startsWith("measurementsMm.") && options.lengthUnit === "cm" ? 10 : path === "composition.skeletalMuscleMassG" && options.muscleMassUnit === "kg" ? 1000 : 1
+      expect(unnoted(expected, back!, notes, step), JSON.stringify({ scan, notes, back })).toEqual([])
+    },
+    { fastCheck: { numRuns: 1000 } }
   )
 })

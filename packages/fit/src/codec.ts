@@ -20,13 +20,13 @@ import {
   type ScanInit,
   type SizeDocument,
   type SizeFit,
-  makeNote,
   makeSizeDocument
 } from "@scanbridge/model"
 import {
   DecodeWalk,
   EncodeWalk,
   MeasurementsBuilder,
+  NoteList,
   measurementIndex,
   attempt,
   genderOfCode,
@@ -45,10 +45,21 @@ export const FORMATS = {
   sizeFitting: "fit size fitting result"
 } as const
 
-const aliasNotes = (read: Proto3.Read<unknown>): Array<Note> => [
-  ...read.renamed.map((r) => makeNote("aliased", r.path, `${r.from} read as ${String(r.path[r.path.length - 1])}`)),
-  ...read.ignored.map((i) => makeNote("dropped", i.path, `unknown key = ${previewValue(i.value)}: the canonical form has no place for it`))
-]
+/** What the proto3 reader renamed and ignored, as notes: those under item `index` only, when given. */
+const noteAliases = (notes: DecodeWalk | NoteList, read: Proto3.Read<unknown>, index?: number): void => {
+  for (const r of read.renamed) {
+    if (index === undefined || r.path[0] === index) notes.note("aliased", r.path, `${r.from} read as ${String(r.path[r.path.length - 1])}`)
+  }
+  for (const i of read.ignored) {
+    if (index === undefined || i.path[0] === index) notes.note("dropped", i.path, `unknown key = ${previewValue(i.value)}: the canonical form has no place for it`)
+  }
+}
+
+const aliasNotes = (read: Proto3.Read<unknown>, index?: number): NoteList => {
+  const notes = new NoteList()
+  noteAliases(notes, read, index)
+  return notes
+}
 
 // --- Estimation result <-> Scan -----------------------------------------------------------
 
@@ -167,7 +178,7 @@ export const decodeEstimationResultEither = (json: unknown): Either.Either<Scan,
     [],
     (w): ScanInit => {
       // Most records are printed exactly: nothing to note, and no arrays made to say so.
-      if (read.renamed.length > 0 || read.ignored.length > 0) w.notes.push(...aliasNotes(read))
+      if (read.renamed.length > 0 || read.ignored.length > 0) noteAliases(w, read)
       const e = read.value.estimations
       const input = e.input
       const system = input?.preferredSystemOfMeasurement === undefined ? "" : `preferredSystemOfMeasurement ${input.preferredSystemOfMeasurement}`
@@ -266,11 +277,11 @@ export interface Rejected {
   readonly notes: ReadonlyArray<Note>
 }
 
-const rejected = (type: Proto3.EnumType, error: { readonly errorType?: string | number; readonly message?: string }, notes: Array<Note>): Rejected => {
+const rejected = (type: Proto3.EnumType, error: { readonly errorType?: string | number; readonly message?: string }, notes: NoteList): Rejected => {
   const wireValue = error.errorType ?? "ERROR_TYPE_UNSPECIFIED"
   const known = typeof wireValue === "string" && type.names.has(wireValue)
-  if (!known) notes.push(makeNote("assumed", ["error", "errorType"], `errorType ${previewValue(wireValue)} is not in the ${type.name} enum: read as ERROR_TYPE_UNSPECIFIED`))
-  return { _tag: "Rejected", errorType: known ? wireValue : "ERROR_TYPE_UNSPECIFIED", wireValue, message: error.message || null, notes }
+  if (!known) notes.note("assumed", ["error", "errorType"], `errorType ${previewValue(wireValue)} is not in the ${type.name} enum: read as ERROR_TYPE_UNSPECIFIED`)
+  return { _tag: "Rejected", errorType: known ? wireValue : "ERROR_TYPE_UNSPECIFIED", wireValue, message: error.message || null, notes: notes.list() }
 }
 
 // --- CreateSession ------------------------------------------------------------------------
@@ -297,8 +308,8 @@ export const decodeCreateSessionResponseEither = (json: unknown): Either.Either<
     if (error !== undefined) return rejected(Wire.CREATE_SESSION_ERROR_TYPE, error, notes)
     const raw = support!.supported ?? "SUPPORT_STATUS_UNSPECIFIED"
     const status: Wire.SupportStatus = typeof raw === "string" && Wire.SUPPORT_STATUS.names.has(raw) ? (raw as Wire.SupportStatus) : "SUPPORT_STATUS_UNSPECIFIED"
-    if (status !== raw) notes.push(makeNote("assumed", ["support", "supported"], `${previewValue(raw)} is not a SupportStatus: read as SUPPORT_STATUS_UNSPECIFIED`))
-    return { _tag: "Support", status, supported: status === "SUPPORTED", sessionId: support!.sessionId || null, product: productOf(support!.productId), notes }
+    if (status !== raw) notes.note("assumed", ["support", "supported"], `${previewValue(raw)} is not a SupportStatus: read as SUPPORT_STATUS_UNSPECIFIED`)
+    return { _tag: "Support", status, supported: status === "SUPPORTED", sessionId: support!.sessionId || null, product: productOf(support!.productId), notes: notes.list() }
   })
 
 // --- Size documents -----------------------------------------------------------------------
@@ -330,7 +341,7 @@ export const decodeRecommendedSizeResponseEither = (json: unknown, context: Size
       return Either.left(DecodeError.at(FORMATS.recommendedSize, read.locate(["recommendation", "recommendedSize"]), size, "a size label"))
     }
     return Either.map(
-      sizeDocument(FORMATS.recommendedSize, [], { estimationToken: context.estimationToken ?? null, product: context.product ?? null, recommendedSize: size, notes }),
+      sizeDocument(FORMATS.recommendedSize, [], { estimationToken: context.estimationToken ?? null, product: context.product ?? null, recommendedSize: size, notes: notes.list() }),
       (document): Recommended => ({ _tag: "Recommended", document })
     )
   })
@@ -350,17 +361,16 @@ export const decodeSizeRecommendationsEither = (
     if (products !== undefined && products.length !== read.value.length) {
       return Either.left(DecodeError.at(FORMATS.sizeRecommendations, [], `${read.value.length} items`, `one item per product (${products.length})`))
     }
-    const notes = aliasNotes(read)
     return Either.all(
       read.value.map((item, i) => {
-        const mine = notes.filter((n) => n.path.startsWith(`[${i}]`))
+        const mine = aliasNotes(read, i)
         const size = item.recommendation?.recommendedSize || null
-        if (size === null) mine.push(makeNote("assumed", [i, "recommendation"], "no recommended size for this product: recorded as null"))
+        if (size === null) mine.note("assumed", [i, "recommendation"], "no recommended size for this product: recorded as null")
         return sizeDocument(FORMATS.sizeRecommendations, [i], {
           estimationToken: context.estimationToken ?? null,
           product: products?.[i] ?? null,
           recommendedSize: size,
-          notes: mine
+          notes: mine.list()
         })
       })
     )
@@ -403,13 +413,12 @@ export const decodeSizeFittingEither = (
     if (products !== undefined && products.length !== read.value.length) {
       return Either.left(DecodeError.at(FORMATS.sizeFitting, [], `${read.value.length} items`, `one item per product (${products.length})`))
     }
-    const all = aliasNotes(read)
     return Either.all(
       read.value.map((item, i) =>
         Either.flatMap(
           attempt<Parameters<typeof makeSizeDocument>[0], DecodeError>(() => {
             const w = new DecodeWalk(FORMATS.sizeFitting, [], read.locate)
-            w.notes.push(...all.filter((n) => n.path.startsWith(`[${i}]`)))
+            noteAliases(w, read, i)
             const result = item.result
             const groups = result?.sizeGroups ?? []
             if (groups.length > 0) w.note("dropped", [i, "result", "sizeGroups"], `${groups.length} size group(s): their shape is not shown in spec 03`)

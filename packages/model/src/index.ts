@@ -100,6 +100,7 @@ export {
   FrontPosture,
   GenderSchema,
   LengthMm,
+  MAX_NOTES,
   MassG,
   MeasurementsMm,
   Method,

@@ -235,6 +235,14 @@ export interface Failure extends Schema.Schema.Type<typeof Failure> {}
 export const NoteKind = Schema.Literal("assumed", "converted", "dropped", "aliased")
 export type NoteKind = typeof NoteKind.Type
 
+/**
+ * The most notes an adapter gives one scan. Past it, the first MAX_NOTES are kept and one
+ * `dropped` note at `notes` counts the others by kind: a record of a million unknown keys
+ * would otherwise carry a million notes, many times its own size. A record as its API writes
+ * it has a few dozen at most (one per measurement, say), so the limit leaves those whole.
+ */
+export const MAX_NOTES = 100
+
 /** Says what was converted, assumed, renamed from an alias or dropped, where, and why. */
 export const Note = Schema.Struct({ kind: NoteKind, path: Schema.String, detail: Schema.String })
 export interface Note extends Schema.Schema.Type<typeof Note> {}

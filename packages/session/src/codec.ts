@@ -30,6 +30,7 @@ import {
   type DecodeWalk,
   EncodeWalk,
   MeasurementsBuilder,
+  NoteList,
   measurementIndex,
   type ScanInitJson,
   attempt,
@@ -335,7 +336,7 @@ const toScan = (c: Ctx, json: unknown, r: Wire.ScanningResults): ScanInit => {
     const at = r.pending.expireAtTimestamp
     if (at === undefined) return { source, externalId, method, status: "pending" }
     const time = canonicalTime(["pending", "expireAtTimestamp"], at)
-    if (time.note !== null) c.w.notes.push(time.note)
+    if (time.note !== null) c.w.add(time.note)
     return { source, externalId, method, status: "pending", expiresAt: time.iso }
   }
   if (r.error !== undefined) return { source, externalId, method, status: "failure", failure: readFailure(c, r.error) }
@@ -391,7 +392,8 @@ const isCreateErrorType = (t: string | number): t is Wire.CreateErrorType => typ
 /** The create-session response; `MALFORMED_REQUEST` reads as MALFORMED_REQUEST_BODY, noted. */
 export const decodeCreateSessionResponseEither = (json: unknown): Either.Either<CreateSessionOutcome, DecodeError> =>
   Either.flatMap(readCreateResponse(json), (read): Either.Either<CreateSessionOutcome, DecodeError> => {
-    const notes: Array<Note> = read.ignored.map((i) => makeNote("dropped", i.path, `unknown field ${previewValue(i.value)}: not in the session API's messages`))
+    const notes = new NoteList()
+    for (const i of read.ignored) notes.note("dropped", i.path, `unknown field ${previewValue(i.value)}: not in the session API's messages`)
     const { scanningSession, error } = read.value
     if (scanningSession !== undefined) {
       const id = scanningSession.scanningSessionId
@@ -400,19 +402,19 @@ export const decodeCreateSessionResponseEither = (json: unknown): Either.Either<
       }
       const at = scanningSession.expireAtTimestamp
       const time = at === undefined ? null : canonicalTime(["scanningSession", "expireAtTimestamp"], at)
-      if (time?.note) notes.push(time.note)
+      if (time?.note) notes.add(time.note)
       const expiresAt = time?.iso ?? null
-      return Either.right({ _tag: "Created", scanningSessionId: id, clientScanningId: scanningSession.clientScanningId || null, expiresAt, notes })
+      return Either.right({ _tag: "Created", scanningSessionId: id, clientScanningId: scanningSession.clientScanningId || null, expiresAt, notes: notes.list() })
     }
     const e = error!
     const wireValue = e.errorType ?? "ERROR_TYPE_UNSPECIFIED"
     let errorType: Wire.CreateErrorType = "ERROR_TYPE_UNSPECIFIED"
     if (wireValue === Wire.MALFORMED_REQUEST_ALIAS) {
       errorType = "MALFORMED_REQUEST_BODY"
-      notes.push(makeNote("aliased", ["error", "errorType"], `${Wire.MALFORMED_REQUEST_ALIAS} read as MALFORMED_REQUEST_BODY (spec 02 shows the short name once; the enum has the long one)`))
+      notes.note("aliased", ["error", "errorType"], `${Wire.MALFORMED_REQUEST_ALIAS} read as MALFORMED_REQUEST_BODY (spec 02 shows the short name once; the enum has the long one)`)
     } else if (isCreateErrorType(wireValue)) errorType = wireValue
-    else notes.push(makeNote("assumed", ["error", "errorType"], `errorType ${previewValue(wireValue)} is not in the spec's enum: read as ERROR_TYPE_UNSPECIFIED`))
-    return Either.right({ _tag: "Rejected", errorType, wireValue, message: e.message || null, notes })
+    else notes.note("assumed", ["error", "errorType"], `errorType ${previewValue(wireValue)} is not in the spec's enum: read as ERROR_TYPE_UNSPECIFIED`)
+    return Either.right({ _tag: "Rejected", errorType, wireValue, message: e.message || null, notes: notes.list() })
   })
 
 // --- Encode --------------------------------------------------------------------------------

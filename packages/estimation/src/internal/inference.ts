@@ -46,6 +46,13 @@ const fits = (c: Candidate<string>, clue: Pick<Clue, "raw" | "range">) => {
   return v >= clue.range.min && v <= clue.range.max
 }
 
+/**
+ * Whether `clue`'s value is plausible in `unit`: what the reader asks of every value it infers
+ * a unit from, and so what the encoder asks of every value it writes, for it to read back.
+ */
+export const plausibleIn = <U extends string>(candidates: ReadonlyArray<Candidate<U>>, unit: U, clue: Pick<Clue, "raw" | "range">): boolean =>
+  fits(candidates.find((c) => c.unit === unit)!, clue)
+
 const plausibleText = (range: Range, unit: string, basis: string) => `${Math.round(range.min)}-${Math.round(range.max)} ${unit}: ${basis}`
 const describe = (clue: Clue) => `${clue.label} ${clue.raw} (plausible ${clue.plausible})`
 

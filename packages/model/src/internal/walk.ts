@@ -6,9 +6,10 @@
 import { boundedDecodeEither } from "./bounded.js"
 import { type Narrow, fastTest, lazyGuard } from "./fast.js"
 import { type UnknownKey, unknownKeysOf } from "./keys.js"
+import { NoteList } from "./notes.js"
 import { Either, Schema } from "effect"
 import { DecodeError, EncodeError, type Path, previewValue } from "../errors.js"
-import { type Note, type NoteKind, type Scan, type ScanInit, makeNote, scanOf } from "../scan.js"
+import { type Note, type NoteKind, type Scan, type ScanInit, scanOf } from "../scan.js"
 import { round } from "../units.js"
 
 // A walk stops at the first value it cannot read or write; this carries the error out of it.
@@ -28,36 +29,58 @@ export const attempt = <A, E>(f: () => A): Either.Either<A, E> => {
 
 const samePath = (path: Path): Path => path
 
-/** Collects notes while decoding; `fail` aborts the walk with a DecodeError at base + path. */
+/**
+ * Collects notes while decoding, at most MAX_NOTES of them and a count of the rest (NoteList);
+ * `fail` aborts the walk with a DecodeError at base + path.
+ */
 export class DecodeWalk {
-  readonly notes: Array<Note> = []
+  private readonly log = new NoteList()
   constructor(
     readonly format: string,
     readonly base: Path = [],
     /** Turns a path the codec knows into the input's own spelling of it (proto3 field names). */
     readonly locate: (path: Path) => Path = samePath
   ) {}
+  /** What was noted so far, bounded. */
+  get notes(): ReadonlyArray<Note> {
+    return this.log.list()
+  }
+  /** Whether a note now would be kept: a note whose detail costs something to write asks first. */
+  get room(): boolean {
+    return this.log.room
+  }
   /** `path` as in `makeNote`: a string is a path formatted already. */
   note(kind: NoteKind, path: Path | string, detail: string): void {
-    this.notes.push(makeNote(kind, path, detail))
+    this.log.note(kind, path, detail)
+  }
+  /** A note made elsewhere (a timestamp's), bounded as the walk's own. */
+  add(note: Note): void {
+    this.log.add(note)
   }
   fail(path: Path, value: unknown, message: string): never {
     throw new Abort(DecodeError.at(this.format, [...this.base, ...this.locate(path)], value, message))
   }
   /** A `dropped` note for each key the wire schema does not name (`exactSchemaDecoder`'s), under `path`: nothing is lost silently. */
   noteUnknownKeys(path: Path, keys: ReadonlyArray<UnknownKey>): void {
-    for (const { path: at, value } of keys) {
+    for (let i = 0; i < keys.length; i++) {
+      // Past the limit the rest are only counted: previewing a million values is the cost.
+      if (!this.log.room) return this.log.omit("dropped", keys.length - i)
+      const { path: at, value } = keys[i]!
       this.note("dropped", [...path, ...at], `unknown key ${String(at[at.length - 1])} = ${previewValue(value)}: the canonical scan has no place for it`)
     }
   }
 }
 
-/** Collects notes while encoding; `fail` aborts the walk with an EncodeError. */
+/** Collects notes while encoding (bounded as a DecodeWalk's); `fail` aborts the walk with an EncodeError. */
 export class EncodeWalk {
-  readonly notes: Array<Note> = []
+  private readonly log = new NoteList()
   constructor(readonly format: string) {}
+  /** What was noted so far, bounded as a DecodeWalk's. */
+  get notes(): ReadonlyArray<Note> {
+    return this.log.list()
+  }
   note(kind: NoteKind, path: Path, detail: string): void {
-    this.notes.push(makeNote(kind, path, detail))
+    this.log.note(kind, path, detail)
   }
   fail(path: Path, value: unknown, reason: string): never {
     throw new Abort(EncodeError.at(this.format, path, value, reason))
