@@ -8,7 +8,7 @@ import type { ConfigError } from "effect"
 import { Config, Context, Duration, Effect, Either, Layer, Redacted, Schedule } from "effect"
 import { DecodeError, type Scan, type Stats } from "@scanbridge/model"
 import { checkStats, schemaDecoder } from "@scanbridge/model/internal"
-import { ApiClient, ApiStatusError, type RetryOptions } from "@scanbridge/http"
+import { ApiClient, type ApiRedirectError, type ApiResponseTooLargeError, ApiStatusError, type RetryOptions } from "@scanbridge/http"
 import { type UnitOptions, decodeReadResponseEither } from "./codec.js"
 import {
   type EstimationHttpFailure,
@@ -68,12 +68,14 @@ export interface EstimationClientOptions {
   readonly retry?: RetryOptions
   /** Longest wait for one response. Default 60 seconds (`ApiClient.DEFAULT_TIMEOUT`). */
   readonly requestTimeout?: Duration.DurationInput
+  /** Most bytes of one response body read; beyond, ApiResponseTooLargeError. Default 16 MiB (`ApiClient.DEFAULT_MAX_RESPONSE_BYTES`). */
+  readonly maxResponseBytes?: number
   /** Units to read results in, instead of inferring them per record. */
   readonly units?: UnitOptions
   readonly transformClient?: (client: HttpClient.HttpClient) => HttpClient.HttpClient
 }
 
-type Failure = EstimationHttpFailure | DecodeError
+type Failure = EstimationHttpFailure | ApiRedirectError | ApiResponseTooLargeError | DecodeError
 
 export interface EstimationClientService {
   /** Step 1: an anonymous access token for the client id. */
@@ -165,6 +167,7 @@ const make = (options: EstimationClientOptions): Effect.Effect<EstimationClientS
       classify,
       ...(options.retry === undefined ? {} : { retry: options.retry }),
       ...(options.requestTimeout === undefined ? {} : { timeout: options.requestTimeout }),
+      ...(options.maxResponseBytes === undefined ? {} : { maxResponseBytes: options.maxResponseBytes }),
       ...(options.transformClient === undefined ? {} : { transformClient: options.transformClient })
     }
     const authApi = yield* ApiClient.make({ api: "estimation", baseUrl: options.authUrl, ...shared })

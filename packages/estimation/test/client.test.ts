@@ -222,6 +222,19 @@ describe("EstimationClient against the simulator", () => {
     )
   )
 
+  it.effect("reads no response body beyond maxResponseBytes", () =>
+    withEstimation(
+      (client) =>
+        Effect.gen(function* () {
+          const error = yield* Effect.flip(client.authenticate())
+          expect(error).toMatchObject({ _tag: "ApiResponseTooLargeError", api: "estimation", method: "GET", maxBytes: 16 })
+          expect(JSON.stringify(error) + error.message).not.toContain(DEMO_ESTIMATION_CLIENT_ID)
+        }),
+      undefined,
+      { maxResponseBytes: 16 }
+    )
+  )
+
   it.live("reads its settings from config with layerConfig", () =>
     Effect.gen(function* () {
       const sim = yield* Simulator

@@ -7,7 +7,7 @@ import type * as HttpClient from "@effect/platform/HttpClient"
 import type { ConfigError, Duration } from "effect"
 import { Config, Context, Effect, Either, Layer, Redacted } from "effect"
 import type { DecodeError, ProductId, SizeDocument } from "@scanbridge/model"
-import { ApiClient, type ApiEncodeError, ApiStatusError, type ApiTimeoutError, type ApiTransportError, type RetryOptions } from "@scanbridge/http"
+import { ApiClient, type ApiError, ApiStatusError, type RetryOptions } from "@scanbridge/http"
 import { type Rejected, decodeCreateSessionResponseEither, decodeRecommendedSizeResponseEither } from "./codec.js"
 import { type FitRejection, rejection } from "./errors.js"
 import { type PurchaseOrder, buildPurchase } from "./purchase.js"
@@ -34,10 +34,12 @@ export interface FitClientOptions {
   readonly retry?: RetryOptions
   /** Longest wait for one response. Default 60 seconds (`ApiClient.DEFAULT_TIMEOUT`). */
   readonly timeout?: Duration.DurationInput
+  /** Most bytes of one response body read; beyond, ApiResponseTooLargeError. Default 16 MiB (`ApiClient.DEFAULT_MAX_RESPONSE_BYTES`). */
+  readonly maxResponseBytes?: number
   readonly transformClient?: (client: HttpClient.HttpClient) => HttpClient.HttpClient
 }
 
-type Failure = FitRejection | ApiStatusError | ApiTransportError | ApiTimeoutError | ApiEncodeError | DecodeError
+type Failure = FitRejection | ApiError | DecodeError
 
 export interface FitClientService {
   /** CreateSession: whether the garment has sizing data, and a session id. */
@@ -85,6 +87,7 @@ const make = (options: FitClientOptions): Effect.Effect<FitClientService, never,
       errorBodies: "data",
       ...(options.retry === undefined ? {} : { retry: options.retry }),
       ...(options.timeout === undefined ? {} : { timeout: options.timeout }),
+      ...(options.maxResponseBytes === undefined ? {} : { maxResponseBytes: options.maxResponseBytes }),
       ...(options.transformClient === undefined ? {} : { transformClient: options.transformClient })
     })
     const clientKey = ApiClient.redactedOf(options.clientKey)

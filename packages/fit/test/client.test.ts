@@ -195,6 +195,18 @@ describe("FitClient against the simulator", () => {
     )
   )
 
+  it.effect("reads no response body beyond maxResponseBytes", () =>
+    withFit(
+      (client) =>
+        Effect.gen(function* () {
+          const error = yield* Effect.flip(client.isProductSupported(TEE, "cs-1"))
+          expect(error).toMatchObject({ _tag: "ApiResponseTooLargeError", api: "fit", method: "POST", maxBytes: 16 })
+        }),
+      {},
+      { maxResponseBytes: 16 }
+    )
+  )
+
   it.live("reads its settings from config with layerConfig", () =>
     Effect.gen(function* () {
       const sim = yield* Simulator

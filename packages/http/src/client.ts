@@ -2,13 +2,16 @@
  * ApiClient: one request layer for every API client. It places the API's credential (a header,
  * a body field, or a parameter), encodes bodies from the wire schemas, bounds each attempt with
  * a timeout, repeats only what is safe to repeat (honouring Retry-After), sends a User-Agent,
- * and traces each attempt in a client span whose URL, query and headers show no secret.
+ * and traces each attempt in a client span whose URL, query and headers show no secret. It reads
+ * no response body beyond a limit, and follows no redirect but a GET's to the same origin: the
+ * credential goes nowhere else, and a create is never sent twice or turned into a GET.
  *
  * @effect/platform's own client span is turned off for these requests: it writes `url.full` and
  * `url.query` as they are, and redacts only the headers in `Headers.currentRedactedNames`, so a
  * credential in the query (the estimation API's `client_id`) or in a header of its own
  * (`Access-Token`) would reach every installed tracer.
  */
+import * as FetchHttpClient from "@effect/platform/FetchHttpClient"
 import * as Headers from "@effect/platform/Headers"
 import * as HttpClient from "@effect/platform/HttpClient"
 import type * as HttpClientError from "@effect/platform/HttpClientError"
@@ -16,7 +19,8 @@ import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import * as HttpClientResponse from "@effect/platform/HttpClientResponse"
 import * as HttpTraceContext from "@effect/platform/HttpTraceContext"
 import { Clock, Duration, Effect, Either, FiberRef, Option, ParseResult, Redacted, Schedule, Schema } from "effect"
-import { ApiEncodeError, ApiStatusError, ApiTimeoutError, ApiTransportError } from "./errors.js"
+import { ApiEncodeError, ApiRedirectError, ApiResponseTooLargeError, ApiStatusError, ApiTimeoutError, ApiTransportError } from "./errors.js"
+import { readLimited } from "./internal/body.js"
 import { REDACTED, redactHeaders, redactUrl } from "./internal/redact.js"
 import { DEFAULT_MAX_RETRY_AFTER, type RetryOptions, parseRetryAfter, retrySchedule } from "./retry.js"
 import { userAgent } from "./version.js"
@@ -99,6 +103,16 @@ export interface ApiClientOptions<F extends string, E> {
   readonly redactedQueryKeys?: ReadonlyArray<string>
   /** Longest wait for one attempt's complete response. Default DEFAULT_TIMEOUT. */
   readonly timeout?: Duration.DurationInput
+  /**
+   * Most bytes of one response body read (after any content decoding); a longer body is
+   * ApiResponseTooLargeError. Default DEFAULT_MAX_RESPONSE_BYTES.
+   */
+  readonly maxResponseBytes?: number
+  /**
+   * Redirects of a GET to the same origin followed in a row; 0 follows none. Default 5. No other
+   * redirect is ever followed: see ApiRedirectError.
+   */
+  readonly maxRedirects?: number
   readonly retry?: RetryOptions
   /**
    * `status` (the default): a response outside 2xx is an error, `classify`'s. `data`: the API
@@ -117,9 +131,24 @@ export interface ApiClientOptions<F extends string, E> {
  */
 export const DEFAULT_TIMEOUT: Duration.DurationInput = "60 seconds"
 
+/**
+ * The longest response body read unless configured, 16 MiB: the largest the APIs answer, a scan
+ * with its base64 photos and avatar or a page of 100 summaries, holds a few MiB; a body far
+ * beyond that is a fault (or an attack) whose reading would take the process's memory with it.
+ */
+export const DEFAULT_MAX_RESPONSE_BYTES = 16 * 1024 * 1024
+
+const DEFAULT_MAX_REDIRECTS = 5
+
+// The statuses that redirect to the Location they give; other 3xx (300, 304) point nowhere to go.
+const REDIRECTS = new Set([301, 302, 303, 307, 308])
+
+/** What any call can fail with besides the API's classification and its decoding. */
+export type CallError = ApiTransportError | ApiTimeoutError | ApiRedirectError | ApiResponseTooLargeError | ApiEncodeError
+
 export interface ApiClient<F extends string, E> {
   readonly api: string
-  readonly execute: <A, D>(call: Call<A, D>) => Effect.Effect<A, D | E | ApiTransportError | ApiTimeoutError | ApiEncodeError>
+  readonly execute: <A, D>(call: Call<A, D>) => Effect.Effect<A, D | E | CallError>
   /** A JSON body encoded by its wire schema; the auth field, if any, is the client's to add. */
   readonly json: <A extends object, I>(schema: Schema.Schema<A, I>, value: Omit<A, F>) => Body
   /** An application/x-www-form-urlencoded body encoded by its wire schema (strings, then). */
@@ -180,6 +209,8 @@ const build = <F extends string, E>(options: ApiClientOptions<F, E>, base: HttpC
   const root = options.baseUrl.replace(/\/$/, "")
   const auth = options.auth
   const timeout = Duration.decode(options.timeout ?? DEFAULT_TIMEOUT)
+  const maxResponseBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES
+  const maxRedirects = options.maxRedirects ?? DEFAULT_MAX_REDIRECTS
   const maxRetryAfter = Duration.toMillis(options.retry?.maxRetryAfter ?? DEFAULT_MAX_RETRY_AFTER)
   const backoff = retrySchedule(options.retry)
   const errorBodies = options.errorBodies ?? "status"
@@ -191,7 +222,16 @@ const build = <F extends string, E>(options: ApiClientOptions<F, E>, base: HttpC
   const http = base.pipe(
     // This layer writes the span itself, with redacted attributes: see the module comment.
     HttpClient.withTracerDisabledWhen(() => true),
-    options.transformClient ?? ((c: HttpClient.HttpClient) => c)
+    options.transformClient ?? ((c: HttpClient.HttpClient) => c),
+    // fetch follows redirects itself unless told not to, whatever the method or origin: a POST's
+    // 302 would come back as the answer of a GET sent elsewhere. Redirects are this layer's to
+    // decide. A RequestInit provided around the call is kept but for that; one given to
+    // FetchHttpClient.layer itself cannot be seen from here, and gives way to this one.
+    HttpClient.transformResponse((response) =>
+      Effect.flatMap(Effect.serviceOption(FetchHttpClient.RequestInit), (init) =>
+        Effect.provideService(response, FetchHttpClient.RequestInit, { ...Option.getOrElse(init, () => ({})), redirect: "manual" })
+      )
+    )
   )
 
   const urlOf = (path: string, query: Readonly<Record<string, Secretable>>) => {
@@ -227,7 +267,7 @@ const build = <F extends string, E>(options: ApiClientOptions<F, E>, base: HttpC
     }
   }
 
-  const execute = <A, D>(call: Call<A, D>): Effect.Effect<A, D | E | ApiTransportError | ApiTimeoutError | ApiEncodeError> => {
+  const execute = <A, D>(call: Call<A, D>): Effect.Effect<A, D | E | CallError> => {
     const query = call.body === undefined && auth?._tag === "Param" ? { ...call.query, [auth.field]: auth.value } : (call.query ?? {})
     const url = Either.try(() => urlOf(call.path, query))
     if (Either.isRight(url)) return send(call, query, url.right)
@@ -236,7 +276,7 @@ const build = <F extends string, E>(options: ApiClientOptions<F, E>, base: HttpC
     return Effect.fail(new ApiTransportError({ api, method: call.method, url: shown, message: `${call.method} ${shown}: not a valid URL`, cause: url.left }))
   }
 
-  const send = <A, D>(call: Call<A, D>, query: Readonly<Record<string, Secretable>>, url: URL): Effect.Effect<A, D | E | ApiTransportError | ApiTimeoutError | ApiEncodeError> => {
+  const send = <A, D>(call: Call<A, D>, query: Readonly<Record<string, Secretable>>, url: URL): Effect.Effect<A, D | E | CallError> => {
     const method = call.method
     const shown = redactUrl(url, secretKeys)
     const headers: Record<string, Secretable> = { ...call.headers, "user-agent": userAgent(api) }
@@ -259,7 +299,63 @@ const build = <F extends string, E>(options: ApiClientOptions<F, E>, base: HttpC
       return message === null ? body : { ...(body as object), message: cut(message) }
     }
 
-    type Err = D | E | ApiTransportError | ApiTimeoutError
+    type Err = D | E | Exclude<CallError, ApiEncodeError>
+
+    const tooLarge = (status: number) =>
+      new ApiResponseTooLargeError({
+        api,
+        method,
+        url: shown,
+        status,
+        maxBytes: maxResponseBytes,
+        message: `${method} ${shown} -> ${status}: the response body is longer than the limit of ${maxResponseBytes} bytes (maxResponseBytes); it was not read further`
+      })
+
+    // A redirect is followed only for a GET, only to the origin the call was made to, and only so
+    // many times in a row; any other is the call's error. The location it shows is redacted as the
+    // call's own URL is, since a server may echo the query into it.
+    const refusal = (status: number, next: URL | undefined, hops: number): string | undefined => {
+      if (status === 0) return "a redirect the runtime does not show (a browser's fetch hides where it points)"
+      if (!REDIRECTS.has(status)) return "not a redirect that can be followed"
+      if (next === undefined) return "a redirect without a usable Location"
+      if (method !== "GET") return `a redirect of a ${method}, never followed: its body and credential are for this URL alone`
+      if (next.origin !== url.origin) return `a redirect to another origin (${next.origin}), never followed: the credential would go with it`
+      if (hops >= maxRedirects) return `more than ${maxRedirects} redirects in a row (maxRedirects)`
+      return undefined
+    }
+    const redirected = (status: number, location: string | undefined, at: URL, hops: number): Either.Either<URL, ApiRedirectError> => {
+      const next = location === undefined ? undefined : Either.getOrUndefined(Either.try(() => new URL(location, at)))
+      const why = refusal(status, next, hops)
+      if (why === undefined && next !== undefined) return Either.right(next)
+      const shownLocation = next === undefined ? (location === undefined ? undefined : cut(location)) : cut(redactUrl(next, secretKeys))
+      return Either.left(
+        new ApiRedirectError({
+          api,
+          method,
+          url: shown,
+          status,
+          ...(shownLocation === undefined ? {} : { location: shownLocation }),
+          message: `${method} ${shown} -> ${status}: ${why}${shownLocation === undefined ? "" : `; Location: ${shownLocation}`}`
+        })
+      )
+    }
+
+    // One response, its body read within the limit, after the redirects it may follow.
+    const exchange = (
+      request: HttpClientRequest.HttpClientRequest,
+      at: URL,
+      hops: number
+    ): Effect.Effect<{ response: HttpClientResponse.HttpClientResponse; text: string }, HttpClientError.HttpClientError | ApiRedirectError | ApiResponseTooLargeError> =>
+      Effect.flatMap(http.execute(request), (response) =>
+        Effect.flatMap(readLimited(response, maxResponseBytes, () => tooLarge(response.status)), (text) => {
+          if (response.status !== 0 && (response.status < 300 || response.status > 399)) return Effect.succeed({ response, text })
+          return Either.match(redirected(response.status, response.headers["location"], at, hops), {
+            onLeft: Effect.fail,
+            onRight: (next) => exchange(HttpClientRequest.setUrl(request, next), next, hops + 1)
+          })
+        })
+      )
+
     const attempt = (request: HttpClientRequest.HttpClientRequest): Effect.Effect<A, Failed<Err>> =>
       Effect.useSpan(`http.client ${method}`, { kind: "client", captureStackTrace: false }, (span) =>
         Effect.gen(function* () {
@@ -275,8 +371,7 @@ const build = <F extends string, E>(options: ApiClientOptions<F, E>, base: HttpC
           for (const [name, value] of Object.entries(redactHeaders(request.headers, redactedNames))) span.attribute(`http.request.header.${name}`, value)
           const traced = HttpClientRequest.setHeaders(request, HttpTraceContext.toHeaders(span))
 
-          const exchange = Effect.flatMap(http.execute(traced), (response) => Effect.map(response.text, (text) => ({ response, text })))
-          const outcome = yield* exchange.pipe(
+          const outcome = yield* exchange(traced, url, 0).pipe(
             Effect.timeoutFail({
               duration: timeout,
               onTimeout: () =>
@@ -289,8 +384,16 @@ const build = <F extends string, E>(options: ApiClientOptions<F, E>, base: HttpC
                 })
             }),
             Effect.mapError((e): Failed<Err> => {
-              if (e._tag === "ApiTimeoutError") return new Failed<Err>(e, true, undefined)
-              return new Failed<Err>(transportError(e), true, undefined)
+              switch (e._tag) {
+                case "ApiTimeoutError":
+                  return new Failed<Err>(e, true, undefined)
+                // The same request would meet the same answer.
+                case "ApiRedirectError":
+                case "ApiResponseTooLargeError":
+                  return new Failed<Err>(e, false, undefined)
+                default:
+                  return new Failed<Err>(transportError(e), true, undefined)
+              }
             })
           )
           const { response, text } = outcome

@@ -1,7 +1,8 @@
 /**
  * The errors every API client shares: no response, a response that took too long, a status the
- * API does not answer with a message, a body that could not be encoded. Each names the API, the
- * method and the URL with its secret query values redacted; none holds a credential.
+ * API does not answer with a message, a redirect not followed, a response body beyond the limit,
+ * a body that could not be encoded. Each names the API, the method and the URL with its secret
+ * query values redacted; none holds a credential.
  */
 import { Schema } from "effect"
 
@@ -40,6 +41,28 @@ export class ApiStatusError extends Schema.TaggedError<ApiStatusError>("@scanbri
   { ...statusFields, cause: Schema.optionalWith(Schema.Defect, { exact: true }) }
 ) {}
 
+/**
+ * A redirect the client does not follow: any of a call other than GET (a POST's body and
+ * credential would go where the API did not say), any to another origin (the credential would go
+ * with it), more than the client follows in a row, or a 3xx that points nowhere to go (300,
+ * 304). Never retried: the same request would meet the same answer. `location` is where it
+ * pointed, its secret query values redacted, absent when the response gave none or the runtime
+ * hid it (`status` 0: a browser's fetch shows no redirect it does not follow).
+ */
+export class ApiRedirectError extends Schema.TaggedError<ApiRedirectError>("@scanbridge/http/ApiRedirectError")(
+  "ApiRedirectError",
+  { ...requestFields, status: Schema.Number, location: Schema.optionalWith(Schema.String, { exact: true }) }
+) {}
+
+/**
+ * A response body longer than the client's `maxResponseBytes`: reading stopped there, whatever
+ * Content-Length said, so that no response holds more of the process's memory than that.
+ */
+export class ApiResponseTooLargeError extends Schema.TaggedError<ApiResponseTooLargeError>("@scanbridge/http/ApiResponseTooLargeError")(
+  "ApiResponseTooLargeError",
+  { ...requestFields, status: Schema.Number, maxBytes: Schema.Number }
+) {}
+
 /** A request body its wire schema refuses: nothing was sent. */
 export class ApiEncodeError extends Schema.TaggedError<ApiEncodeError>("@scanbridge/http/ApiEncodeError")(
   "ApiEncodeError",
@@ -47,4 +70,4 @@ export class ApiEncodeError extends Schema.TaggedError<ApiEncodeError>("@scanbri
 ) {}
 
 /** What any call of an ApiClient can fail with, besides its API's classification and decoding. */
-export type ApiError = ApiTransportError | ApiTimeoutError | ApiStatusError | ApiEncodeError
+export type ApiError = ApiTransportError | ApiTimeoutError | ApiStatusError | ApiRedirectError | ApiResponseTooLargeError | ApiEncodeError

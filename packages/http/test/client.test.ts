@@ -1,7 +1,7 @@
 import { FetchHttpClient } from "@effect/platform"
 import { describe, expect, it } from "@effect/vitest"
 import { Chunk, Clock, Effect, Either, Exit, Fiber, Option, Schema, TestClock } from "effect"
-import { createServer, type IncomingMessage, type ServerResponse } from "node:http"
+import { createServer, type IncomingMessage, type RequestListener, type ServerResponse } from "node:http"
 import type { AddressInfo } from "node:net"
 import { readFileSync } from "node:fs"
 import { ApiClient, VERSION } from "../src/index.js"
@@ -15,43 +15,70 @@ interface Received {
   readonly body: string
 }
 
-/**
- * A server on a free loopback port that answers the n-th request with `script[n]` (the last one
- * again once the script runs out), or never when that is "hang". It stops with the test.
- */
-const scriptedServer = (script: ReadonlyArray<{ status: number; headers?: Record<string, string>; body?: unknown } | "hang">) =>
+/** A server on a free loopback port, its URL; it stops, its connections cut, with the test. */
+const listening = (handler: RequestListener) =>
   Effect.acquireRelease(
-    Effect.async<{ url: string; received: Array<Received>; close: () => void }>((resume) => {
-      const received: Array<Received> = []
-      const hanging: Array<ServerResponse> = []
-      const server = createServer((req, res) => {
-        let body = ""
-        req.on("data", (c: Buffer) => (body += c.toString("utf8")))
-        req.on("end", () => {
-          received.push({ method: req.method ?? "", url: req.url ?? "", headers: req.headers, body })
-          const step = script[Math.min(received.length - 1, script.length - 1)]!
-          if (step === "hang") return void hanging.push(res)
-          res.writeHead(step.status, { "content-type": "application/json", ...step.headers })
-          res.end(JSON.stringify(step.body ?? {}))
-        })
-      })
+    Effect.async<{ url: string; close: () => void }>((resume) => {
+      const server = createServer(handler)
       server.listen(0, "127.0.0.1", () => {
         const { port } = server.address() as AddressInfo
-        resume(
-          Effect.succeed({
-            url: `http://127.0.0.1:${port}`,
-            received,
-            close: () => {
-              for (const res of hanging) res.destroy()
-              server.closeAllConnections()
-              server.close()
-            }
-          })
-        )
+        resume(Effect.succeed({ url: `http://127.0.0.1:${port}`, close: () => (server.closeAllConnections(), server.close()) }))
       })
     }),
     (s) => Effect.sync(s.close)
   )
+
+/**
+ * A server that answers the n-th request with `script[n]` (the last one again once the script
+ * runs out), or never when that is "hang".
+ */
+const scriptedServer = (script: ReadonlyArray<{ status: number; headers?: Record<string, string>; body?: unknown } | "hang">) => {
+  const received: Array<Received> = []
+  return Effect.map(
+    listening((req, res) => {
+      let body = ""
+      req.on("data", (c: Buffer) => (body += c.toString("utf8")))
+      req.on("end", () => {
+        received.push({ method: req.method ?? "", url: req.url ?? "", headers: req.headers, body })
+        const step = script[Math.min(received.length - 1, script.length - 1)]!
+        if (step === "hang") return
+        res.writeHead(step.status, { "content-type": "application/json", ...step.headers })
+        res.end(JSON.stringify(step.body ?? {}))
+      })
+    }),
+    ({ url }) => ({ url, received })
+  )
+}
+
+/**
+ * A server that streams a body of `total` bytes to every request, as fast as the client reads
+ * it, with a Content-Length or chunked; `sent` counts the bytes the socket took, `closed` says
+ * the connection was closed, and `finished` whether the whole body had gone by then.
+ */
+const streamingServer = (total: number, options: { readonly contentLength: boolean }) => {
+  const state = { requests: 0, sent: 0, closed: false, finished: false }
+  return Effect.map(
+    listening((_req, res: ServerResponse) => {
+      state.requests += 1
+      res.writeHead(200, { "content-type": "application/json", ...(options.contentLength ? { "content-length": String(total) } : {}) })
+      res.on("close", () => {
+        state.closed = true
+        state.finished = res.writableFinished
+      })
+      const chunk = Buffer.alloc(64 * 1024, " ")
+      const pump = (): void => {
+        while (state.sent < total) {
+          const size = Math.min(chunk.length, total - state.sent)
+          state.sent += size
+          if (!res.write(chunk.subarray(0, size))) return void res.once("drain", pump)
+        }
+        res.end()
+      }
+      pump()
+    }),
+    ({ url }) => ({ url, state })
+  )
+}
 
 // One turn of the event loop, for a request in flight over loopback: not a wait on the wall clock.
 const nextTurn = Effect.async<void>((resume) => {
@@ -215,6 +242,105 @@ describe("ApiClient", () => {
       expect(error.message).toContain("toolong")
       expect(JSON.stringify(error) + error.message).not.toContain(secret)
       expect(server.received).toHaveLength(0)
+    })
+  )
+})
+
+describe("ApiClient's limit on response bodies", () => {
+  const MiB = 1024 * 1024
+
+  for (const contentLength of [false, true]) {
+    it.scoped(`stops reading a ${contentLength ? "declared" : "chunked"} body past maxResponseBytes: ApiResponseTooLargeError, the connection closed`, () =>
+      Effect.gen(function* () {
+        const server = yield* streamingServer(64 * MiB, { contentLength })
+        const client = yield* clientOf(server.url, { maxResponseBytes: MiB, auth: ApiClient.Auth.param("key", "cl_secret_value") })
+        const error = yield* Effect.flip(client.execute({ method: "GET", path: "/big", query: { lang: "en" }, idempotent: true, decode: decodeEcho }))
+        expect(error).toMatchObject({ _tag: "ApiResponseTooLargeError", api: "test", method: "GET", status: 200, maxBytes: MiB, url: `${server.url}/big?lang=en&key=<redacted>` })
+        expect(error.message).toContain(`GET ${server.url}/big?lang=en&key=<redacted>`)
+        expect(error.message).toContain(`${MiB} bytes`)
+        expect(JSON.stringify(error) + error.message).not.toContain("cl_secret_value")
+        yield* until(() => server.state.closed)
+        expect(server.state.finished).toBe(false)
+        expect(server.state.sent).toBeLessThan(64 * MiB)
+      })
+    )
+  }
+
+  it.scoped("reads a body of exactly maxResponseBytes, and refuses one byte more", () =>
+    Effect.gen(function* () {
+      const body = { ok: true }
+      const size = JSON.stringify(body).length
+      const server = yield* scriptedServer([{ status: 200, body }])
+      expect(yield* (yield* clientOf(server.url, { maxResponseBytes: size })).execute({ method: "GET", path: "/", idempotent: true, decode: decodeEcho })).toEqual(body)
+      const error = yield* Effect.flip((yield* clientOf(server.url, { maxResponseBytes: size - 1 })).execute({ method: "GET", path: "/", idempotent: true, decode: decodeEcho }))
+      expect(error).toMatchObject({ _tag: "ApiResponseTooLargeError", maxBytes: size - 1 })
+    })
+  )
+
+  it.scoped("defaults to 16 MiB, and never retries a body beyond it", () =>
+    Effect.gen(function* () {
+      expect(ApiClient.DEFAULT_MAX_RESPONSE_BYTES).toBe(16 * MiB)
+      const server = yield* streamingServer(16 * MiB + 1, { contentLength: false })
+      const client = yield* clientOf(server.url)
+      const error = yield* Effect.flip(client.execute({ method: "GET", path: "/", idempotent: true, decode: decodeEcho }))
+      expect(error).toMatchObject({ _tag: "ApiResponseTooLargeError", maxBytes: 16 * MiB })
+      expect(server.state.requests).toBe(1)
+    })
+  )
+})
+
+describe("ApiClient and redirects", () => {
+  const secret = "sk_redirect_secret"
+
+  it.scoped("never follows a POST's redirect, to another origin or its own: ApiRedirectError naming the status", () =>
+    Effect.gen(function* () {
+      const elsewhere = yield* scriptedServer([{ status: 200, body: { ok: true } }])
+      const server = yield* scriptedServer([
+        { status: 302, headers: { location: `${elsewhere.url}/scans` } },
+        { status: 307, headers: { location: "/scans/again" } }
+      ])
+      const client = yield* clientOf(server.url, { auth: ApiClient.Auth.header("Authorization", secret) })
+      const Body = Schema.Struct({ id: Schema.String })
+      const create = client.execute({ method: "POST", path: "/scans", body: client.json(Body, { id: "a" }), idempotent: false, decode: decodeEcho })
+      const away = yield* Effect.flip(create)
+      expect(away).toMatchObject({ _tag: "ApiRedirectError", api: "test", method: "POST", url: `${server.url}/scans`, status: 302, location: `${elsewhere.url}/scans` })
+      expect(away.message).toContain(`POST ${server.url}/scans -> 302`)
+      const here = yield* Effect.flip(create)
+      expect(here).toMatchObject({ _tag: "ApiRedirectError", status: 307, location: `${server.url}/scans/again` })
+      expect(elsewhere.received).toHaveLength(0)
+      expect(server.received.map((r) => `${r.method} ${r.url}`)).toEqual(["POST /scans", "POST /scans"])
+      expect(JSON.stringify([away, here]) + away.message + here.message).not.toContain(secret)
+    })
+  )
+
+  it.scoped("never follows a GET's redirect to another origin, nor retries it; the credential goes nowhere else", () =>
+    Effect.gen(function* () {
+      const elsewhere = yield* scriptedServer([{ status: 200, body: { ok: true } }])
+      const server = yield* scriptedServer([{ status: 301, headers: { location: `${elsewhere.url}/a?key=${secret}&lang=en` } }])
+      const client = yield* clientOf(server.url, { auth: ApiClient.Auth.param("key", secret) })
+      const error = yield* Effect.flip(client.execute({ method: "GET", path: "/a", idempotent: true, decode: decodeEcho }))
+      expect(error).toMatchObject({ _tag: "ApiRedirectError", method: "GET", status: 301, location: `${elsewhere.url}/a?key=<redacted>&lang=en` })
+      expect(JSON.stringify(error) + error.message).not.toContain(secret)
+      expect(elsewhere.received).toHaveLength(0)
+      expect(server.received).toHaveLength(1)
+    })
+  )
+
+  it.scoped("follows a GET's redirects within its origin, with the credential, up to maxRedirects", () =>
+    Effect.gen(function* () {
+      const server = yield* scriptedServer([
+        { status: 302, headers: { location: "/b" } },
+        { status: 308, headers: { location: "/c?page=2" } },
+        { status: 200, body: { ok: true } },
+        { status: 302, headers: { location: "/loop" } }
+      ])
+      const client = yield* clientOf(server.url, { auth: ApiClient.Auth.header("Authorization", secret), maxRedirects: 2 })
+      expect(yield* client.execute({ method: "GET", path: "/a", idempotent: true, decode: decodeEcho })).toEqual({ ok: true })
+      expect(server.received.map((r) => `${r.method} ${r.url} ${r.headers.authorization}`)).toEqual([`GET /a ${secret}`, `GET /b ${secret}`, `GET /c?page=2 ${secret}`])
+      const error = yield* Effect.flip(client.execute({ method: "GET", path: "/loop", idempotent: true, decode: decodeEcho }))
+      expect(error).toMatchObject({ _tag: "ApiRedirectError", status: 302, location: `${server.url}/loop` })
+      expect(error.message).toContain("more than 2 redirects")
+      expect(server.received).toHaveLength(6)
     })
   )
 })

@@ -7,7 +7,7 @@ import type { ConfigError, Duration } from "effect"
 import { Chunk, Config, Context, Effect, Either, Layer, Option, Redacted, Schema, Stream } from "effect"
 import { Catalogue, DecodeError, type MeasurementName, type Scan, type Stats } from "@scanbridge/model"
 import { previewValue, schemaDecoder } from "@scanbridge/model/internal"
-import { ApiClient, type RetryOptions, type statusFields } from "@scanbridge/http"
+import { ApiClient, type ApiRedirectError, type ApiResponseTooLargeError, type RetryOptions, type statusFields } from "@scanbridge/http"
 import { decodeEntryEither, decodeListPageEither } from "./codec.js"
 import {
   PlatformAlreadyDeletedError,
@@ -78,10 +78,12 @@ export interface PlatformClientOptions {
   readonly retry?: RetryOptions
   /** Longest wait for one response. Default 60 seconds (`ApiClient.DEFAULT_TIMEOUT`). */
   readonly timeout?: Duration.DurationInput
+  /** Most bytes of one response body read; beyond, ApiResponseTooLargeError. Default 16 MiB (`ApiClient.DEFAULT_MAX_RESPONSE_BYTES`). */
+  readonly maxResponseBytes?: number
   readonly transformClient?: (client: HttpClient.HttpClient) => HttpClient.HttpClient
 }
 
-type Failure = PlatformHttpError | DecodeError
+type Failure = PlatformHttpError | ApiRedirectError | ApiResponseTooLargeError | DecodeError
 
 export interface PlatformClientService {
   /** Consumes one scan of quota. Never retried. A scan that failed is returned, not raised. */
@@ -176,6 +178,7 @@ const make = (options: PlatformClientOptions): Effect.Effect<PlatformClientServi
       classify,
       ...(options.retry === undefined ? {} : { retry: options.retry }),
       ...(options.timeout === undefined ? {} : { timeout: options.timeout }),
+      ...(options.maxResponseBytes === undefined ? {} : { maxResponseBytes: options.maxResponseBytes }),
       ...(options.transformClient === undefined ? {} : { transformClient: options.transformClient })
     })
 

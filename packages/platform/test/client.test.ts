@@ -1,6 +1,7 @@
 import { FetchHttpClient, type HttpClient } from "@effect/platform"
 import { describe, expect, it } from "@effect/vitest"
 import { Clock, ConfigProvider, Effect, Either, Layer, Redacted, Stream } from "effect"
+import { createServer as createHttpServer } from "node:http"
 import { type Socket, createServer } from "node:net"
 import type { AddressInfo } from "node:net"
 import { Simulator, type SimulatorOptions, type SimulatorService, onTestClock } from "@scanbridge/simulator"
@@ -255,6 +256,35 @@ describe("PlatformClient against the simulator", () => {
       expect(created.message).toContain("listScans")
       expect((yield* Effect.flip(client.getScan("scan_000001")))._tag).toBe("ApiTimeoutError")
     }).pipe(Effect.provide(FetchHttpClient.layer), Effect.scoped, onTestClock())
+  )
+
+  it.effect("never follows a create's redirect to another origin: ApiRedirectError, nothing sent there, the key nowhere", () =>
+    withPlatform((_, sim) =>
+      Effect.gen(function* () {
+        const server = createHttpServer((req, res) => {
+          req.resume()
+          req.on("end", () => (res.writeHead(302, { location: `${sim.url}${req.url}` }), res.end()))
+        })
+        const port = yield* Effect.async<number>((resume) => void server.listen(0, "127.0.0.1", () => resume(Effect.succeed((server.address() as AddressInfo).port))))
+        yield* Effect.addFinalizer(() => Effect.sync(() => (server.closeAllConnections(), server.close())))
+        const client = yield* PlatformClient.make({ baseUrl: `http://127.0.0.1:${port}`, orgId: ORG, apiKey: KEY })
+        const error = yield* Effect.flip(client.createScan(STATS))
+        expect(error).toMatchObject({ _tag: "ApiRedirectError", api: "platform", method: "POST", status: 302, location: `${sim.url}/api/orgs/${ORG}/scans` })
+        expect(JSON.stringify(error) + error.message).not.toContain(KEY)
+        expect(yield* sim.requests).toHaveLength(0)
+      }).pipe(Effect.scoped)
+    )
+  )
+
+  it.effect("reads no response body beyond maxResponseBytes", () =>
+    withPlatform((client, sim) =>
+      Effect.gen(function* () {
+        const scan = yield* client.createScan({ ...STATS, photos: PHOTOS })
+        const small = yield* PlatformClient.make({ baseUrl: sim.url, orgId: ORG, apiKey: KEY, maxResponseBytes: 1024 })
+        const error = yield* Effect.flip(small.getScan(scan.source.id!))
+        expect(error).toMatchObject({ _tag: "ApiResponseTooLargeError", api: "platform", method: "GET", status: 200, maxBytes: 1024 })
+      })
+    )
   )
 
   it.effect("never retries a create or an adjust, which spend quota", () =>

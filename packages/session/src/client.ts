@@ -6,7 +6,7 @@ import type * as HttpClient from "@effect/platform/HttpClient"
 import type { ConfigError } from "effect"
 import { Clock, Config, Context, Duration, Effect, Either, Layer, type Redacted, Schedule } from "effect"
 import type { DecodeError, Scan } from "@scanbridge/model"
-import { ApiClient, type ApiEncodeError, type ApiStatusError, type ApiTimeoutError, type ApiTransportError, type RetryOptions } from "@scanbridge/http"
+import { ApiClient, type ApiError, type RetryOptions } from "@scanbridge/http"
 import { type DecodeOptions, decodeCreateSessionResponseEither, decodeResultsEither } from "./codec.js"
 import { type SessionCreateError, SessionInputError, SessionTimeoutError, createError } from "./errors.js"
 import * as Wire from "./wire.js"
@@ -48,12 +48,14 @@ export interface SessionClientOptions {
   readonly retry?: RetryOptions
   /** Longest wait for one response. Default 60 seconds (`ApiClient.DEFAULT_TIMEOUT`). */
   readonly timeout?: Duration.DurationInput
+  /** Most bytes of one response body read; beyond, ApiResponseTooLargeError. Default 16 MiB (`ApiClient.DEFAULT_MAX_RESPONSE_BYTES`). */
+  readonly maxResponseBytes?: number
   /** How results are read; see DecodeOptions. */
   readonly decode?: DecodeOptions
   readonly transformClient?: (client: HttpClient.HttpClient) => HttpClient.HttpClient
 }
 
-type Failure = ApiStatusError | ApiTransportError | ApiTimeoutError | ApiEncodeError | DecodeError
+type Failure = ApiError | DecodeError
 
 export interface SessionClientService {
   /** Not retried: each call creates a session. */
@@ -112,6 +114,7 @@ const make = (options: SessionClientOptions): Effect.Effect<SessionClientService
       errorBodies: "data",
       ...(options.retry === undefined ? {} : { retry: options.retry }),
       ...(options.timeout === undefined ? {} : { timeout: options.timeout }),
+      ...(options.maxResponseBytes === undefined ? {} : { maxResponseBytes: options.maxResponseBytes }),
       ...(options.transformClient === undefined ? {} : { transformClient: options.transformClient })
     })
     const interval = Duration.decode(options.pollInterval ?? "2 seconds")

@@ -245,6 +245,18 @@ describe("SessionClient against the simulator", () => {
     )
   )
 
+  it.effect("reads no response body beyond maxResponseBytes, and does not ask again for a read that may be repeated", () =>
+    withSession(
+      (client, sim) =>
+        Effect.gen(function* () {
+          expect(yield* Effect.flip(client.getResults("ss_unknown"))).toMatchObject({ _tag: "ApiResponseTooLargeError", api: "session", method: "GET", maxBytes: 16 })
+          expect(yield* resultsRequests(sim)).toHaveLength(1)
+        }),
+      {},
+      { maxResponseBytes: 16 }
+    )
+  )
+
   it.live("reports a server that does not answer as ApiTransportError", () =>
     Effect.gen(function* () {
       const client = yield* SessionClient.make({ baseUrl: "http://127.0.0.1:9", clientId: "x", retry: { times: 0 } })
