@@ -20,6 +20,10 @@ export default defineConfig({
     // again per file: on two cores that was a third of the suite's time. No test mocks a module
     // or keeps state in one, so nothing leaks from one file to the next.
     isolate: false,
+    // Tests wait on TestClock, not on the wall; a limit is only there to end a hang. Vitest's own
+    // (5 s) failed tests that take 4 s on a quiet machine when two cores are busy with others.
+    testTimeout: 60_000,
+    hookTimeout: 120_000,
     // What Node itself loads (worker threads a test starts, through tsx) resolves to sources too.
     poolOptions: { forks: { execArgv: ["--conditions=@scanbridge/source"] } },
     // Under CI, also write a JSON report, from which .ci/run prints a plain pass/fail count.
