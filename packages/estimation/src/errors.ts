@@ -5,7 +5,7 @@
  */
 import { Schema } from "effect"
 import { inputErrorFields } from "@scanbridge/model/internal"
-import { type ApiEncodeError, type ApiStatusError, type ApiTimeoutError, type ApiTransportError, statusFields } from "@scanbridge/http"
+import { type ApiEncodeError, type ApiRedirectError, type ApiResponseTooLargeError, type ApiStatusError, type ApiTimeoutError, type ApiTransportError, statusFields } from "@scanbridge/http"
 
 // The request URL shows its query with the client id redacted: it is a secret.
 const response = statusFields
@@ -51,4 +51,6 @@ export type EstimationHttpFailure =
   | ApiStatusError
   | ApiTransportError
   | ApiTimeoutError
+  | ApiRedirectError
+  | ApiResponseTooLargeError
   | ApiEncodeError

@@ -5,7 +5,7 @@
  */
 import { Schema } from "effect"
 import { inputErrorFields } from "@scanbridge/model/internal"
-import { type ApiEncodeError, type ApiTimeoutError, type ApiTransportError, statusFields } from "@scanbridge/http"
+import { type ApiEncodeError, type ApiRedirectError, type ApiResponseTooLargeError, type ApiTimeoutError, type ApiTransportError, statusFields } from "@scanbridge/http"
 
 // The request URL carries org and scan ids, which are not secret; the API key never appears.
 const response = statusFields
@@ -59,4 +59,4 @@ export type PlatformStatusError =
   | PlatformRateLimitedError
   | PlatformServerError
 
-export type PlatformHttpError = PlatformStatusError | ApiTransportError | ApiTimeoutError | ApiEncodeError
+export type PlatformHttpError = PlatformStatusError | ApiTransportError | ApiTimeoutError | ApiRedirectError | ApiResponseTooLargeError | ApiEncodeError
