@@ -157,7 +157,7 @@ describe("unknown flags", () => {
   )
 
   it("are found wherever they are, told from option values and from arguments after --", () => {
-    expect(unknownFlag(["migrate", "in.ndjson", "--to", "session", "--bogus=1"])).toMatch(/^unknown option --bogus for migrate \(its options: --from, --query, --into, --table, --resumable, --resume, --to, --units, --adapter, --out, --rejects, --report, --strict, --workers, --progress, --quiet\)/)
+    expect(unknownFlag(["migrate", "in.ndjson", "--to", "session", "--bogus=1"])).toMatch(/^unknown option --bogus for migrate \(its options: --from, --query, --into, --table, --resumable, --resume, --verify, --to, --units, --adapter, --out, --rejects, --report, --strict, --workers, --progress, --quiet\)/)
     expect(unknownFlag(["migrate", "-x", "in.ndjson"])).toMatch(/^unknown option -x for migrate/)
     expect(unknownFlag(["inspect", "--to", "platform", "f.json"])).toMatch(/^unknown option --to for inspect \(its options: --record, --json, --adapter\); see scanbridge inspect --help$/)
     // Values of options that take one, even when they start with a dash.

@@ -1,14 +1,17 @@
 /**
  * `scanbridge migrate --resumable` killed at random points (SIGKILL: no finalizer runs) and on
- * SIGINT, then `--resume`d: the outputs are the bytes of a run that never stopped. A changed
- * input is refused. The command runs as a process of its own, from the sources, as a user's would.
+ * SIGINT, then `--resume`d: the outputs are the bytes of a run that never stopped, however the
+ * outputs are spelled. A changed input is refused, and so is a resume that would write other bytes
+ * than the run being resumed (other rejects, target, units or adapters); `--verify` refuses an
+ * input edited to the same size and time. The command runs as a process of its own, from the
+ * sources, as a user's would.
  */
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import type { ChildProcess } from "node:child_process"
-import { existsSync, readFileSync } from "node:fs"
-import { appendFile, mkdtemp, readdir, rm, writeFile } from "node:fs/promises"
+import { existsSync, readFileSync, realpathSync } from "node:fs"
+import { appendFile, mkdir, mkdtemp, readdir, readFile, rm, stat, symlink, utimes, writeFile } from "node:fs/promises"
 import { tmpdir } from "node:os"
-import { join } from "node:path"
+import { basename, dirname, join, relative } from "node:path"
 import { exited, repoRoot, run, spawnCli } from "./harness.js"
 
 const TIMEOUT = 600_000
@@ -26,23 +29,62 @@ beforeAll(async () => {
   // Enough chunks that a kill lands anywhere among them: 24,000 records, 24 chunks.
   await writeFile(join(dir, "a.ndjson"), `${Array.from({ length: 16_000 }, (_, i) => all[i % all.length]).join("\n")}\n`)
   await writeFile(join(dir, "b.ndjson"), `${Array.from({ length: 8_000 }, (_, i) => all[(i * 5) % all.length]).join("\n")}\n`)
-  const clean = await run("migrate", join(dir, "a.ndjson"), join(dir, "b.ndjson"), "--out", join(dir, "clean.ndjson"), "--rejects", join(dir, "clean.rejects"), "--quiet")
+  const clean = await run("migrate", ...inputs(), "--out", join(dir, "clean.ndjson"), "--rejects", join(dir, "clean.rejects"), "--report", join(dir, "clean.report"), "--quiet")
   expect(clean.code).toBe(0)
 }, TIMEOUT)
 afterAll(async () => {
   await rm(dir, { recursive: true, force: true })
 })
 
+const inputs = () => [join(dir, "a.ndjson"), join(dir, "b.ndjson")]
+
 /** Resolves once `file` exists: the run has written its first checkpoint. */
 const whenExists = async (file: string, child: ChildProcess) => {
   while (!existsSync(file) && child.exitCode === null) await new Promise((r) => setTimeout(r, 5))
+}
+
+/** Where a run writing `out` keeps its checkpoint. */
+const checkpointOf = (out: string) => join(dirname(out), `.${basename(out)}.resumable.checkpoint`)
+
+/**
+ * `scanbridge ...args` (a --resumable run writing `out`) stopped by `signal` somewhere after its
+ * first checkpoint: the machine's speed decides where, and any place must do. A run that ends
+ * before its signal is run again, with less time.
+ */
+const stopMidway = async (args: ReadonlyArray<string>, out: string, signal: NodeJS.Signals = "SIGKILL") => {
+  for (let wait = 300; ; wait = Math.floor(wait / 2)) {
+    const child = spawnCli(args)
+    const done = exited(child)
+    await whenExists(checkpointOf(out), child)
+    await new Promise((r) => setTimeout(r, Math.floor(Math.random() * wait)))
+    child.kill(signal)
+    if ((await done) !== 0) return
+  }
+}
+
+/** `scanbridge ...args`, refused: exit code 1, and `message` on stderr. */
+const refused = async (args: ReadonlyArray<string>, message: string) => {
+  const result = await run(...args)
+  expect(result.code).toBe(1)
+  expect(result.stderr).toContain(message)
+}
+
+/**
+ * `scanbridge ...args` run to success, each of `outputs` (a file, and the extension of the
+ * run that never stopped's `clean.EXT`) then holding that run's bytes. Compared as bytes: a diff
+ * of megabytes would not help anyone.
+ */
+const succeedsAsClean = async (args: ReadonlyArray<string>, outputs: ReadonlyArray<readonly [string, string]>) => {
+  const result = await run(...args)
+  expect(result.code).toBe(0)
+  for (const [file, ext] of outputs) expect(readFileSync(file).equals(readFileSync(join(dir, `clean.${ext}`)))).toBe(true)
+  return result
 }
 
 describe("a resumable run", () => {
   it(
     "killed at random points, then resumed, writes the bytes of a run that never stopped",
     async () => {
-      const inputs = [join(dir, "a.ndjson"), join(dir, "b.ndjson")]
       const outputs = (name: string) => ["--out", join(dir, `${name}.ndjson`), "--rejects", join(dir, `${name}.rejects`)]
       for (const [round, signal] of [
         [1, "SIGKILL"],
@@ -50,28 +92,15 @@ describe("a resumable run", () => {
         [3, "SIGINT"]
       ] as const) {
         const name = `killed-${round}`
-        const checkpoint = join(dir, `.${name}.ndjson.resumable.checkpoint`)
-        // Somewhere after the first checkpoint: the machine's speed decides where, and any place
-        // must do. A run that ends before its signal is run again, with less time.
-        for (let wait = 300; ; wait = Math.floor(wait / 2)) {
-          const child = spawnCli(["migrate", ...inputs, ...outputs(name), "--resumable", "--quiet"])
-          const done = exited(child)
-          await whenExists(checkpoint, child)
-          await new Promise((r) => setTimeout(r, Math.floor(Math.random() * wait)))
-          child.kill(signal)
-          const code = await done
-          if (code !== 0) break
-        }
+        await stopMidway(["migrate", ...inputs(), ...outputs(name), "--resumable", "--quiet"], join(dir, `${name}.ndjson`), signal)
         // Stopped midway: the checkpoint and the outputs so far are kept, the destinations not yet there.
-        expect(existsSync(checkpoint)).toBe(true)
+        expect(existsSync(checkpointOf(join(dir, `${name}.ndjson`)))).toBe(true)
         expect(existsSync(join(dir, `${name}.ndjson`))).toBe(false)
-        const resumed = await run("migrate", ...inputs, ...outputs(name), "--resume")
-        expect(resumed.code).toBe(0)
+        const resumed = await succeedsAsClean(["migrate", ...inputs(), ...outputs(name), "--resume"], [
+          [join(dir, `${name}.ndjson`), "ndjson"],
+          [join(dir, `${name}.rejects`), "rejects"]
+        ])
         expect(resumed.stderr).not.toContain("nothing to resume")
-        // Compared as bytes (a diff of megabytes would not help anyone).
-        const same = (ext: string) => readFileSync(join(dir, `${name}.${ext}`)).equals(readFileSync(join(dir, `clean.${ext}`)))
-        expect(same("ndjson")).toBe(true)
-        expect(same("rejects")).toBe(true)
       }
       // Nothing is left beside the outputs once they are in place.
       expect((await readdir(dir)).filter((n) => n.startsWith("."))).toEqual([])
@@ -95,12 +124,14 @@ describe("a resumable run", () => {
       expect(nothing.stderr).toContain("nothing to resume")
       const first = readFileSync(out)
       await writeFile(join(dir, ".c.out.resumable.checkpoint"), JSON.stringify({
-        format: "scanbridge.checkpoint/v1",
+        format: "scanbridge.checkpoint/v2",
         inputs: [{ file: input, size: first.length, modified: 0 }],
         target: "canonical",
-        outputs: [{ file: out, bytes: 0 }],
+        adapters: [],
+        outputs: [{ name: "--out", file: join(realpathSync(dir), "c.out"), bytes: 0 }],
         position: { file: input, line: 1 },
-        report: { records: 1, migrated: 1, rejected: 0, scans: 1, target: "canonical", byFormat: {}, byStatus: {}, byNoteKind: {}, byRejectReason: {} }
+        report: { records: 1, migrated: 1, rejected: 0, scans: 1, target: "canonical", byFormat: {}, byStatus: {}, byNoteKind: {}, byRejectReason: {} },
+        digests: []
       }))
       await appendFile(input, `${records()[3]}\n`)
       const changed = await run("migrate", input, "--out", out, "--resume")
@@ -114,6 +145,136 @@ describe("a resumable run", () => {
       const parquet = await run("migrate", input, "--to", "parquet", "--out", join(dir, "c.parquet"), "--resumable")
       expect(parquet.code).toBe(2)
       expect(parquet.stderr).toContain("a Parquet file is written whole")
+      // Rejects written to standard output cannot be cut back to a checkpoint.
+      const rejectsOut = await run("migrate", input, "--out", out, "--rejects", "-", "--resumable")
+      expect(rejectsOut.code).toBe(2)
+      expect(rejectsOut.stderr).toContain("--resumable: rejects on standard output cannot be taken back")
+      // A checkpoint of the first format (outputs by the names given, no hashes) is refused, not misread.
+      await writeFile(join(dir, ".c.out.resumable.checkpoint"), JSON.stringify({ format: "scanbridge.checkpoint/v1", inputs: [], target: "canonical", outputs: [] }))
+      const old = await run("migrate", input, "--out", out, "--resume")
+      expect(old.code).toBe(1)
+      expect(old.stderr).toContain("is a checkpoint of another version of Scanbridge (scanbridge.checkpoint/v1; this one reads scanbridge.checkpoint/v2); run without --resume to start again")
+    },
+    TIMEOUT
+  )
+})
+
+describe("a resume of other outputs or flags than the run being resumed", () => {
+  // Two runs stopped midway, one keeping its rejects and one not, in a folder a link also leads to;
+  // the files they left (their checkpoint and outputs so far) are put back before each resume.
+  let folder: string
+  let linked: string
+  const stopped = new Map<string, Buffer>()
+  const kept = (name: string) => [`.${name}.ndjson.resumable.checkpoint`, `.${name}.ndjson.resumable.partial`, `.${name}.rejects.resumable.partial`]
+  const putBack = async () => {
+    for (const [file, bytes] of stopped) await writeFile(join(folder, file), bytes)
+    for (const name of ["s", "n"]) for (const ext of ["ndjson", "rejects", "report"]) await rm(join(folder, `${name}.${ext}`), { force: true })
+  }
+  const cleanOutputs = () =>
+    [
+      [join(folder, "s.ndjson"), "ndjson"],
+      [join(folder, "s.rejects"), "rejects"]
+    ] as const
+  /** Whether the stopped runs' files are as they were left. */
+  const untouched = () => [...stopped].every(([file, bytes]) => existsSync(join(folder, file)) && readFileSync(join(folder, file)).equals(bytes))
+
+  beforeAll(async () => {
+    folder = join(dir, "outputs")
+    linked = join(dir, "linked")
+    await mkdir(folder)
+    await symlink(folder, linked)
+    // Named from the spawned command's folder (the repository), not as the resumes below name them.
+    const from = (file: string) => relative(repoRoot, join(folder, file))
+    await stopMidway(["migrate", ...inputs(), "--out", from("s.ndjson"), "--rejects", from("s.rejects"), "--resumable", "--quiet"], join(folder, "s.ndjson"))
+    await stopMidway(["migrate", ...inputs(), "--out", from("n.ndjson"), "--resumable", "--quiet"], join(folder, "n.ndjson"))
+    for (const file of [...kept("s"), ...kept("n")]) if (existsSync(join(folder, file))) stopped.set(file, await readFile(join(folder, file)))
+    expect(stopped.size).toBe(5)
+  }, TIMEOUT)
+
+  it(
+    "resumes outputs spelled another way (./, absolute, through a linked folder) into the bytes of a run that never stopped",
+    async () => {
+      for (const spelled of [(f: string) => `./${relative(process.cwd(), join(folder, f))}`, (f: string) => join(folder, f), (f: string) => join(linked, f)]) {
+        await putBack()
+        await succeedsAsClean(["migrate", ...inputs(), "--out", spelled("s.ndjson"), "--rejects", spelled("s.rejects"), "--resume", "--quiet"], cleanOutputs())
+      }
+    },
+    TIMEOUT
+  )
+
+  it(
+    "refuses other rejects than the run being resumed's, saying which and how to go on, and leaves its files as they were",
+    async () => {
+      await putBack()
+      const real = realpathSync(folder)
+      await refused(
+        ["migrate", ...inputs(), "--out", join(folder, "s.ndjson"), "--rejects", join(folder, "other.rejects"), "--resume"],
+        `cannot resume: the run being resumed writes --out ${real}/s.ndjson and --rejects ${real}/s.rejects, this run --out ${real}/s.ndjson and --rejects ${real}/other.rejects: resume with --out ${real}/s.ndjson and --rejects ${real}/s.rejects; run without --resume to start again`
+      )
+      await refused(
+        ["migrate", ...inputs(), "--out", join(folder, "s.ndjson"), "--resume"],
+        `this run --out ${real}/s.ndjson and no --rejects: resume with --out ${real}/s.ndjson and --rejects ${real}/s.rejects`
+      )
+      // Rejects asked for only now: those before the checkpoint were never kept.
+      await refused(
+        ["migrate", ...inputs(), "--out", join(folder, "n.ndjson"), "--rejects", join(folder, "n.rejects"), "--resume"],
+        `the run being resumed writes --out ${real}/n.ndjson and no --rejects, this run --out ${real}/n.ndjson and --rejects ${real}/n.rejects (what belongs in --rejects before the checkpoint was not kept): resume with --out ${real}/n.ndjson and no --rejects`
+      )
+      expect(untouched()).toBe(true)
+      expect(existsSync(join(folder, "other.rejects")) || existsSync(join(folder, "n.rejects"))).toBe(false)
+      // Resumed as it was begun, it writes what a run that never stopped writes; a --report given
+      // only now is that run's report, which the checkpoint's report goes on to.
+      await succeedsAsClean(["migrate", ...inputs(), "--out", join(folder, "n.ndjson"), "--report", join(folder, "n.report"), "--resume", "--quiet"], [
+        [join(folder, "n.ndjson"), "ndjson"],
+        [join(folder, "n.report"), "report"]
+      ])
+    },
+    TIMEOUT
+  )
+
+  it(
+    "refuses another --to, --units or --adapter than the run being resumed's",
+    async () => {
+      await putBack()
+      const resume = ["migrate", ...inputs(), "--out", join(folder, "s.ndjson"), "--rejects", join(folder, "s.rejects"), "--resume"]
+      await refused([...resume, "--to", "platform"], "cannot resume: the run being resumed wrote canonical, not platform; run without --resume to start again")
+      await refused([...resume, "--adapter", "./examples/custom-adapter/src/index.ts"], "cannot resume: the run being resumed migrated with the built-in adapters only, this run with the adapters of file://")
+      expect(untouched()).toBe(true)
+      // The same checkpoint, as a run --to csv would have left it: the unit is part of what it wrote.
+      const checkpoint = join(folder, kept("s")[0]!)
+      await writeFile(checkpoint, JSON.stringify({ ...JSON.parse(readFileSync(checkpoint, "utf8")), target: "csv" }))
+      await refused([...resume, "--to", "csv", "--units", "cm"], "cannot resume: the run being resumed wrote csv, not csv in cm")
+    },
+    TIMEOUT
+  )
+
+  it(
+    "with --verify, refuses an input edited to the same size and time, naming it, and resumes an unchanged one",
+    async () => {
+      await putBack()
+      const input = join(dir, "a.ndjson")
+      const original = await readFile(input)
+      const times = await stat(input)
+      const args = [...inputs(), "--out", join(folder, "s.ndjson"), "--rejects", join(folder, "s.rejects"), "--resume"]
+      try {
+        // The first record's first digit, changed: the same size, and the time put back.
+        const at = original.indexOf(0x30)
+        const edited = Buffer.from(original)
+        edited[at] = original[at] === 0x31 ? 0x32 : 0x31
+        await writeFile(input, edited)
+        await utimes(input, times.atime, times.mtime)
+        const refused = await run("migrate", ...args, "--verify")
+        expect(refused.code).toBe(1)
+        expect(refused.stderr).toMatch(new RegExp(`^scanbridge: cannot resume: ${input} has changed since the run being resumed read its first \\d+ bytes \\(SHA-256 [0-9a-f]{64} then, [0-9a-f]{64} now\\); run without --resume to start again`))
+        expect(untouched()).toBe(true)
+      } finally {
+        await writeFile(input, original)
+        await utimes(input, times.atime, times.mtime)
+      }
+      await succeedsAsClean(["migrate", ...args, "--verify", "--quiet"], cleanOutputs())
+      const alone = await run("migrate", ...inputs(), "--out", join(folder, "s.ndjson"), "--verify")
+      expect(alone.code).toBe(2)
+      expect(alone.stderr).toContain("--verify checks the inputs of the run being resumed: give it with --resume")
     },
     TIMEOUT
   )

@@ -6,6 +6,7 @@
  */
 export {
   type ChunkSink,
+  type InputDigest,
   type MigrateOptions,
   type MigrateProgress,
   type MigrateSource,
@@ -30,8 +31,22 @@ export {
   normalizeEither
 } from "./normalizer.js"
 export { type InputFile, type ListedInputs, MigrateInputError, type StdinBytes, listInputs } from "./inputs.js"
-export { MigrateOutputError, type NamedOutput, type OutputFile, type OutputFileOptions, type TextWriter, outputFile, refuseOverlaps, textOf } from "./output.js"
+export { MigrateOutputError, type NamedOutput, type OutputFile, type OutputFileOptions, type TextWriter, outputFile, outputPath, refuseOverlaps, textOf } from "./output.js"
 export { type Reject, type Report, renderReport, table } from "./report.js"
 export { MigrateWorkerError, type MigratePool, type MigratePoolOptions, makeMigratePool, runMigrateWorker } from "./workers.js"
 export { type Cell, type Column, type ColumnType, SCAN_COLUMNS, TABLE_TARGETS, type TableTarget, scanColumns, scanRow, snakeCase } from "./table.js"
-export { type Checkpoint, type InputIdentity, cannotResume, checkpointFile, inputIdentities, readCheckpoint, resumePointOf, writeCheckpoint } from "./checkpoint.js"
+export {
+  CHECKPOINT_FORMAT,
+  type Checkpoint,
+  type InputIdentity,
+  type ResumableOutput,
+  ResumeError,
+  type ResumingRun,
+  cannotResume,
+  checkpointFile,
+  inputIdentities,
+  readCheckpoint,
+  resumePointOf,
+  verifyInputs,
+  writeCheckpoint
+} from "./checkpoint.js"

@@ -14,6 +14,7 @@ import { giveBytes } from "./internal/buffers.js"
 import { CHUNK_BYTES, type InputChunk, type RecordPosition, afterLine, inputChunks } from "./internal/read.js"
 import { readAhead } from "./internal/read-ahead.js"
 import { type MigratedChunk, makeCounter, migrateChunk } from "./internal/pipeline.js"
+import type { InputDigest } from "./internal/digest.js"
 import { type Framing, framingOf } from "./internal/framing.js"
 import { type OutputTarget, isTableTarget } from "./internal/targets.js"
 import { Normalizer, UnknownTargetError } from "./normalizer.js"
@@ -23,6 +24,7 @@ import { TABLE_TARGETS } from "./table.js"
 import type { MigratePool, MigrateWorkerError } from "./workers.js"
 
 export type { RecordPosition } from "./internal/read.js"
+export type { InputDigest } from "./internal/digest.js"
 
 /** How far a migration has got. */
 export interface MigrateProgress {
@@ -33,12 +35,19 @@ export interface MigrateProgress {
   readonly bytesTotal: number | null
   /** The last record written (to the outputs, or committed by a sink): where a resumed run starts after. */
   readonly position: RecordPosition | undefined
+  /**
+   * With `hashInputs`: the input files read so far, each one's content hashed up to the last
+   * record written (the whole of a file done with, or of a JSON document), for a checkpoint.
+   */
+  readonly digests?: ReadonlyArray<InputDigest>
 }
 
 /** Where an earlier run of the same inputs stopped: the last record it wrote, and its report then. */
 export interface ResumePoint {
   readonly position: RecordPosition
   readonly report: Report
+  /** The digests the run being resumed had (`MigrateProgress.digests`): with `hashInputs`, the files before the resumed one, not read again, keep theirs. */
+  readonly digests?: ReadonlyArray<InputDigest>
 }
 
 /** A record from somewhere other than a file: a database row, say. */
@@ -103,6 +112,12 @@ interface MigrateCommon<R> {
    * thread migrates them. Either way the output is the same bytes.
    */
   readonly pool?: MigratePool
+  /**
+   * Hashes the input files' content as it is read (SHA-256), so that `onProgress` says what the
+   * run stands on (`MigrateProgress.digests`) and a checkpoint can be checked against the files
+   * before a run resumes from it (`verifyInputs`). Off by default: it costs a pass over the bytes.
+   */
+  readonly hashInputs?: boolean
 }
 
 /** Outputs of text: a file, standard output, memory. */
@@ -137,9 +152,10 @@ export interface SinkOutput<W> {
 /** `R`: what the source of records may fail with; `W`: what the sink may. */
 export type MigrateOptions<R = never, W = never> = MigrateCommon<R> & (TextOutputs | SinkOutput<W>)
 
-/** A migrated chunk, with the input bytes it stood for. */
+/** A migrated chunk, with the input bytes it stood for and, when they are hashed, their digest. */
 interface PlacedChunk extends MigratedChunk {
   readonly inputBytes: number
+  readonly digest: InputDigest | undefined
 }
 
 /**
@@ -255,24 +271,35 @@ export const migrate = <R = never, W = never>(options: MigrateOptions<R, W>) =>
     const after = options.after
     if (after !== undefined) counter.merge(after.report)
     const files = listed === undefined ? [] : yield* resumedFiles(listed, after?.position)
+    // By file, in the order read; the files before the resumed one keep the resumed run's.
+    const hashed = options.hashInputs === true
+    const digests = new Map<string, InputDigest>(hashed ? (after?.digests ?? []).map((d) => [d.file, d]) : [])
+    const keepDigest = (digest: InputDigest | undefined) => void (digest !== undefined && digests.set(digest.file, digest))
     const chunks: Stream.Stream<InputChunk, MigrateInputError | R, FileSystem.FileSystem> =
       listed === undefined
         ? Stream.map((inputs as MigrateSource<R>).records, (records) => ({ _tag: "Records", records, inputBytes: records.reduce((n, r) => n + r.raw.length, 0) }))
         : Stream.flatMap(Stream.fromIterable(files), (input) => {
-            const read = inputChunks(input, options.stdin)
+            const read = inputChunks(input, options.stdin, hashed)
             const skip = after?.position
             if (skip === undefined || skip.file !== input.file) return read
-            // The resumed file: its records up to the checkpoint's are skipped; their bytes count as read.
+            // The resumed file: its records up to the checkpoint's are skipped; their bytes count as
+            // read, and were hashed (the chunks skipped come before any this run writes). A chunk of
+            // no records has nothing to skip: one that carries the file's whole digest, after the
+            // records written, must follow them.
             return Stream.filterMap(read, (chunk) => {
+              if (chunk._tag === "Records" && chunk.records.length === 0) return Option.some(chunk)
               const rest = afterLine(chunk, skip.line)
-              if (rest === undefined) bytesRead += chunk.inputBytes
+              if (rest === undefined) {
+                bytesRead += chunk.inputBytes
+                keepDigest(chunk.digest)
+              }
               return Option.fromNullable(rest)
             })
           })
     const bytesTotal = listed?.bytesTotal ?? null
     let position = after?.position
     const migrated = readAhead(chunks, READ_AHEAD).pipe(
-      Stream.mapEffect((chunk) => Effect.map(run(chunk), (migrated): PlacedChunk => ({ ...migrated, inputBytes: chunk.inputBytes })), {
+      Stream.mapEffect((chunk) => Effect.map(run(chunk), (migrated): PlacedChunk => ({ ...migrated, inputBytes: chunk.inputBytes, digest: chunk.digest })), {
         concurrency: pool === undefined ? 1 : pool.concurrency + HERE
       }),
       // Written behind: the next chunk is migrated while the last one's bytes are written.
@@ -281,8 +308,11 @@ export const migrate = <R = never, W = never>(options: MigrateOptions<R, W>) =>
         counter.merge(chunk.tally)
         bytesRead += chunk.inputBytes
         position = chunk.last ?? position
+        keepDigest(chunk.digest)
         const written = write(chunk)
-        const progress = Effect.suspend(() => options.onProgress!({ report: counter.report(), bytesRead, bytesTotal, position }))
+        const progress = Effect.suspend(() =>
+          options.onProgress!({ report: counter.report(), bytesRead, bytesTotal, position, ...(hashed ? { digests: [...digests.values()] } : {}) })
+        )
         return options.onProgress ? Effect.zipRight(written, progress) : written
       })
     )

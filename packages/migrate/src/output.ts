@@ -162,9 +162,20 @@ export interface NamedOutput {
   readonly file: string
 }
 
-/** The real path of a file that may not exist yet: its folder's real path, and its name. */
-const realPathOf = (fs: FileSystem.FileSystem, path: Path.Path, file: string): Effect.Effect<string> =>
-  Effect.orElse(fs.realPath(file), () => Effect.map(Effect.orElseSucceed(fs.realPath(path.dirname(file)), () => path.resolve(path.dirname(file))), (dir) => path.join(dir, path.basename(file))))
+/** A file that may not exist yet by its folder's real path (links resolved) and its name; the folder as given, made absolute, when it has none. */
+const inRealFolder = (fs: FileSystem.FileSystem, path: Path.Path, file: string): Effect.Effect<string> =>
+  Effect.map(Effect.orElseSucceed(fs.realPath(path.dirname(file)), () => path.resolve(path.dirname(file))), (dir) => path.join(dir, path.basename(file)))
+
+/** The real path of a file that may not exist yet: its own, or its folder's real path and its name. */
+const realPathOf = (fs: FileSystem.FileSystem, path: Path.Path, file: string): Effect.Effect<string> => Effect.orElse(fs.realPath(file), () => inRealFolder(fs, path, file))
+
+/**
+ * What names an output however it is spelled (`x`, `./x`, `/abs/x`, through a linked folder): its
+ * folder's real path and its name. The name itself is not followed, so that an output is the same
+ * whether or not its destination exists yet.
+ */
+export const outputPath = (file: string): Effect.Effect<string, never, FileSystem.FileSystem | Path.Path> =>
+  Effect.flatMap(Effect.all([FileSystem.FileSystem, Path.Path]), ([fs, path]) => inRealFolder(fs, path, file))
 
 /**
  * Refuses outputs that would destroy or feed the run's inputs, before anything is opened: an output

@@ -17,11 +17,16 @@ import {
   refuseOverlaps,
   renderReport,
   TABLE_TARGETS,
+  CHECKPOINT_FORMAT,
+  type ResumableOutput,
+  ResumeError,
   cannotResume,
   checkpointFile,
   inputIdentities,
+  outputPath,
   readCheckpoint,
   resumePointOf,
+  verifyInputs,
   writeCheckpoint
 } from "@scanbridge/migrate"
 import { ExitCode, exitWith } from "../exit.js"
@@ -42,6 +47,7 @@ export interface MigrateArgs {
   readonly table: string
   readonly resumable: boolean
   readonly resume: boolean
+  readonly verify: boolean
   readonly to: string
   readonly units: "mm" | "cm" | "in"
   readonly out: Option.Option<string>
@@ -76,10 +82,16 @@ const checkDatabaseFlags = (args: MigrateArgs) =>
       if (clash.length > 0) return yield* usage(`--into writes scans and rejects to the database: drop ${clash.map((f) => `--${f}`).join(" and ")}`)
       if (args.to !== "canonical" || args.units !== "mm") return yield* usage("--into writes canonical scans in millimetres: drop --to and --units")
     }
+    if (args.verify && !args.resume) return yield* usage("--verify checks the inputs of the run being resumed: give it with --resume")
+    if (args.verify && (Option.isSome(args.into) || Option.isSome(args.from))) {
+      return yield* usage("--verify checks input files against the hashes a checkpoint beside --out keeps: not with --from or --into")
+    }
     if ((args.resumable || args.resume) && Option.isNone(args.into)) {
       const flag = args.resume ? "--resume" : "--resumable"
       if (args.to === "parquet") return yield* usage(`${flag}: a Parquet file is written whole (its footer last), so it cannot be resumed; write csv or NDJSON to resume`)
       if (Option.isNone(args.out) || isStdout(args.out)) return yield* usage(`${flag} keeps a checkpoint beside the output: give --out FILE`)
+      // What went to standard output cannot be cut back to a checkpoint: a resumed run would repeat some.
+      if (isStdout(args.rejects)) return yield* usage(`${flag}: rejects on standard output cannot be taken back to the checkpoint when the run is resumed; give --rejects FILE`)
       if (args.inputs.some((i) => i === STDIN_ARGUMENT || STDIN_NAMES.has(i))) return yield* usage(`${flag}: standard input cannot be read again; give the input as a file`)
     }
     for (const [flag, url] of [["--from", args.from], ["--into", args.into]] as const) {
@@ -138,9 +150,21 @@ export const runMigrate = (args: MigrateArgs) => {
       const path = yield* Path.Path
       const checkpointAt = args.resumable || args.resume ? Option.map(Option.filter(args.out, () => sink === undefined), (out) => checkpointFile(path, out)) : Option.none()
       const checkpoint = Option.isSome(checkpointAt) && args.resume ? yield* readCheckpoint(checkpointAt.value) : Option.none()
-      if (Option.isSome(checkpoint)) {
-        const why = cannotResume(checkpoint.value, identities, target)
-        if (why !== undefined) return yield* new CliError({ message: `cannot resume: ${why}; run without --resume to start again` })
+      // The outputs a checkpoint counts, by real path: a resumed run finds them however they are spelled.
+      const resumableNames = [
+        ["--out", args.out],
+        ["--rejects", args.rejects]
+      ] as const
+      const resumableOutputs: ReadonlyArray<ResumableOutput & { readonly name: (typeof resumableNames)[number][0] }> = Option.isNone(checkpointAt)
+        ? []
+        : yield* Effect.forEach(
+            resumableNames.flatMap(([name, value]) => (Option.isSome(value) ? [[name, value.value] as const] : [])),
+            ([name, file]) => Effect.map(outputPath(file), (real) => ({ name, file: real }))
+          )
+      if (Option.isSome(checkpointAt) && Option.isSome(checkpoint)) {
+        const why = cannotResume(checkpoint.value, { inputs: identities, target, adapters: modules, outputs: resumableOutputs })
+        if (why !== undefined) return yield* new ResumeError({ file: checkpointAt.value, message: `cannot resume: ${why}; run without --resume to start again` })
+        if (args.verify && listed !== undefined) yield* verifyInputs(checkpointAt.value, checkpoint.value, listed)
       }
       const sinkResume = sink !== undefined && args.resume ? yield* sink.resumePoint : undefined
       const after = Option.isSome(checkpoint) ? resumePointOf(checkpoint.value) : sinkResume
@@ -152,37 +176,38 @@ export const runMigrate = (args: MigrateArgs) => {
           closed = true
           return new MigrateOutputError({ file: "-", message: "standard output was closed" })
         })
-      const resumedBytes = (file: string) => Option.getOrUndefined(Option.flatMap(checkpoint, (c) => Option.fromNullable(c.outputs.find((o) => o.file === file)?.bytes)))
-      const open = (value: Option.Option<string>, resumable: boolean) => {
+      // A checkpoint resumed has the same outputs as this run (cannotResume): each is cut back to its bytes.
+      const resumedBytes = (name: string) => Option.getOrUndefined(Option.flatMap(checkpoint, (c) => Option.fromNullable(c.outputs.find((o) => o.name === name)?.bytes)))
+      const open = (value: Option.Option<string>, resumable: string | undefined) => {
         if (Option.isNone(value) || isStdout(value)) return Effect.succeed(undefined)
-        const from = resumedBytes(value.value)
-        const options = resumable && Option.isSome(checkpointAt) ? { resumable: from === undefined ? {} : { from } } : {}
+        const from = resumable === undefined ? undefined : resumedBytes(resumable)
+        const options = resumable !== undefined && Option.isSome(checkpointAt) ? { resumable: from === undefined ? {} : { from } } : {}
         return Effect.acquireRelease(Effect.map(outputFile(value.value, options), track), (output) => Effect.sync(() => untrack(output)))
       }
-      const out = yield* open(args.out, true)
-      const rejects = yield* open(args.rejects, true)
-      // The report is written whole at the end: nothing of it to resume.
-      const reportFile = yield* open(args.report, false)
+      const out = yield* open(args.out, "--out")
+      const rejects = yield* open(args.rejects, "--rejects")
+      // The report is written whole at the end, from the report the checkpoint goes on from: nothing
+      // of it to resume, and the same bytes whether or not the run being resumed was given --report.
+      const reportFile = yield* open(args.report, undefined)
       const writerOf = (output: OutputFile | undefined, value: Option.Option<string>) => (output !== undefined ? output.write : isStdout(value) ? toStdout : undefined)
       // Without --rejects, rejects are counted in the report, not formatted.
       const rejectsWriter = writerOf(rejects, args.rejects)
       // After each chunk, where the outputs stand: a crash leaves the last checkpoint, or the one before.
-      const resumableOutputs = [
-        [args.out, out],
-        [args.rejects, rejects]
-      ] as const
+      const written = { "--out": out, "--rejects": rejects }
       // A checkpoint that cannot be written leaves the last one: a resumed run redoes more, and writes the same.
       const fileSystem = yield* FileSystem.FileSystem
       const saveCheckpoint = (progress: MigrateProgress): Effect.Effect<void> =>
         Option.isNone(checkpointAt) || progress.position === undefined
           ? Effect.void
           : Effect.ignore(Effect.provideService(writeCheckpoint(checkpointAt.value, {
-              format: "scanbridge.checkpoint/v1",
+              format: CHECKPOINT_FORMAT,
               inputs: identities,
               target,
-              outputs: resumableOutputs.flatMap(([value, output]) => (Option.isSome(value) && output !== undefined ? [{ file: value.value, bytes: output.bytesWritten }] : [])),
+              adapters: modules,
+              outputs: resumableOutputs.map((o) => ({ ...o, bytes: written[o.name]?.bytesWritten ?? 0 })),
               position: { file: progress.position.file, line: progress.position.line },
-              report: progress.report
+              report: progress.report,
+              digests: progress.digests ?? []
             }), FileSystem.FileSystem, fileSystem))
 
       const total = listed?.bytesTotal ?? null
@@ -207,6 +232,8 @@ export const runMigrate = (args: MigrateArgs) => {
           : { to: args.to, units: args.units, output: writerOf(out, args.out) ?? toStdout, ...(rejectsWriter === undefined ? {} : { rejects: rejectsWriter }) }),
         ...(pool === undefined ? {} : { pool }),
         ...(after === undefined ? {} : { after }),
+        // A checkpoint keeps what the run has read hashed, for a --verify of the run that resumes it.
+        ...(Option.isSome(checkpointAt) ? { hashInputs: true } : {}),
         // Only a progress line or a checkpoint reads the progress: without one, no chunk pays for a report.
         ...(ticker === undefined && Option.isNone(checkpointAt)
           ? {}

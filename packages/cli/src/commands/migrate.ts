@@ -16,7 +16,7 @@ export { STDIN_ARGUMENT } from "./flags.js"
 
 /** What `scanbridge migrate --help` shows after the flags (see help.ts). */
 export const migrateHelp = {
-  usage: "scanbridge migrate <inputs>... | --from URL --query SQL [--to TARGET] [--units mm|cm|in] [--into URL [--table NAME]] [--resumable] [--resume] [--adapter MODULE]... [--out FILE] [--rejects FILE] [--report FILE] [--strict] [--workers N] [--progress WHEN] [--quiet]",
+  usage: "scanbridge migrate <inputs>... | --from URL --query SQL [--to TARGET] [--units mm|cm|in] [--into URL [--table NAME]] [--resumable] [--resume [--verify]] [--adapter MODULE]... [--out FILE] [--rejects FILE] [--report FILE] [--strict] [--workers N] [--progress WHEN] [--quiet]",
   exitCodes: [
     [ExitCode.ok, "every record was migrated or rejected, and the outputs are in place"],
     [ExitCode.failure, "the run failed (an unreadable input, an output that cannot be written); every destination is as it was"],
@@ -48,6 +48,10 @@ export const migrateCommand = Command.make(
     table: text("table", "NAME", "scans", "with --into, the table of scans (created when missing; NAME or SCHEMA.NAME)"),
     resumable: flag("resumable", "keep a checkpoint beside --out, and keep the outputs written so far if the run stops, so that --resume can go on from there (default: off; a run --into a database always keeps one)"),
     resume: flag("resume", "go on from where the last run of the same inputs stopped (its checkpoint beside --out, or the database's), writing what a run that never stopped writes (default: off)"),
+    verify: flag(
+      "verify",
+      "with --resume, read again the bytes of the inputs the run being resumed had read and refuse to resume if they are not those its checkpoint hashed (an input edited to the same size and time) (default: off)"
+    ),
     to: text("to", BUILT_IN_TARGETS.join("|"), "canonical", "the shape to write (csv, parquet: one row per scan, for a spreadsheet or an analyst's table), or an --adapter's target"),
     units: choice("units", ["mm", "cm", "in"] as const, "mm", "with --to csv or parquet, the unit of the length columns (height and measurements)"),
     adapter: adapterOption,

@@ -10,6 +10,7 @@ import type { PlatformError } from "@effect/platform/Error"
 import { Chunk, Effect, Encoding, Option, Stream } from "effect"
 import { type InputFile, MigrateInputError, STDIN, type StdinBytes, listInputs } from "../inputs.js"
 import { giveBytes, takeBytes } from "./buffers.js"
+import { type InputDigest, withDigests } from "./digest.js"
 
 /** One record of the input, with where it came from. */
 export interface InputRecord {
@@ -55,8 +56,16 @@ export type InputChunk =
       /** Whole lines, each ended by \n (the file's last one maybe not); UTF-8, or meant to be. */
       readonly bytes: Uint8Array
       readonly inputBytes: number
+      /** When the input is hashed: its content up to the end of the chunk's last record. */
+      readonly digest?: InputDigest
     }
-  | { readonly _tag: "Records"; readonly records: ReadonlyArray<InputRecord>; readonly inputBytes: number }
+  | {
+      readonly _tag: "Records"
+      readonly records: ReadonlyArray<InputRecord>
+      readonly inputBytes: number
+      /** When the input is hashed: a JSON document's whole content (its records exist only once all of it parses). */
+      readonly digest?: InputDigest
+    }
 
 // --- Records of bytes ---------------------------------------------------------------------
 
@@ -141,6 +150,44 @@ export const recordsOf = (chunk: InputChunk): ReadonlyArray<InputRecord> => {
   const records: Array<InputRecord> = []
   eachRecordOfLines(chunk, (record) => records.push(record))
   return records
+}
+
+// Every character String.prototype.trim removes that is ASCII.
+const isAsciiSpace = (b: number) => b === 0x20 || (b >= 0x09 && b <= 0x0d)
+
+/** Whether a line's bytes (without its line ending) are a record as eachRecordOfLines reads them: not blank, or not UTF-8. */
+const holdsRecord = (own: Uint8Array): boolean => {
+  let ascii = true
+  for (const b of own) {
+    if (b >= 0x80) ascii = false
+    else if (!isAsciiSpace(b)) return true
+  }
+  if (ascii) return false
+  // Rare: white space beyond ASCII (a no-break space, U+FEFF) or bytes that are not UTF-8.
+  try {
+    return strict.decode(own).trim() !== ""
+  } catch {
+    return firstInvalidUtf8(own) >= 0 || lossy.decode(own).trim() !== ""
+  }
+}
+
+/**
+ * Where a chunk of lines' last record ends (after its \n, if it has one), or -1 when it holds
+ * only blank lines: the bytes of the chunk a run that stops after it has read. Found from the end,
+ * so a chunk that ends with a record costs one line's scan, not a decoding of the chunk.
+ */
+export const lastRecordEnd = (chunk: Extract<InputChunk, { _tag: "Lines" }>): number => {
+  const { bytes } = chunk
+  const start = chunk.first && hasBom(bytes) ? 3 : 0
+  for (let end = bytes.length; end > start; ) {
+    const stop = bytes[end - 1] === 10 ? end - 1 : end
+    // lastIndexOf counts a negative index from the end: no search before the first byte.
+    const lf = stop > 0 ? bytes.lastIndexOf(10, stop - 1) : -1
+    const from = Math.max(lf + 1, start)
+    if (holdsRecord(bytes.subarray(from, bytes[stop - 1] === 13 && stop > from ? stop - 1 : stop))) return end
+    end = lf + 1
+  }
+  return -1
 }
 
 // --- Chunks -------------------------------------------------------------------------------
@@ -490,35 +537,73 @@ const stdinChunks = (bytes: Stream.Stream<Uint8Array, MigrateInputError>, consum
     })
   )
 
+const unreadableOf = (file: string) => (e: PlatformError) => new MigrateInputError({ file, message: `${file}: ${e.message}` })
+
+/** A file's or a pipe's bytes as they are read, not decompressed. */
+const bytesOf = (fs: FileSystem.FileSystem, input: InputFile) =>
+  input.kind === "stream" || input.size === null ? streamBytes(fs, input.file, unreadableOf(input.file)) : fileBytes(fs, input.file, input.size, unreadableOf(input.file))
+
+const isGzip = (file: string) => file.endsWith(".gz")
+
+/** A chunk of no records that carries an input's digest. */
+const digestOnly = (digest: InputDigest): InputChunk => ({ _tag: "Records", records: [], inputBytes: 0, digest })
+
+const NO_BYTES = new Uint8Array(0)
+
 /**
  * One input's chunks: NDJSON lines as bytes, or the elements of a JSON document (a `.json` file,
- * or standard input holding one) as records. A `.gz` is decompressed as it is read.
+ * or standard input holding one) as records. A `.gz` is decompressed as it is read. With `hashed`,
+ * a file's chunks carry its digest (digest.ts): of its content up to each chunk's last record, or
+ * of a JSON document's whole content.
  */
-export const inputChunks = (input: InputFile, stdin?: StdinBytes): Stream.Stream<InputChunk, MigrateInputError, FileSystem.FileSystem> =>
+export const inputChunks = (input: InputFile, stdin?: StdinBytes, hashed = false): Stream.Stream<InputChunk, MigrateInputError, FileSystem.FileSystem> =>
   Stream.unwrap(
     Effect.gen(function* () {
       const fs = yield* FileSystem.FileSystem
       const file = input.file
-      const unreadable = (e: PlatformError) => new MigrateInputError({ file, message: `${file}: ${e.message}` })
       const source =
         input.kind === "stdin"
           ? stdin === undefined
             ? Stream.fail(MigrateInputError.noStdin())
             : Stream.mapError(stdin, (e) => new MigrateInputError({ file, message: `${file}: ${describe(e)}` }))
-          : input.kind === "stream" || input.size === null
-            ? streamBytes(fs, file, unreadable)
-            : fileBytes(fs, file, input.size, unreadable)
+          : bytesOf(fs, input)
       let read = 0
       const counted = Stream.map(source, (bytes) => ((read += bytes.length), bytes))
       if (input.kind === "stdin") return stdinChunks(counted, () => read)
-      const gz = file.endsWith(".gz")
+      const gz = isGzip(file)
       const content = gz ? gunzip(file, counted) : counted
       if (/\.json(?:\.gz)?$/.test(file)) {
         // A JSON document is read whole: its records only exist once it parses.
-        return Stream.unwrap(Effect.map(collect(content), (bytes) => documentChunks(file, bytes, read)))
+        return Stream.unwrap(
+          Effect.map(collect(content), (bytes) => {
+            const chunks = documentChunks(file, bytes, read)
+            if (!hashed) return chunks
+            // All of it is hashed with the first chunk; each chunk carries the same digest.
+            let rest = bytes
+            const whole = () => {
+              const span = { bytes: rest, upTo: rest.length }
+              rest = NO_BYTES
+              return span
+            }
+            return withDigests(file, chunks, whole, digestOnly)
+          })
+        )
       }
       // A regular file's reads are buffers of `takeBytes`, given back as they are cut into chunks.
-      return gz ? linesOf(file, content, () => read) : linesOf(file, content, undefined, input.kind === "file" && input.size !== null)
+      const lines = gz ? linesOf(file, content, () => read) : linesOf(file, content, undefined, input.kind === "file" && input.size !== null)
+      return hashed ? withDigests(file, lines, (chunk) => (chunk._tag === "Lines" ? { bytes: chunk.bytes, upTo: lastRecordEnd(chunk) } : undefined), digestOnly) : lines
+    })
+  )
+
+/**
+ * A file input's content, as its records are read from it (decompressed, for a `.gz`): what its
+ * digest hashes. A regular file's reads are buffers of `takeBytes`, the reader's to give back.
+ */
+export const inputContent = (input: InputFile): Stream.Stream<Uint8Array, MigrateInputError, FileSystem.FileSystem> =>
+  Stream.unwrap(
+    Effect.map(FileSystem.FileSystem, (fs) => {
+      const bytes = bytesOf(fs, input)
+      return isGzip(input.file) ? gunzip(input.file, bytes) : bytes
     })
   )
 
