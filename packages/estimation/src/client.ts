@@ -8,7 +8,7 @@ import type { ConfigError } from "effect"
 import { Config, Context, Duration, Effect, Either, Layer, Redacted, Schedule } from "effect"
 import { DecodeError, type Scan, type Stats } from "@scanbridge/model"
 import { checkStats, schemaDecoder } from "@scanbridge/model/internal"
-import { ApiClient, type ApiRedirectError, type ApiResponseTooLargeError, ApiStatusError, type RetryOptions } from "@scanbridge/http"
+import { ApiClient, ApiStatusError, type RetryOptions } from "@scanbridge/http"
 import { type UnitOptions, decodeReadResponseEither } from "./codec.js"
 import {
   type EstimationHttpFailure,
@@ -75,7 +75,7 @@ export interface EstimationClientOptions {
   readonly transformClient?: (client: HttpClient.HttpClient) => HttpClient.HttpClient
 }
 
-type Failure = EstimationHttpFailure | ApiRedirectError | ApiResponseTooLargeError | DecodeError
+type Failure = EstimationHttpFailure | DecodeError
 
 export interface EstimationClientService {
   /** Step 1: an anonymous access token for the client id. */

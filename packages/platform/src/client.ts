@@ -7,7 +7,7 @@ import type { ConfigError, Duration } from "effect"
 import { Chunk, Config, Context, Effect, Either, Layer, Option, Redacted, Schema, Stream } from "effect"
 import { Catalogue, DecodeError, type MeasurementName, type Scan, type Stats } from "@scanbridge/model"
 import { previewValue, schemaDecoder } from "@scanbridge/model/internal"
-import { ApiClient, type ApiRedirectError, type ApiResponseTooLargeError, type RetryOptions, type statusFields } from "@scanbridge/http"
+import { ApiClient, type RetryOptions, type statusFields } from "@scanbridge/http"
 import { decodeEntryEither, decodeListPageEither } from "./codec.js"
 import {
   PlatformAlreadyDeletedError,
@@ -83,7 +83,7 @@ export interface PlatformClientOptions {
   readonly transformClient?: (client: HttpClient.HttpClient) => HttpClient.HttpClient
 }
 
-type Failure = PlatformHttpError | ApiRedirectError | ApiResponseTooLargeError | DecodeError
+type Failure = PlatformHttpError | DecodeError
 
 export interface PlatformClientService {
   /** Consumes one scan of quota. Never retried. A scan that failed is returned, not raised. */
