@@ -17,13 +17,13 @@
 import * as HttpRouter from "@effect/platform/HttpRouter"
 import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
-import type * as Multipart from "@effect/platform/Multipart"
-import { Chunk, Clock, Effect, Either, Schema, Stream } from "effect"
+import { Clock, Effect, Either, Schema } from "effect"
 import { convertLength, convertMass } from "@scanbridge/model"
 import { Wire, checkPhoto, estimationDialect } from "@scanbridge/estimation"
 import { type BodyStats, ALL, compositionFor, measurementsFor } from "./body.js"
 import { markedFailure } from "./marker.js"
 import { hash } from "./internal/random.js"
+import { formOf } from "./multipart.js"
 
 export const DEMO_ESTIMATION_CLIENT_ID = "cl_demo_0123456789"
 export const TOKEN_LIFETIME_MS = 60 * 60 * 1000
@@ -174,14 +174,8 @@ const upload = (state: EstimationState) =>
       const { id } = yield* idParams
       const job = yield* jobOf(state, token, id)
       const request = yield* HttpServerRequest.HttpServerRequest
-      const parts = yield* request.multipartStream.pipe(
-        Stream.mapEffect((part): Effect.Effect<readonly [string, string | Uint8Array], Multipart.MultipartError> =>
-          part._tag === "Field" ? Effect.succeed([part.key, part.value]) : Effect.map(part.contentEffect, (bytes) => [part.key, bytes])
-        ),
-        Stream.runCollect,
-        Effect.map((chunk) => new Map(Chunk.toReadonlyArray(chunk))),
-        Effect.catchAll(() => refuse(400, "the body is not multipart/form-data"))
-      )
+      const body = yield* Effect.orElse(request.arrayBuffer, () => refuse(400, "the body could not be read"))
+      const parts = yield* formOf(new Uint8Array(body), request.headers["content-type"] ?? "").pipe(Effect.catchTag("MultipartRefused", (e) => refuse(400, e.message)))
       const clientId = parts.get("client_id")
       const pattern = parts.get("pattern")
       const image = parts.get("image")

@@ -14,7 +14,7 @@ import { createServer } from "node:http"
 import { ApiFailure, type OrgOptions, type PlatformOptions, PlatformState, platformRouter } from "./platform.js"
 import { type EstimationOptions, EstimationState, estimationRouter } from "./estimation.js"
 import { type FitOptions, FitState, fitRouter } from "./fit.js"
-import { BodyRefused, MAX_BODY_BYTES, MAX_JSON_DEPTH, limitedRequest, refusedByLength } from "./limits.js"
+import { BodyRefused, MAX_BODY_BYTES, MAX_JSON_DEPTH, discardRequestRest, limitedRequest, refusedByLength } from "./limits.js"
 import { seeded } from "./internal/random.js"
 import { OPENAPI_APIS, openApiDocument } from "./openapi.js"
 import type { BodyStats } from "./body.js"
@@ -147,8 +147,7 @@ const layer = (options: SimulatorOptions) =>
         })
       )
 
-      const app = Effect.gen(function* () {
-        const request = yield* HttpServerRequest.HttpServerRequest
+      const answer = (request: HttpServerRequest.HttpServerRequest) => Effect.gen(function* () {
         const latency = faults.latencyMs
         if (latency) yield* Effect.sleep(latency.min + random() * (latency.max - latency.min))
         const roll = random()
@@ -179,6 +178,8 @@ const layer = (options: SimulatorOptions) =>
         }
         return response.status === 401 ? response : HttpServerResponse.setHeaders(response, CORS)
       })
+
+      const app = Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => Effect.ensuring(answer(request), discardRequestRest(request)))
 
       const service = Effect.map(HttpServer.HttpServer, (server): SimulatorService => {
         const address = server.address
