@@ -1,6 +1,6 @@
 /** `scanbridge simulate`, run in-process: the one simulator program (`pnpm simulate` runs it too). */
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, Fiber, Queue } from "effect"
+import { ConfigProvider, Effect, Fiber, Queue } from "effect"
 import { readFileSync } from "node:fs"
 import { join } from "node:path"
 import { command, repoRoot, run } from "./harness.js"
@@ -14,6 +14,41 @@ const field = (text: string, pattern: RegExp) => {
   expect(m, `${pattern} not in:\n${text}`).not.toBeNull()
   return m![1]!
 }
+
+const CREATE_SCOPE = "api.platform.vendor.com/scans:create"
+
+/**
+ * Runs `simulate` with `args` until `f` is done with the URL it prints, and returns what `f`
+ * returns and everything printed.
+ */
+const simulating = <A>(args: ReadonlyArray<string>, f: (url: string) => Effect.Effect<A>) =>
+  Effect.gen(function* () {
+    const writes = yield* Queue.unbounded<string>()
+    const printed = { out: "", err: "" }
+    const fiber = yield* Effect.fork(command(["simulate", "--port", "0", ...args], { printed, out: (text) => Effect.zipRight(Queue.offer(writes, text), Effect.sync(() => void (printed.out += text))) }))
+    const exitedFirst = Effect.flatMap(Fiber.join(fiber), (r) => Effect.dieMessage(`simulate ended (${r.code}) before it listened: ${r.stderr}`))
+    const url = field(yield* Effect.raceFirst(Queue.take(writes), exitedFirst), /listening on (http:\/\/127\.0\.0\.1:\d+) /)
+    const result = yield* f(url)
+    yield* Fiber.interrupt(fiber)
+    return { result, printed: `${printed.out}${printed.err}` }
+  })
+
+const scanToken = (url: string) =>
+  Effect.flatMap(
+    get(`${url}/api/orgs/org_demo/scan-tokens`, { method: "POST", headers: { authorization: "sk_demo_0123456789" }, body: JSON.stringify({ scope: [CREATE_SCOPE] }) }),
+    (r) => Effect.promise(() => r.json() as Promise<{ token: string }>)
+  ).pipe(Effect.map((r) => r.token))
+
+/** The status of creating a scan with a scan token. */
+const createWith = (token: string) => (url: string) =>
+  Effect.map(
+    get(`${url}/api/orgs/org_demo/scans`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${token}` },
+      body: JSON.stringify({ statsEstimations: { age: 30, gender: "male", height: 1800, weight: 80_000 } })
+    }),
+    (r) => r.status
+  )
 
 describe("simulate", () => {
   it.live("--port 0 serves all four APIs on a free port with the credentials it prints, and stops when interrupted", () =>
@@ -71,6 +106,34 @@ describe("simulate", () => {
     })
   )
 
+  it.live("signs scan tokens with a secret random to each run, or with --secret, which keeps them valid across runs and is never printed", () =>
+    Effect.gen(function* () {
+      const secret = "our-simulator-secret-4711"
+      const issued = yield* simulating(["--secret", secret], scanToken)
+      expect(issued.printed).toContain("scan tokens signed with the secret of --secret")
+      const again = yield* simulating(["--secret", secret], createWith(issued.result))
+      expect(again.result).toBe(200)
+      const random = yield* simulating([], createWith(issued.result))
+      expect(random.result).toBe(401)
+      expect(random.printed).toContain("scan tokens signed with a secret random to this run")
+      const other = yield* simulating([], scanToken)
+      expect((yield* simulating([], createWith(other.result))).result).toBe(401)
+      for (const printed of [issued.printed, again.printed]) expect(printed).not.toContain(secret)
+    })
+  )
+
+  it.live("takes the secret from SCANBRIDGE_SIMULATOR_SECRET too; --secret wins over it", () =>
+    Effect.gen(function* () {
+      const secret = "from-the-environment-0815"
+      const withEnvironment = Effect.withConfigProvider(ConfigProvider.fromMap(new Map([["SCANBRIDGE_SIMULATOR_SECRET", secret]])))
+      const issued = yield* withEnvironment(simulating([], scanToken))
+      expect(issued.printed).toContain("scan tokens signed with the secret of SCANBRIDGE_SIMULATOR_SECRET")
+      expect(issued.printed).not.toContain(secret)
+      expect((yield* simulating(["--secret", secret], createWith(issued.result))).result).toBe(200)
+      expect((yield* withEnvironment(simulating(["--secret", "another"], createWith(issued.result)))).result).toBe(401)
+    })
+  )
+
   it("refuses bad values and unknown flags with exit code 2, naming the flag", async () => {
     for (const [args, message] of [
       [["--fault-rate", "2"], "--fault-rate 2: expected a number from 0 to 1"],
@@ -79,7 +142,8 @@ describe("simulate", () => {
       [["--session-complete-after", "-2"], "--session-complete-after -2: expected a whole number from -1"],
       [["--seed", "1.5"], "--seed 1.5: expected a whole number"],
       [["--bogus"], "unknown option --bogus for simulate"],
-      [["--verbose", "1"], "unknown option --verbose for simulate"]
+      [["--verbose", "1"], "unknown option --verbose for simulate"],
+      [["--secret", ""], "--secret: expected a secret that is not empty"]
     ] as const) {
       const r = await run("simulate", ...args)
       expect(r.code, `${args.join(" ")}: ${r.stderr}`).toBe(2)
@@ -116,7 +180,9 @@ describe("simulate", () => {
       "(default: 0)",
       "--session-complete-after N",
       "(default: 3000)",
-      "--staging"
+      "--staging",
+      "--secret SECRET",
+      "(default: SCANBRIDGE_SIMULATOR_SECRET, or a secret random to each run)"
     ]) {
       expect(r.stdout).toContain(text)
     }

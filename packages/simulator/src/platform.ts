@@ -15,7 +15,8 @@
 import * as HttpRouter from "@effect/platform/HttpRouter"
 import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
-import { Clock, Effect, Either, Schema } from "effect"
+import { Clock, Effect, Either, Redacted, Schema } from "effect"
+import { randomBytes } from "node:crypto"
 import { Catalogue, DecodeError, HUMAN_RANGES, type MeasurementName } from "@scanbridge/model"
 import { collectIssues, isBase64 } from "@scanbridge/model/internal"
 import { Wire } from "@scanbridge/platform"
@@ -34,8 +35,11 @@ export interface PlatformOptions {
   readonly orgs?: ReadonlyArray<OrgOptions>
   /** How the last list page says so: all three are allowed by the spec. Default "empty". */
   readonly listEnd?: "missing" | "null" | "empty"
-  /** HMAC secret of scan tokens. */
-  readonly tokenSecret?: string
+  /**
+   * HMAC secret of scan tokens. Default: random to each start, so that no one can sign tokens
+   * without it; give one to keep tokens valid across starts.
+   */
+  readonly tokenSecret?: Redacted.Redacted<string>
 }
 
 export const TRIAL_QUOTA = 5
@@ -83,13 +87,13 @@ export class PlatformState {
   /** Token id -> the scan it created, or IN_USE while a request creates it. */
   readonly spentTokens = new Map<string, string>()
   readonly listEnd: "missing" | "null" | "empty"
-  readonly secret: string
+  readonly secret: Redacted.Redacted<string>
   private nextSeq = 1
   private nextJti = 1
 
   constructor(options: PlatformOptions = {}) {
     this.listEnd = options.listEnd ?? "empty"
-    this.secret = options.tokenSecret ?? "scanbridge-simulator-secret"
+    this.secret = options.tokenSecret ?? Redacted.make(randomBytes(32).toString("base64url"))
     for (const org of options.orgs ?? [DEMO_ORG]) this.addOrg(org)
   }
 
@@ -146,7 +150,7 @@ const authenticate = (state: PlatformState, orgId: string) =>
     if (header === undefined || header === "") return yield* fail(401, "missing Authorization header")
     let principal: Principal
     if (header.startsWith("Bearer ")) {
-      const result = verify(state.secret, header.slice("Bearer ".length))
+      const result = verify(Redacted.value(state.secret), header.slice("Bearer ".length))
       if ("error" in result) return yield* fail(401, `invalid scan token: ${result.error}`)
       const c = result.claims
       const now = Math.floor((yield* Clock.currentTimeMillis) / 1000)
@@ -438,7 +442,7 @@ const issueToken = (state: PlatformState) =>
     const body = yield* readBody(Wire.ScanTokenRequest, "scan-token request")
     const now = Math.floor((yield* Clock.currentTimeMillis) / 1000)
     const expiresAt = now + (body.lifetime ?? Wire.MAX_TOKEN_LIFETIME_S)
-    const token = sign(state.secret, {
+    const token = sign(Redacted.value(state.secret), {
       iss: "scanbridge-simulator",
       sub: orgId,
       mid: principal.memberId,

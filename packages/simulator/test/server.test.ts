@@ -1,6 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Clock, Effect } from "effect"
-import { DEMO_ORG, DEMO_SESSION_CLIENT_ID, Simulator, TEST_EPOCH_MS, onTestClock } from "../src/index.js"
+import { Clock, Effect, Redacted } from "effect"
+import { DEMO_ORG, DEMO_SESSION_CLIENT_ID, Simulator, type SimulatorOptions, TEST_EPOCH_MS, onTestClock } from "../src/index.js"
 import { sign, verify } from "../src/internal/jwt.js"
 
 describe("scan tokens", () => {
@@ -13,6 +13,60 @@ describe("scan tokens", () => {
     expect(verify("secret", forged)).toEqual({ error: "bad token signature" })
     expect(verify("secret", "abc")).toEqual({ error: "not a JWT" })
   })
+})
+
+const CREATE_SCOPE = "api.platform.vendor.com/scans:create"
+const STATS = { statsEstimations: { age: 30, gender: "male", height: 1800, weight: 80_000 } }
+
+/** An effect against a simulator of its own, started for it and stopped after it. */
+const onSim = <A>(options: SimulatorOptions, f: (url: string) => Effect.Effect<A>) =>
+  Effect.flatMap(Simulator, (sim) => f(sim.url)).pipe(Effect.provide(Simulator.layer(options)))
+
+const issueToken = (url: string) =>
+  Effect.promise(() =>
+    fetch(`${url}/api/orgs/${DEMO_ORG.id}/scan-tokens`, { method: "POST", headers: { authorization: DEMO_ORG.apiKeys[0]! }, body: JSON.stringify({ scope: [CREATE_SCOPE] }) })
+      .then((r) => r.json() as Promise<{ token: string }>)
+      .then((r) => r.token)
+  )
+
+const createWith = (url: string, token: string) =>
+  Effect.promise(() =>
+    fetch(`${url}/api/orgs/${DEMO_ORG.id}/scans`, { method: "POST", headers: { authorization: `Bearer ${token}` }, body: JSON.stringify(STATS) }).then(async (r) => ({
+      status: r.status,
+      body: await r.text()
+    }))
+  )
+
+describe("the scan token secret", () => {
+  it.live("refuses a token signed with the fixed secret that earlier versions used", () =>
+    onSim({}, (url) =>
+      Effect.gen(function* () {
+        const now = Math.floor((yield* Clock.currentTimeMillis) / 1000)
+        const forged = sign("scanbridge-simulator-secret", { iss: "scanbridge-simulator", sub: DEMO_ORG.id, mid: "m", jti: "tok_9", scope: CREATE_SCOPE, iat: now, exp: now + 600 })
+        const reply = yield* createWith(url, forged)
+        expect(reply.status).toBe(401)
+        expect(JSON.parse(reply.body)).toEqual({ message: "invalid scan token: bad token signature" })
+      })
+    )
+  )
+
+  it.live("is random to each start: a token of one start is refused by the next", () =>
+    Effect.gen(function* () {
+      const token = yield* onSim({}, issueToken)
+      expect((yield* onSim({}, (url) => createWith(url, token))).status).toBe(401)
+      // The same start verifies its own token.
+      expect((yield* onSim({}, (url) => Effect.flatMap(issueToken(url), (own) => createWith(url, own)))).status).toBe(200)
+    })
+  )
+
+  it.live("tokenSecret keeps tokens valid across starts", () =>
+    Effect.gen(function* () {
+      const options = { platform: { tokenSecret: Redacted.make("a secret of our own") } }
+      const token = yield* onSim(options, issueToken)
+      expect((yield* onSim(options, (url) => createWith(url, token))).status).toBe(200)
+      expect((yield* onSim({ platform: { tokenSecret: Redacted.make("another") } }, (url) => createWith(url, token))).status).toBe(401)
+    })
+  )
 })
 
 describe("the server", () => {
