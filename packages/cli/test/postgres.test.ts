@@ -6,7 +6,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { Redacted } from "effect"
 import type pg from "pg"
-import { readFileSync } from "node:fs"
+import { existsSync, readFileSync } from "node:fs"
+import { mkdtemp, rm } from "node:fs/promises"
+import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { type RunningPostgres, startPostgres } from "../../migrate/test/postgres.js"
 import { exited, repoRoot, run, spawnCli } from "./harness.js"
@@ -104,6 +106,39 @@ describe("scanbridge migrate with PostgreSQL", () => {
       const rows = async (table: string) => (await admin.query(`select * from ${table} order by 1, 2`)).rows
       expect(await rows("killed")).toEqual(await rows("unkilled"))
       expect(await rows("killed_rejects")).toEqual(await rows("unkilled_rejects"))
+    },
+    TIMEOUT
+  )
+
+  it(
+    "a resumable run from a query into files, killed midway, resumes after its last key into the bytes of a run that never stopped; another query is refused",
+    async () => {
+      await admin.query(
+        "create table numbered as select g as id, (case when g % 10 = 0 then '{\"kind\":\"not a scan\"}' else (select payload::text from legacy where id = 'row-' || (g % 7)) end) as payload from generate_series(1, 20000) g"
+      )
+      const query = "select id, payload from numbered"
+      const dir = await mkdtemp(join(tmpdir(), "scanbridge-pg-files-"))
+      const outputs = (name: string) => ["--out", join(dir, `${name}.ndjson`), "--rejects", join(dir, `${name}.rejects`)]
+      const clean = await run("migrate", "--from", url, "--query", query, ...outputs("clean"), "--quiet")
+      expect(clean.code).toBe(0)
+      const checkpoint = join(dir, ".killed.ndjson.resumable.checkpoint")
+      for (let wait = 300; ; wait = Math.floor(wait / 2)) {
+        const child = spawnCli(["migrate", "--from", url, "--query", query, ...outputs("killed"), "--resumable", "--quiet"])
+        const done = exited(child)
+        while (child.exitCode === null && !existsSync(checkpoint)) await new Promise((r) => setTimeout(r, 10))
+        await new Promise((r) => setTimeout(r, Math.floor(Math.random() * wait)))
+        child.kill("SIGKILL")
+        if ((await done) !== 0) break
+      }
+      // Its last key: the rows after it only are read again.
+      expect(JSON.parse(readFileSync(checkpoint, "utf8")).position.key).toMatch(/^\d+$/)
+      const other = await run("migrate", "--from", url, "--query", `${query} where id > 5`, ...outputs("killed"), "--resume")
+      expect(other.code).toBe(1)
+      expect(other.stderr).toContain(`the run being resumed read ${query} where ${query} where id > 5 is now`)
+      const resumed = await run("migrate", "--from", url, "--query", query, ...outputs("killed"), "--resume", "--quiet")
+      expect(resumed.code, resumed.stderr).toBe(0)
+      for (const ext of ["ndjson", "rejects"]) expect(readFileSync(join(dir, `killed.${ext}`)).equals(readFileSync(join(dir, `clean.${ext}`)))).toBe(true)
+      await rm(dir, { recursive: true, force: true })
     },
     TIMEOUT
   )

@@ -67,7 +67,8 @@ export const Checkpoint = Schema.Struct({
   adapters: Schema.Array(Schema.String),
   /** Each output, and the bytes of it written when the checkpoint was. */
   outputs: Schema.Array(Schema.extend(ResumableOutput, Schema.Struct({ bytes: Schema.Number }))),
-  position: Schema.Struct({ file: Schema.String, line: Schema.Number }),
+  /** The last record written; `key`, its key in a database source, is where that source resumes. */
+  position: Schema.Struct({ file: Schema.String, line: Schema.Number, key: Schema.optionalWith(Schema.String, { exact: true }) }),
   report: ReportSchema,
   /** The inputs read, each one's content hashed up to the last record written (`MigrateProgress.digests`). */
   digests: Schema.Array(InputDigest)

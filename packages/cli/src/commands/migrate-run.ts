@@ -134,7 +134,8 @@ export const runMigrate = (args: MigrateArgs) => {
       const postgres = Option.isSome(args.from) || Option.isSome(args.into) ? yield* Effect.promise(() => import("@scanbridge/migrate/postgres")) : undefined
       const source = postgres !== undefined && Option.isSome(args.from) ? yield* postgres.postgresSource({ url: args.from.value, query: Option.getOrThrow(args.query) }) : undefined
       const listed = source === undefined ? yield* listInputs(given) : undefined
-      const identities = listed === undefined ? [] : yield* inputIdentities(listed)
+      // A query is its own identity: a resume of another query is refused, not read from the first's key on.
+      const identities = listed === undefined ? [{ file: Option.getOrThrow(args.query), size: null, modified: null }] : yield* inputIdentities(listed)
       // What a file checkpoint names the run's output by.
       const target = args.units === "mm" ? args.to : `${args.to} in ${args.units}`
       const sink =
@@ -205,7 +206,7 @@ export const runMigrate = (args: MigrateArgs) => {
               target,
               adapters: modules,
               outputs: resumableOutputs.map((o) => ({ ...o, bytes: written[o.name]?.bytesWritten ?? 0 })),
-              position: { file: progress.position.file, line: progress.position.line },
+              position: progress.position,
               report: progress.report,
               digests: progress.digests ?? []
             }), FileSystem.FileSystem, fileSystem))
