@@ -68,11 +68,14 @@ export const command = (args: ReadonlyArray<string>, options: RunOptions = {}): 
 /** `scanbridge ...args` run to its end. */
 export const run = (...args: ReadonlyArray<string>): Promise<Result> => Effect.runPromise(command(args))
 
-/** `scanbridge ...args` as a process of its own, from the sources, as a user runs it (to be killed, say). */
-export const spawnCli = (args: ReadonlyArray<string>): ChildProcess =>
+/**
+ * `scanbridge ...args` as a process of its own, from the sources, as a user runs it (to be killed,
+ * say); with `stderr`, what it prints there is kept for the test to read (`child.stderr`).
+ */
+export const spawnCli = (args: ReadonlyArray<string>, options: { readonly stderr?: boolean } = {}): ChildProcess =>
   spawn(process.execPath, ["--conditions=@scanbridge/source", "--import", "tsx", join(repoRoot, "packages/cli/src/main.ts"), ...args], {
     cwd: repoRoot,
-    stdio: "ignore"
+    stdio: ["ignore", "ignore", options.stderr === true ? "pipe" : "ignore"]
   })
 
 /** The exit code of a spawned command, once it has exited (null when a signal ended it). */
