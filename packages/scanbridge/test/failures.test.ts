@@ -247,6 +247,37 @@ describe("migratePostgres: every failure a ScanbridgeError of its kind, without 
   }
 
   it(
+    "a server stopped (immediate) under a run: the Promise settles, a PostgresError; restarted, resume completes it",
+    async () => {
+      await running.admin.query(
+        "create table stopped_source as select g as id, jsonb_build_object('kind', 'not a scan', 'n', g)::text as payload from generate_series(1, 50000) g"
+      )
+      const options = { from: { url, query: "select id, payload from stopped_source" }, into: { url, table: "stopped_into" } }
+      const run = migratePostgres(options)
+      const settled = run.then(
+        () => "resolved",
+        (e: unknown) => e
+      )
+      // Once a first chunk is committed, the server goes: what waits on either connection must fail.
+      const committed = async () =>
+        (await running.admin.query(`select 1 from scanbridge_checkpoints where table_name = '"stopped_into"'`).catch(() => ({ rowCount: 0 }))).rowCount! > 0
+      let done = false
+      void settled.then(() => (done = true))
+      while (!done && !(await committed())) await new Promise((r) => setTimeout(r, 5))
+      await running.kill("immediate")
+      const outcome = await settled
+      await running.restart()
+      expect(outcome).toBeInstanceOf(ScanbridgeError)
+      expect((outcome as ScanbridgeError).code).toBe("PostgresError")
+      expect(String(outcome)).not.toContain(password)
+      const report = await migratePostgres({ ...options, resume: true })
+      expect(report).toMatchObject({ records: 50_000, rejected: 50_000 })
+      expect((await running.admin.query("select count(*)::int as n from stopped_into_rejects")).rows[0].n).toBe(50_000)
+    },
+    TIMEOUT
+  )
+
+  it(
     "an unreachable server (a port no one listens on): PostgresError of the connection",
     async () => {
       const nowhere = urlOf({ ...running.server, port: await freePort() })
