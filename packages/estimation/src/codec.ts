@@ -485,6 +485,8 @@ export const encodeReadResponseEither = (scan: Scan, options: EncodeOptions = {}
       const failure = scan.failure ?? w.fail(["failure"], null, "a failed scan needs its failure")
       if (failure.category !== "estimation") w.note("dropped", ["failure", "category"], `category ${failure.category}: every failed estimation reads back as an estimation failure`)
       const { code, message: text } = writeCode(w, failure)
+      // The response's message is the failure's, and an empty one is read as no message.
+      if (text === "") w.note("converted", ["failure", "message"], "an empty failure message: the read response's empty message reads back as none")
       message = text ?? ""
       const input = writeInput(w, scan, false)
       item = { ...head, status: "completed", estimation: { code, ...(input === undefined ? {} : { input }), status: "fail" } }
