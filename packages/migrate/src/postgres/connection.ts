@@ -105,7 +105,12 @@ export const connection = (pool: pg.Pool, url: Redacted.Redacted<string>): Effec
     (client, exit) => Effect.sync(() => client.release(exit._tag === "Failure"))
   )
 
-/** A statement on `client`, a PostgresError naming `operation` if it fails. */
+/**
+ * A statement on `client`, a PostgresError naming `operation` if it fails. Always through the
+ * extended protocol, which takes one statement: text with a user's query in it that closes what
+ * surrounds it and goes on with another statement is refused by the server, not run
+ * (`queryMode` is the driver's, since pg 8.8; its types do not list it yet).
+ */
 export const run = <R extends pg.QueryResultRow = pg.QueryResultRow>(
   client: pg.ClientBase,
   url: Redacted.Redacted<string>,
@@ -113,4 +118,7 @@ export const run = <R extends pg.QueryResultRow = pg.QueryResultRow>(
   text: string,
   values?: ReadonlyArray<unknown>
 ): Effect.Effect<pg.QueryResult<R>, PostgresError> =>
-  Effect.tryPromise({ try: () => whileConnected(client, client.query<R>(text, values as Array<unknown> | undefined)), catch: (e) => PostgresError.of(operation, url, e) })
+  Effect.tryPromise({
+    try: () => whileConnected(client, client.query<R>({ text, values: values as Array<unknown> | undefined, queryMode: "extended" } as pg.QueryConfig)),
+    catch: (e) => PostgresError.of(operation, url, e)
+  })

@@ -75,13 +75,8 @@ export const postgresSource = (options: PostgresSourceOptions): Effect.Effect<Po
     yield* Effect.acquireRelease(run(client, url, "read", "begin transaction isolation level repeatable read, read only"), () =>
       Effect.ignore(run(client, url, "read", "rollback"))
     )
-    // The columns, without reading a row. The extended protocol takes one statement only, so a
-    // query that closes the parenthesis around it and goes on with another is refused by the server
-    // (`queryMode` is the driver's, since pg 8.8; its types do not list it yet).
-    const described = yield* Effect.tryPromise({
-      try: () => whileConnected(client, client.query({ text: `select * from (${query}) as source limit 0`, queryMode: "extended" } as pg.QueryConfig)),
-      catch: (e) => PostgresError.of("read", url, e)
-    })
+    // The columns, without reading a row; one statement (run), however the query ends.
+    const described = yield* run(client, url, "read", `select * from (${query}) as source limit 0`)
     if (described.fields.length !== 2) {
       return yield* refuse(
         `the query returns ${described.fields.length} column(s) (${described.fields.map((f) => f.name).join(", ")}): expected two, a key, then the record`
