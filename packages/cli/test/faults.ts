@@ -118,6 +118,22 @@ export const faultSuite = (trials: number): void => {
   const dropTables = async (table: string) => {
     await db.admin.query(`drop table ${table}, ${table}_rejects`)
   }
+  const fromQuery = () => ["--from", db.url, "--query", query]
+
+  /** An attempt reading `reads` into the files `name`.ndjson and .rejects, compared with the clean run's `clean`. */
+  const intoFiles = (reads: ReadonlyArray<string>, name: string, clean: string) => ({
+    args: ["migrate", ...reads, "--out", `${name}.ndjson`, "--rejects", `${name}.rejects`, "--resumable", "--quiet"],
+    checkpoint: fileCheckpoint(`${name}.ndjson`),
+    same: async () => sameFiles(name, join(dir, clean)),
+    remove: () => removeFiles(name)
+  })
+  /** An attempt reading `reads` into `table` and its rejects, compared with the clean run's `clean`. */
+  const intoTable = (reads: ReadonlyArray<string>, table: string, clean: string) => ({
+    args: ["migrate", ...reads, "--into", db.url, "--table", table, "--quiet"],
+    checkpoint: tableCheckpoint(table),
+    same: () => sameTables(table, clean),
+    remove: () => dropTables(table)
+  })
 
   /** Resolves once the run has committed `records` records by its checkpoint (or has ended). */
   const committed = async (child: ChildProcess, checkpoint: Probe, records: number) => {
@@ -211,8 +227,8 @@ export const faultSuite = (trials: number): void => {
     await db.admin.query("insert into legacy select g * 7 + 3, ($1::text[])[1 + g % array_length($1::text[], 1)] from generate_series(0, $2 - 1) g", [all, ROWS])
     const out = (name: string) => ["--out", join(dir, `${name}.ndjson`), "--rejects", join(dir, `${name}.rejects`)]
     await clean("file run killed", ["migrate", ...inputs(), ...out("clean-files"), "--quiet"])
-    await clean("source server stopped", ["migrate", "--from", db.url, "--query", query, ...out("clean-query"), "--quiet"])
-    await clean("database run killed", ["migrate", "--from", db.url, "--query", query, "--into", db.url, "--table", "clean_query", "--quiet"])
+    await clean("source server stopped", ["migrate", ...fromQuery(), ...out("clean-query"), "--quiet"])
+    await clean("database run killed", ["migrate", ...fromQuery(), "--into", db.url, "--table", "clean_query", "--quiet"])
     await clean("sink server stopped", ["migrate", ...inputs(), "--into", db.url, "--table", "clean_files", "--quiet"])
   }, TIMEOUT)
 
@@ -232,15 +248,7 @@ export const faultSuite = (trials: number): void => {
           await trial(
             "file run killed",
             `${i} (${signals[i % 3]})`,
-            (n) => {
-              const name = join(dir, `killed-${i}-${n}`)
-              return {
-                args: ["migrate", ...inputs(), "--out", `${name}.ndjson`, "--rejects", `${name}.rejects`, "--resumable", "--quiet"],
-                checkpoint: fileCheckpoint(`${name}.ndjson`),
-                same: async () => sameFiles(name, join(dir, "clean-files")),
-                remove: () => removeFiles(name)
-              }
-            },
+            (n) => intoFiles(inputs(), join(dir, `killed-${i}-${n}`), "clean-files"),
             kill(signals[i % 3]!),
             nothing
           )
@@ -256,15 +264,7 @@ export const faultSuite = (trials: number): void => {
           await trial(
             "database run killed",
             String(i),
-            (n) => {
-              const table = `killed_${i}_${n}`
-              return {
-                args: ["migrate", "--from", db.url, "--query", query, "--into", db.url, "--table", table, "--quiet"],
-                checkpoint: tableCheckpoint(table),
-                same: () => sameTables(table, "clean_query"),
-                remove: () => dropTables(table)
-              }
-            },
+            (n) => intoTable(fromQuery(), `killed_${i}_${n}`, "clean_query"),
             kill("SIGKILL"),
             nothing
           )
@@ -281,15 +281,7 @@ export const faultSuite = (trials: number): void => {
           await trial(
             "source server stopped",
             `${i} (${mode})`,
-            (n) => {
-              const name = join(dir, `source-${i}-${n}`)
-              return {
-                args: ["migrate", "--from", db.url, "--query", query, "--out", `${name}.ndjson`, "--rejects", `${name}.rejects`, "--resumable", "--quiet"],
-                checkpoint: fileCheckpoint(`${name}.ndjson`),
-                same: async () => sameFiles(name, join(dir, "clean-query")),
-                remove: () => removeFiles(name)
-              }
-            },
+            (n) => intoFiles(fromQuery(), join(dir, `source-${i}-${n}`), "clean-query"),
             stop(mode),
             () => db.restart()
           )
@@ -306,15 +298,7 @@ export const faultSuite = (trials: number): void => {
           await trial(
             "sink server stopped",
             `${i} (${mode})`,
-            (n) => {
-              const table = `sink_${i}_${n}`
-              return {
-                args: ["migrate", ...inputs(), "--into", db.url, "--table", table, "--quiet"],
-                checkpoint: tableCheckpoint(table),
-                same: () => sameTables(table, "clean_files"),
-                remove: () => dropTables(table)
-              }
-            },
+            (n) => intoTable(inputs(), `sink_${i}_${n}`, "clean_files"),
             stop(mode),
             () => db.restart()
           )

@@ -37,6 +37,13 @@ afterAll(() => db?.stop(), TIMEOUT)
 /** Rows of `table` without their transaction ids, in key order. */
 const rowsOf = (table: string) => Effect.map(sql(`select * from ${table} order by 1, 2`), (r) => r.rows)
 
+/** That `table` and its rejects hold the rows of `clean` and its rejects. */
+const expectSameTables = (table: string, clean: string) =>
+  Effect.gen(function* () {
+    expect(yield* rowsOf(table)).toEqual(yield* rowsOf(clean))
+    expect(yield* rowsOf(`${table}_rejects`)).toEqual(yield* rowsOf(`${clean}_rejects`))
+  })
+
 /** A run of `query` into `table`, resumed from the table's checkpoint when `resume`; `onChunk` runs after each committed chunk. */
 const pgToPg = (query: string, table: string, options: { readonly resume?: boolean; readonly onChunk?: (n: number) => Effect.Effect<void> } = {}) =>
   Effect.scoped(
@@ -97,8 +104,7 @@ describe("the PostgreSQL source and sink when the server goes away", () => {
           const resumed = yield* pgToPg(query, table, { resume: true })
           const clean = yield* pgToPg(query, `clean_${mode}`)
           expect(resumed).toEqual(clean)
-          expect(yield* rowsOf(table)).toEqual(yield* rowsOf(`clean_${mode}`))
-          expect(yield* rowsOf(`${table}_rejects`)).toEqual(yield* rowsOf(`clean_${mode}_rejects`))
+          yield* expectSameTables(table, `clean_${mode}`)
         }),
       TIMEOUT
     )
@@ -117,8 +123,7 @@ describe("the PostgreSQL source's key", () => {
         const clean = yield* pgToPg(query, "keyed_clean")
         expect(resumed).toEqual(clean)
         expect(clean.records).toBe(2000)
-        expect(yield* rowsOf("keyed")).toEqual(yield* rowsOf("keyed_clean"))
-        expect(yield* rowsOf("keyed_rejects")).toEqual(yield* rowsOf("keyed_clean_rejects"))
+        yield* expectSameTables("keyed", "keyed_clean")
         expect((yield* rowsOf("keyed_rejects")).length).toBe(Math.floor(2000 / 7))
       }),
     TIMEOUT
