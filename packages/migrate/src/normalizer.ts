@@ -8,13 +8,14 @@ import { Context, Effect, Either, Layer, Schema } from "effect"
 import {
   type Adapter,
   DecodeError,
+  type DecodeOptions,
   SCAN_FORMAT,
   type Scan,
   type ScanEncoder,
   type ScanFormat,
   UnknownFormatError,
-  decodeScanEither,
-  isRecord
+  isRecord,
+  readScanEither
 } from "@scanbridge/model"
 import { type AdapterError, CANONICAL_TARGET, builtInAdapters, checkAdapters } from "./adapters.js"
 import { TABLE_TARGETS } from "./table.js"
@@ -25,8 +26,11 @@ export const canonicalFormat: ScanFormat = {
   api: null,
   shape: `\`format\` is \`${SCAN_FORMAT}\``,
   detect: (json) => isRecord(json) && json["format"] === SCAN_FORMAT,
-  decode: (json) => Either.map(decodeScanEither(json), (scan) => [scan as Scan])
+  decode: (json, options) => oneScanOf(readScanEither(json, options))
 }
+
+const oneScanOf = (result: Either.Either<Scan, DecodeError>): Either.Either<ReadonlyArray<Scan>, DecodeError> =>
+  Either.isLeft(result) ? Either.left(result.left) : Either.right([result.right])
 
 export const canonicalEncoder: ScanEncoder = {
   target: CANONICAL_TARGET,
@@ -48,9 +52,9 @@ export type NormalizeError = DecodeError | UnknownFormatError
  * stack overflow on a value nested too deeply, an integrator's adapter's bug) is a DecodeError
  * here too: no record stops a migration.
  */
-export const decodeDetected = ({ format, payload }: Detected): Either.Either<ReadonlyArray<Scan>, DecodeError> => {
+export const decodeDetected = ({ format, payload }: Detected, options?: DecodeOptions): Either.Either<ReadonlyArray<Scan>, DecodeError> => {
   try {
-    return format.decode(payload)
+    return format.decode(payload, options)
   } catch (e) {
     return Either.left(DecodeError.unreadable(format.name, payload, e))
   }
@@ -64,6 +68,8 @@ export interface NormalizerService {
   /** Targets by name: `canonical` and one per adapter. */
   readonly encoders: ReadonlyMap<string, ScanEncoder>
   readonly detect: (json: unknown) => Either.Either<Detected, UnknownFormatError>
+  /** What every decode is told (the unit of lengths a record does not state). */
+  readonly options: DecodeOptions
   /** Every canonical scan a JSON value holds. Never throws. */
   readonly normalize: (json: unknown) => Either.Either<ReadonlyArray<Scan>, NormalizeError>
 }
@@ -72,7 +78,7 @@ const isEnvelope = (json: unknown): json is { readonly source: string; readonly 
   isRecord(json) && typeof json["source"] === "string" && "payload" in json && Object.keys(json).length === 2
 
 /** A normalizer over a checked collection, plus the canonical form. */
-const build = (adapters: ReadonlyArray<Adapter>): NormalizerService => {
+const build = (adapters: ReadonlyArray<Adapter>, options: DecodeOptions = {}): NormalizerService => {
   const formats = [canonicalFormat, ...adapters.flatMap((a) => a.formats)]
   const names = formats.map((f) => f.name)
   const apis = adapters.map((a) => a.name)
@@ -118,10 +124,10 @@ const build = (adapters: ReadonlyArray<Adapter>): NormalizerService => {
 
   const normalize = (json: unknown): Either.Either<ReadonlyArray<Scan>, NormalizeError> => {
     const detected = detect(json)
-    return Either.isLeft(detected) ? Either.left(detected.left) : decodeDetected(detected.right)
+    return Either.isLeft(detected) ? Either.left(detected.left) : decodeDetected(detected.right, options)
   }
 
-  return { adapters, formats, encoders, detect, normalize }
+  return { adapters, formats, encoders, detect, options, normalize }
 }
 
 /** A normalizer over this collection, or why the collection cannot be one (adapters.ts). */
@@ -141,7 +147,10 @@ export class Normalizer extends Context.Tag("@scanbridge/migrate/Normalizer")<No
    * none. How the command, the plain API and a migration worker add an integrator's adapters.
    */
   static readonly extend = (base: NormalizerService, extra: ReadonlyArray<Adapter>): Either.Either<NormalizerService, AdapterError> =>
-    extra.length === 0 ? Either.right(base) : make([...base.adapters, ...extra])
+    extra.length === 0 ? Either.right(base) : Either.map(make([...base.adapters, ...extra]), (n) => Normalizer.withOptions(n, base.options))
+  /** `base` telling every decode these options (a unit of lengths, say) instead of its own; `base` itself when they are the same. */
+  static readonly withOptions = (base: NormalizerService, options: DecodeOptions): NormalizerService =>
+    (base.options.lengthUnit ?? "auto") === (options.lengthUnit ?? "auto") ? base : build(base.adapters, options)
   /** The Normalizer over these adapters (default: the built-in ones). */
   static readonly layer = (adapters: ReadonlyArray<Adapter> = builtInAdapters): Layer.Layer<Normalizer, AdapterError> =>
     adapters === builtInAdapters ? Normalizer.default : Layer.effect(Normalizer, make(adapters))

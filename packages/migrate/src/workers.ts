@@ -14,7 +14,7 @@ import * as Worker from "@effect/platform/Worker"
 import { type WorkerError, isWorkerError } from "@effect/platform/WorkerError"
 import * as WorkerRunner from "@effect/platform/WorkerRunner"
 import { Deferred, Effect, Either, Fiber, FiberRef, LogLevel, Schema, type Scope } from "effect"
-import { Codegen } from "@scanbridge/model"
+import { Codegen, type DecodeOptions } from "@scanbridge/model"
 import { type AdapterError, importAdapters } from "./adapters.js"
 import { giveBytes, spareBuffer } from "./internal/buffers.js"
 import { type MigratedChunk, emptyTally, migrateChunk } from "./internal/pipeline.js"
@@ -36,6 +36,8 @@ type PoolRequest =
       readonly modules: ReadonlyArray<string>
       /** The main thread is jitless (`Codegen`): so is the worker, before it compiles anything. */
       readonly jitless: boolean
+      /** What the main thread's normalizer tells every decode: the worker's tells the same. */
+      readonly options: DecodeOptions
     }
   | {
       readonly _tag: "Chunk"
@@ -103,6 +105,8 @@ export interface MigratePoolOptions {
    * module a worker could import: migrate such a collection without a pool.
    */
   readonly adapterModules?: ReadonlyArray<string>
+  /** What every decode on the workers is told (`NormalizerService.options`): the main thread's normalizer's. */
+  readonly decodeOptions?: DecodeOptions
 }
 
 const describe = (error: WorkerError): string => {
@@ -153,6 +157,7 @@ export const makeMigratePool = (options: MigratePoolOptions): Effect.Effect<Migr
     let count = 0
     const onCreate = () => Effect.suspend(() => (++count === options.size ? Deferred.succeed(created, undefined) : Effect.void))
     const modules = options.adapterModules ?? []
+    const decodeOptions = options.decodeOptions ?? {}
     const jitless = Codegen.options().jitless
     const platform = watched(yield* Worker.PlatformWorker, () => count < options.size, created)
     const manager = yield* Effect.provideService(Worker.makeManager, Worker.PlatformWorker, platform)
@@ -168,7 +173,7 @@ export const makeMigratePool = (options: MigratePoolOptions): Effect.Effect<Migr
             size: options.size,
             concurrency: CHUNKS_PER_WORKER,
             encode: transferBytes,
-            initialMessage: () => ({ _tag: "Setup", modules, jitless }),
+            initialMessage: () => ({ _tag: "Setup", modules, jitless, options: decodeOptions }),
             onCreate
           }),
           (e) => new MigrateWorkerError({ message: describe(e) })
@@ -217,10 +222,12 @@ export const runMigrateWorker: Effect.Effect<void, MigrateWorkerError, Normalize
   // The pool's adapter modules, imported once, when the pool's first message names them (the
   // first chunks wait for the same import; a module that fails fails each chunk).
   let normalizer: Promise<Either.Either<NormalizerService, AdapterError>> | undefined
-  const setup = (modules: ReadonlyArray<string>, jitless: boolean) => {
+  const setup = (modules: ReadonlyArray<string>, jitless: boolean, options: DecodeOptions) => {
     // Before the first chunk's guards are compiled: a pool never mixes jitless and not.
     if (jitless && !Codegen.options().jitless) Codegen.configure({ jitless: true })
-    if (modules.length > 0) normalizer = Effect.runPromise(Effect.either(Effect.flatMap(importAdapters(modules), (extra) => Normalizer.extend(base, extra))))
+    const told = Normalizer.withOptions(base, options)
+    if (modules.length > 0) normalizer = Effect.runPromise(Effect.either(Effect.flatMap(importAdapters(modules), (extra) => Normalizer.extend(told, extra))))
+    else if (told !== base) normalizer = Promise.resolve(Either.right(told))
   }
   const normalizerNow: Effect.Effect<NormalizerService, ChunkFailure> = Effect.suspend(() =>
     normalizer === undefined
@@ -241,7 +248,7 @@ export const runMigrateWorker: Effect.Effect<void, MigrateWorkerError, Normalize
   }
   const handle = (request: PoolRequest): Effect.Effect<MigratedChunk, ChunkFailure> =>
     Effect.suspend(() => {
-      if (request._tag === "Setup") return Effect.sync(() => (setup(request.modules, request.jitless), nothing()))
+      if (request._tag === "Setup") return Effect.sync(() => (setup(request.modules, request.jitless, request.options), nothing()))
       const key = `${request.keepRejects ? "keep" : "count"} ${request.target.units ?? "mm"} ${request.target.to}`
       const run = byTarget.get(key)
       if (run !== undefined) return Effect.sync(() => migrated(run, request))

@@ -9,6 +9,23 @@ import type { Either } from "effect"
 import type { Dialect } from "./dialect.js"
 import type { DecodeError, EncodeError } from "./errors.js"
 import type { Api, Encoded, Scan } from "./scan.js"
+import type { LengthUnit } from "./units.js"
+
+/**
+ * What the caller of a decode knows that the records do not say. Every format's `decode` takes
+ * it; an adapter of one's own may ignore what it has no use for.
+ */
+export interface DecodeOptions {
+  /**
+   * The unit of the body lengths (the measurements), for records that state none or state it
+   * wrongly. `auto` (the default): each length is read in the unit its record states, or, where a
+   * format states none, the unit the record's evidence shows; a record whose lengths are plausible
+   * only in another unit is rejected with that evidence. A unit given here is the unit of every
+   * length of the input, noted on each scan where the record states another, and checked all the
+   * same: a record whose lengths are plausible only in another unit is still rejected.
+   */
+  readonly lengthUnit?: LengthUnit | "auto"
+}
 
 /** One JSON shape of one API. */
 export interface ScanFormat {
@@ -21,7 +38,7 @@ export interface ScanFormat {
   /** From the shape alone, cheaply, without validating: is this JSON this format? */
   readonly detect: (json: unknown) => boolean
   /** Every scan the JSON holds (a list page holds several). Never throws. */
-  readonly decode: (json: unknown) => Either.Either<ReadonlyArray<Scan>, DecodeError>
+  readonly decode: (json: unknown, options?: DecodeOptions) => Either.Either<ReadonlyArray<Scan>, DecodeError>
 }
 
 /** Writes a canonical scan in an API's shape, with a note for what the shape cannot hold. */

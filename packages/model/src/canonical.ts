@@ -4,9 +4,13 @@
  * names the path and the value.
  */
 import { boundedDecodeEither } from "./internal/bounded.js"
+import { walkScan } from "./internal/walk.js"
 import { Effect, Either } from "effect"
-import { Catalogue } from "./catalogue.js"
+import type { DecodeOptions } from "./adapter.js"
+import { Catalogue, MEASUREMENT_NAMES, type MeasurementName } from "./catalogue.js"
 import { DecodeError, type Issue } from "./errors.js"
+import { isRecord } from "./json.js"
+import { judgeLengths } from "./plausibility.js"
 import { SCAN_FORMAT, Scan, type ScanJson } from "./scan.js"
 
 const decode = boundedDecodeEither(Scan, { onExcessProperty: "error" })
@@ -31,6 +35,64 @@ export const decodeScanEither = (json: unknown): Either.Either<Scan, DecodeError
 }
 
 export const decodeScan = (json: unknown): Effect.Effect<Scan, DecodeError> => decodeScanEither(json)
+
+/** The other spellings (`kneeHeight`) among a record's measurementsMm keys, with what they stand for, when every unknown key is one. */
+const otherSpellings = (json: unknown): ReadonlyArray<readonly [string, MeasurementName]> | undefined => {
+  const m = isRecord(json) ? json["measurementsMm"] : undefined
+  if (!isRecord(m)) return undefined
+  const found: Array<readonly [string, MeasurementName]> = []
+  for (const key of Object.keys(m)) {
+    if (Catalogue.isMeasurementName(key)) continue
+    const entry = Catalogue.byOtherSpelling(key)
+    // Both spellings at once: which one holds the length is in doubt, and the strict error says so.
+    if (entry === undefined || Object.hasOwn(m, entry.name)) return undefined
+    found.push([key, entry.name])
+  }
+  return found.length === 0 ? undefined : found
+}
+
+/**
+ * A canonical record as integrators' stores hold it: `decodeScanEither`, and then what a record
+ * written by hand or by other code needs. A measurement under another spelling (`kneeHeight`) is
+ * read as the one it stands for, with an `aliased` note. The lengths are millimetres, as the
+ * format states, unless the caller gives their unit (`lengthUnit`); either way they are judged
+ * against the body (`judgeLengths`), and a record whose lengths are plausible only in another
+ * unit is refused with that evidence.
+ */
+export const readScanEither = (json: unknown, options: DecodeOptions = {}): Either.Either<Scan, DecodeError> => {
+  let decoded = decodeScanEither(json)
+  const renamed = Either.isLeft(decoded) ? otherSpellings(json) : undefined
+  if (renamed !== undefined) {
+    const m = { ...((json as Record<string, unknown>)["measurementsMm"] as Record<string, unknown>) }
+    for (const [other, name] of renamed) {
+      m[name] = m[other]
+      delete m[other]
+    }
+    decoded = decodeScanEither({ ...(json as object), measurementsMm: m })
+  }
+  if (Either.isLeft(decoded)) return decoded
+  const scan = decoded.right
+  const given = options.lengthUnit === undefined || options.lengthUnit === "auto" ? "mm" : options.lengthUnit
+  // The common case costs one judgement: millimetres as stated, plausible, nothing renamed.
+  if (renamed === undefined && given === "mm" && judgeLengths(scan.measurementsMm, scan.subject.heightMm, "mm")._tag === "Plausible") return decoded
+  return walkScan(
+    SCAN_FORMAT,
+    [],
+    (w) => {
+      for (const note of scan.notes) w.add(note)
+      for (const [other, name] of renamed ?? []) w.note("aliased", ["measurementsMm", other], `${other} read as ${name}: another spelling of it`)
+      // In catalogue order, as every reader writes them, wherever a renamed one stood.
+      const measurementsMm: Record<string, number> = {}
+      for (const name of MEASUREMENT_NAMES) {
+        const mm = scan.measurementsMm[name]
+        if (mm !== undefined) measurementsMm[name] = w.lengthMm(mm, "mm", ["measurementsMm"])
+      }
+      return { ...scan, measurementsMm }
+    },
+    undefined,
+    options
+  )
+}
 
 /** Parses and validates one canonical scan from JSON text (a file, or one NDJSON line). */
 export const parseScanEither = (text: string): Either.Either<Scan, DecodeError> => {

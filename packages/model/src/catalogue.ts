@@ -114,6 +114,13 @@ export const PROPORTIONS: Readonly<Record<MeasurementName, number>> = {
   wristGirthR: 0.095
 }
 
+/**
+ * How far a measurement may be from its share of stature (PROPORTIONS), either way: wide enough
+ * for small children, very tall adults and any build, and narrow enough (2.5^2 < 10) that
+ * millimetres and centimetres, let alone inches, never both fit one value against one stature.
+ */
+export const LENGTH_SPREAD = 2.5
+
 /** Canonical measurement names, in catalogue order. */
 export const MEASUREMENT_NAMES: ReadonlyArray<MeasurementName> = MEASUREMENTS.map((e) => e.name)
 
@@ -213,6 +220,54 @@ export const foldName = (name: string): string => name.toLowerCase().replace(/[^
 const byFolded = index<string, Measurement>(MEASUREMENTS, (e) => foldName(e.name))
 
 /**
+ * Other spellings of canonical names that integrators' records hold: the vendor's public
+ * measurement lists name the right-side measurements without their R (`kneeHeight` for
+ * kneeHeightR). Each dialect reads its own counterparts (`knee_height`, `KNEE_HEIGHT`) too; see
+ * `makeDialect`.
+ */
+export const OTHER_SPELLINGS: Readonly<Record<string, MeasurementName>> = Object.fromEntries(
+  MEASUREMENTS.filter((e) => e.side === "right").map((e) => [e.name.slice(0, -1), e.name])
+)
+
+/** Levenshtein distance, for "did you mean": names are short, and this runs only on a name no lookup knows. */
+export const editDistance = (a: string, b: string): number => {
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j)
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i]
+    for (let j = 1; j <= b.length; j++) {
+      current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1))
+    }
+    previous = current
+  }
+  return previous[b.length]!
+}
+
+/**
+ * The value whose folded key is nearest to `name`'s fold: equal, or within a typo's distance (one
+ * edit in five letters, at least one). Undefined when none is that close, or two are equally so.
+ */
+export const nearest = <V>(folded: ReadonlyMap<string, V>, name: string): V | undefined => {
+  const f = foldName(name)
+  const exact = folded.get(f)
+  if (exact !== undefined || f.length === 0) return exact
+  const limit = Math.max(1, Math.floor(f.length / 5))
+  let best: V | undefined
+  let bestDistance = limit + 1
+  let tied = false
+  for (const [key, value] of folded) {
+    if (Math.abs(key.length - f.length) > limit) continue
+    const d = editDistance(f, key)
+    if (d < bestDistance) (best = value), (bestDistance = d), (tied = false)
+    else if (d === bestDistance && value !== best) tied = true
+  }
+  return tied ? undefined : best
+}
+const byFoldedOrOther = new Map<string, Measurement>([
+  ...Object.entries(OTHER_SPELLINGS).map(([other, name]) => [foldName(other), byName.get(name)!] as const),
+  ...byFolded
+])
+
+/**
  * Lookups on canonical names. Each returns `undefined` for a name the catalogue does not have,
  * so callers decide whether that is an error (strict) or a `dropped` note (tolerant). A
  * dialect's own lookups are its adapter's (see `makeDialect`).
@@ -233,10 +288,12 @@ export const Catalogue = {
    * every name is present whatever the source gave.
    */
   postureNulls: { front: nullsOf(POSTURE_FRONT), right: nullsOf(POSTURE_RIGHT) },
+  /** The measurement an other spelling (OTHER_SPELLINGS: `kneeHeight`) stands for, or undefined. */
+  byOtherSpelling: (name: string): MeasurementEntry<MeasurementName> | undefined => (Object.hasOwn(OTHER_SPELLINGS, name) ? byName.get(OTHER_SPELLINGS[name]!) : undefined),
   /**
-   * The measurement a name probably means, whatever its case or separators: `waist_girth`,
-   * `WAIST_GIRTH` and `WaistGirth` all give waistGirth. For messages, never for decoding; a
-   * dialect's `suggest` also knows its own spellings.
+   * The measurement a name probably means, whatever its case or separators (`waist_girth`,
+   * `WAIST_GIRTH` and `WaistGirth` all give waistGirth), or within a typo of it (`waistGrith`).
+   * For messages, never for decoding; a dialect's `suggest` also knows its own spellings.
    */
-  suggest: (name: string): MeasurementEntry<MeasurementName> | undefined => byFolded.get(foldName(name))
+  suggest: (name: string): MeasurementEntry<MeasurementName> | undefined => nearest(byFoldedOrOther, name)
 } as const

@@ -9,9 +9,11 @@ import {
   type FrontPostureName,
   MEASUREMENTS,
   type MeasurementName,
+  OTHER_SPELLINGS,
   type RightPostureName,
   STATS,
   foldName,
+  nearest,
   uniqueIndex
 } from "./catalogue.js"
 
@@ -39,6 +41,18 @@ export interface DialectSpellings<M extends Spelling = Spelling, S extends Spell
   readonly stats: Readonly<Record<CanonicalTarget, S | null>>
   /** The posture part names, for an API that reports posture. */
   readonly posture?: PostureSpellings
+  /**
+   * Other spellings of measurements that this API's records are known to hold, each read as the
+   * measurement it names with an `aliased` note. Besides these, every right-side measurement's
+   * spelling without its R (`KNEE_HEIGHT` for `KNEE_HEIGHT_R`, as the catalogue's OTHER_SPELLINGS)
+   * is one.
+   */
+  readonly aliases?: Readonly<Record<string, MeasurementName>>
+}
+
+/** One other spelling of a measurement, and the measurement with this API's spelling of it. */
+export interface Alias<M extends Spelling = Spelling> extends SpelledMeasurement<M> {
+  readonly alias: string
 }
 
 export interface SpelledMeasurement<M extends Spelling = Spelling> {
@@ -59,6 +73,10 @@ export interface Dialect<M extends Spelling = Spelling, S extends Spelling = Spe
   readonly statList: ReadonlyArray<SpelledStat<S>>
   /** A measurement by the API's name for it. */
   readonly measurementBySpelling: (name: string) => SpelledMeasurement<M> | undefined
+  /** Every other spelling this API's records are known to hold (`aliases`, and each right-side name without its R). */
+  readonly aliasList: ReadonlyArray<Alias<M>>
+  /** A measurement by another spelling of it: read as that measurement, with an `aliased` note. */
+  readonly measurementByAlias: (name: string) => Alias<M> | undefined
   /** A stat by the API's name for it. */
   readonly statBySpelling: (name: string) => SpelledStat<S> | undefined
   /** A measurement by its enum number, for an API whose spellings have numbers. */
@@ -67,7 +85,8 @@ export interface Dialect<M extends Spelling = Spelling, S extends Spelling = Spe
   readonly statByNumber: (n: number) => SpelledStat<S> | undefined
   /**
    * This API's spelling of the measurement a name probably means, whatever its case or
-   * separators, from the canonical names and the API's own spellings. For messages only.
+   * separators or within a typo of it, from the canonical names, the API's own spellings and
+   * their other spellings. For messages only ("did you mean").
    */
   readonly suggest: (name: string) => M | undefined
 }
@@ -95,18 +114,35 @@ export const makeDialect = <M extends Spelling, S extends Spelling>(spellings: D
   for (const name of statByName.keys()) if (byName.has(name)) throw new Error(`dialect ${api}: ${name} spells a measurement and a stat`)
   const byNumber = indexBy(api, measurementList, (m) => m.spelling.number)
   const statByNumber = indexBy(api, statList, (s) => s.spelling.number)
-  // Canonical names first, so that the API's own spellings win where both fold alike.
+  const spelled = new Map(measurementList.map((m) => [m.name, m] as const))
+  const unsided = (spelling: string): string | undefined => {
+    const m = /^(.*?)[_-]?[rR]$/.exec(spelling)
+    return m === null ? undefined : m[1]
+  }
+  const aliasList: Array<Alias<M>> = []
+  const aliasOf = (alias: string | undefined, name: MeasurementName) => {
+    const m = spelled.get(name)
+    if (alias === undefined || alias === "" || m === undefined || byName.has(alias) || statByName.has(alias)) return
+    if (!aliasList.some((a) => a.alias === alias)) aliasList.push({ alias, ...m })
+  }
+  for (const [alias, name] of Object.entries(spellings.aliases ?? {})) aliasOf(alias, name)
+  for (const [, name] of Object.entries(OTHER_SPELLINGS)) aliasOf(unsided(spelled.get(name)?.spelling.name ?? ""), name)
+  const byAlias = indexBy(api, aliasList, (a) => a.alias)
+  // Canonical names and other spellings first, so that the API's own spellings win where they fold alike.
   const byFolded = new Map<string, M>()
   for (const m of measurementList) byFolded.set(foldName(m.name), m.spelling)
+  for (const a of aliasList) byFolded.set(foldName(a.alias), a.spelling)
   for (const m of measurementList) byFolded.set(foldName(m.spelling.name), m.spelling)
   return {
     ...spellings,
     measurementList,
     statList,
     measurementBySpelling: (name) => byName.get(name),
+    aliasList,
+    measurementByAlias: (name) => byAlias.get(name),
     statBySpelling: (name) => statByName.get(name),
     measurementByNumber: (n) => byNumber.get(n),
     statByNumber: (n) => statByNumber.get(n),
-    suggest: (name) => byFolded.get(foldName(name))
+    suggest: (name) => nearest(byFolded, name)
   }
 }

@@ -9,11 +9,13 @@ export {
   Catalogue,
   type FrontPostureName,
   HUMAN_RANGES,
+  LENGTH_SPREAD,
   MEASUREMENTS,
   MEASUREMENT_NAMES,
   type MeasurementEntry,
   type MeasurementKind,
   type MeasurementName,
+  OTHER_SPELLINGS,
   POSTURE_FRONT,
   POSTURE_RIGHT,
   PROPORTIONS,
@@ -25,6 +27,7 @@ export {
   type StatQuantity
 } from "./catalogue.js"
 export {
+  type Alias,
   type Dialect,
   type DialectSpellings,
   type PostureSpellings,
@@ -44,6 +47,9 @@ export {
   Inches,
   Kilograms,
   LENGTH_UNITS,
+  LENGTH_UNITS_ACCEPTED,
+  LENGTH_UNIT_LABELS,
+  LENGTH_UNIT_NAMES,
   type LengthUnit,
   MASS_UNITS,
   MM_PER_INCH,
@@ -66,6 +72,7 @@ export {
   isExactE4,
   kgToG,
   lbToG,
+  lengthUnitOf,
   mmToCm,
   mmToInches,
   percentToE4,
@@ -121,7 +128,8 @@ export {
   makeNote,
   makeScan
 } from "./scan.js"
-export { decodeScan, decodeScanEither, encodeScan, parseScan, parseScanEither, stringifyScan } from "./canonical.js"
+export { decodeScan, decodeScanEither, encodeScan, parseScan, parseScanEither, readScanEither, stringifyScan } from "./canonical.js"
+export { type LengthEvidence, type LengthVerdict, judgeLengths } from "./plausibility.js"
 export * as Proto3 from "./proto3.js"
 export type { Stats } from "./stats.js"
 export {
@@ -145,6 +153,6 @@ export {
   SizeFit,
   makeSizeDocument
 } from "./size.js"
-export type { Adapter, ScanEncoder, ScanFormat } from "./adapter.js"
+export type { Adapter, DecodeOptions, ScanEncoder, ScanFormat } from "./adapter.js"
 export { isRecord } from "./json.js"
 export * as Codegen from "./codegen.js"

@@ -13,7 +13,7 @@ import type { FastCheck } from "effect"
 // annotation is given rather than Arbitrary.make: a bundle that uses Scan (the CLI) then keeps
 // neither fast-check nor the rest of Arbitrary, which are a fifth of effect's code at start-up.
 import { makeLazy } from "effect/Arbitrary"
-import { Catalogue, MEASUREMENT_NAMES, type MeasurementName, POSTURE_FRONT, POSTURE_RIGHT } from "./catalogue.js"
+import { Catalogue, HUMAN_RANGES, MEASUREMENT_NAMES, type MeasurementName, POSTURE_FRONT, POSTURE_RIGHT, PROPORTIONS } from "./catalogue.js"
 import type { FrontPostureName, RightPostureName } from "./catalogue.js"
 import { InvariantViolation, type Path, formatPath } from "./errors.js"
 
@@ -279,6 +279,24 @@ const ScanFields = Schema.Struct({
   notes: Schema.Array(Note)
 })
 
+/**
+ * Lengths of one human body, for property tests: some of the measurements, each between half and
+ * twice its share of the stature (`heightMm` where it is a human one, else any human stature).
+ */
+export const plausibleLengths = (fc: typeof FastCheck, heightMm: number | null): FastCheck.Arbitrary<MeasurementsMm> => {
+  const { min, max } = HUMAN_RANGES.heightMm
+  const stature = heightMm !== null && heightMm >= min && heightMm <= max ? fc.constant(heightMm) : fc.integer({ min, max })
+  return stature.chain((h) =>
+    fc
+      .subarray([...MEASUREMENT_NAMES])
+      .chain((names) =>
+        fc.tuple(...names.map((n) => fc.double({ min: (PROPORTIONS[n] * h) / 2, max: PROPORTIONS[n] * h * 2, noNaN: true }).map((v) => Math.round(v * 10) / 10))).map(
+          (values) => Object.fromEntries(names.map((n, i) => [n, values[i]!])) as unknown as MeasurementsMm
+        )
+      )
+  )
+}
+
 const statusIssue = (s: typeof ScanFields.Type) =>
   s.status === "failure"
     ? s.failure === null
@@ -291,11 +309,14 @@ const statusIssue = (s: typeof ScanFields.Type) =>
 export const Scan = ScanFields.pipe(
   Schema.filter((s) => statusIssue(s), {
     ...fastTest((s: typeof ScanFields.Type) => statusIssue(s) === undefined),
-    // Generate consistent scans instead of filtering two thirds of them away.
+    // Generate consistent scans instead of filtering two thirds of them away, with lengths of
+    // one human body (a scan's lengths are judged against its stature when read).
     arbitrary: () => (fc) =>
       fc
         .tuple(makeLazy(ScanFields)(fc), makeLazy(Failure)(fc))
-        .map(([s, failure]) => ({ ...s, failure: s.status === "failure" ? failure : null }))
+        .chain(([s, failure]) =>
+          plausibleLengths(fc, s.subject.heightMm).map((measurementsMm) => ({ ...s, measurementsMm, failure: s.status === "failure" ? failure : null }))
+        )
   })
 ).annotations({
   identifier: "Scan",

@@ -145,3 +145,25 @@ export const degreesToRadians = (deg: Degrees): Radians => Radians(convertAngle(
 export const e4ToPercent = (e4: PercentE4): Percent => Percent(shiftDecimal(e4, -4))
 export const percentToE4 = (percent: Percent): PercentE4 => round(shiftDecimal(percent, 4)) as PercentE4
 export const isExactE4 = (percent: Percent): boolean => e4ToPercent(percentToE4(percent)) === percent
+
+/**
+ * How records state a length unit, folded to lower case: the platform's `mm`, the session
+ * API's `MILLIMETERS`, and what integrators' own code writes (`inch`, `INCHES`, `centimetres`).
+ */
+const LENGTH_UNIT_SPELLINGS: ReadonlyMap<string, LengthUnit> = new Map<string, LengthUnit>([
+  ...["mm", "millimeter", "millimeters", "millimetre", "millimetres"].map((s) => [s, "mm"] as const),
+  ...["cm", "centimeter", "centimeters", "centimetre", "centimetres"].map((s) => [s, "cm"] as const),
+  ...["in", "inch", "inches", '"'].map((s) => [s, "in"] as const)
+])
+
+/** Every spelling `lengthUnitOf` reads, for messages that say what is accepted. */
+export const LENGTH_UNIT_NAMES: ReadonlyArray<string> = [...LENGTH_UNIT_SPELLINGS.keys()]
+
+/** The unit a record's spelling of it names, whatever its case (`INCHES`, `Inch`, `cm`), or undefined. */
+export const lengthUnitOf = (spelling: string): LengthUnit | undefined => LENGTH_UNIT_SPELLINGS.get(spelling.toLowerCase())
+
+/** What `lengthUnitOf` accepts, for a message: `mm, cm or in (any case; also millimetres, inches, ...)`. */
+export const LENGTH_UNITS_ACCEPTED = "mm, cm or in (in any case, or spelt out: millimetres, MILLIMETERS, centimetres, inch, INCHES, ...)"
+
+/** A length's unit as people name it in a message: `millimetres`. */
+export const LENGTH_UNIT_LABELS: Readonly<Record<LengthUnit, string>> = { mm: "millimetres", cm: "centimetres", in: "inches" }

@@ -39,7 +39,7 @@ export const migrateRecord = (normalizer: NormalizerService, target: OutputTarge
     const detected = normalizer.detect(json)
     if (Either.isLeft(detected)) return reject(record, detected.left._tag, detected.left.message, null)
     const format = detected.right.format
-    const scans = decodeDetected(detected.right)
+    const scans = decodeDetected(detected.right, normalizer.options)
     if (Either.isLeft(scans)) return reject(record, scans.left._tag, scans.left.message, scans.left.path)
     // An encoder that throws instead of answering (an integrator's adapter's bug) rejects this
     // record alone, and the run goes on.

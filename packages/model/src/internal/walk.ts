@@ -8,9 +8,11 @@ import { type Narrow, fastTest, lazyGuard } from "./fast.js"
 import { type UnknownKey, unknownKeysOf } from "./keys.js"
 import { NoteList } from "./notes.js"
 import { Either, Schema } from "effect"
+import type { DecodeOptions } from "../adapter.js"
 import { DecodeError, EncodeError, type Path, previewValue } from "../errors.js"
+import { judgeLengths } from "../plausibility.js"
 import { type Note, type NoteKind, type Scan, type ScanInit, scanOf } from "../scan.js"
-import { round } from "../units.js"
+import { LENGTH_UNITS, LENGTH_UNIT_LABELS, type LengthUnit, round } from "../units.js"
 
 // A walk stops at the first value it cannot read or write; this carries the error out of it.
 class Abort<E> {
@@ -29,18 +31,93 @@ export const attempt = <A, E>(f: () => A): Either.Either<A, E> => {
 
 const samePath = (path: Path): Path => path
 
+const NO_OPTIONS: DecodeOptions = {}
+
+/** How a record's lengths were read: what `judge` needs at the end of the walk. */
+interface LengthsRead {
+  /** The unit the first length's record stated, and the unit it was read in (the caller's, or that one). */
+  readonly stated: LengthUnit
+  readonly read: LengthUnit
+  readonly at: Path
+  /** Lengths converted from a stated unit other than millimetres. */
+  converted: number
+}
+
+const UNIT_FACTOR = (u: LengthUnit): number => LENGTH_UNITS[u].toBase(1)
+
+/** The way out a length message names: the CLI's flag and the API's option. */
+export const LENGTH_UNIT_WAY_OUT = "--length-unit (lengthUnit in the plain and Effect APIs)"
+
 /**
  * Collects notes while decoding, at most MAX_NOTES of them and a count of the rest (NoteList);
  * `fail` aborts the walk with a DecodeError at base + path.
  */
 export class DecodeWalk {
   private readonly log = new NoteList()
+  private lengths: LengthsRead | undefined = undefined
   constructor(
     readonly format: string,
     readonly base: Path = [],
     /** Turns a path the codec knows into the input's own spelling of it (proto3 field names). */
-    readonly locate: (path: Path) => Path = samePath
+    readonly locate: (path: Path) => Path = samePath,
+    readonly options: DecodeOptions = NO_OPTIONS
   ) {}
+  /** The unit the caller gave for every body length (DecodeOptions.lengthUnit), or undefined for auto. */
+  get givenLengthUnit(): LengthUnit | undefined {
+    const u = this.options.lengthUnit
+    return u === undefined || u === "auto" ? undefined : u
+  }
+  /**
+   * A body length in millimetres: `raw` in the unit its record states (the format's own unit
+   * where it states none), or in the caller's `lengthUnit` where one was given. The record's
+   * lengths are then judged together at the end of the walk (`judgeLengths`): a record whose
+   * lengths are plausible only in another unit is refused with that evidence. `at` is where the
+   * record's lengths are (the first call's is kept), for that message and the notes.
+   */
+  lengthMm(raw: number, stated: LengthUnit, at: Path): number {
+    let l = this.lengths
+    if (l === undefined) l = this.lengths = { stated, read: this.givenLengthUnit ?? stated, at, converted: 0 }
+    const unit = this.givenLengthUnit ?? stated
+    if (unit === "mm") return raw
+    if (unit === stated) l.converted++
+    return LENGTH_UNITS[unit].toBase(raw)
+  }
+  /**
+   * Notes how the lengths were read, and refuses them when they are plausible only in another
+   * unit. Called by walkScan on the record's scan before it is built.
+   */
+  judgeLengths(init: ScanInit): void {
+    const l = this.lengths
+    if (l === undefined || init.measurementsMm === undefined) return
+    const given = this.givenLengthUnit
+    const container = l.at
+    if (given !== undefined && given !== l.stated) {
+      this.note("assumed", container, `lengths read as ${LENGTH_UNIT_LABELS[given]}, as the caller said (lengthUnit "${given}"), where the record states ${LENGTH_UNIT_LABELS[l.stated]}`)
+    } else if (l.converted > 0) {
+      this.note("converted", container, `${l.converted} length(s) stated in ${LENGTH_UNIT_LABELS[l.stated]}, converted to millimetres`)
+    }
+    const verdict = judgeLengths(init.measurementsMm, init.subject?.heightMm ?? null, l.read)
+    if (verdict._tag === "Plausible") return
+    const { name, mm, plausible } = verdict.evidence
+    const path = l.at
+    const raw = round(mm / UNIT_FACTOR(l.read), 6)
+    const how = given !== undefined ? `as the caller said (lengthUnit "${given}")` : "the unit the record states"
+    if (verdict._tag === "Implausible") {
+      return this.note("assumed", path, `${name} ${raw} ${l.read} is plausible in no unit for this body (plausible ${plausible}): kept as read`)
+    }
+    const others = verdict.units
+    const asOthers = others.map((u) => `${raw} ${u} would be ${round(raw * UNIT_FACTOR(u), 1)} mm`).join(", ")
+    const labels = others.map((u) => LENGTH_UNIT_LABELS[u]).join(" or ")
+    const wayOut =
+      given !== undefined
+        ? `pass the unit they are in with ${LENGTH_UNIT_WAY_OUT}, or auto to read each in the unit its record states`
+        : `if this input's lengths are in ${labels}, pass ${others.map((u) => `--length-unit ${u}`).join(" or ")} (lengthUnit: ${others.map((u) => `"${u}"`).join(" or ")})`
+    this.fail(
+      path,
+      raw,
+      `lengths read as ${LENGTH_UNIT_LABELS[l.read]} (${how}) are plausible in ${labels} and not in ${LENGTH_UNIT_LABELS[l.read]}: e.g. ${name} ${raw} ${l.read} (${asOthers}), plausible ${plausible}; ${wayOut}`
+    )
+  }
   /** What was noted so far, bounded. */
   get notes(): ReadonlyArray<Note> {
     return this.log.list()
@@ -134,10 +211,15 @@ export const walkScan = (
   format: string,
   base: Path,
   f: (walk: DecodeWalk) => ScanInit,
-  locate?: (path: Path) => Path
+  locate?: (path: Path) => Path,
+  options?: DecodeOptions
 ): Either.Either<Scan, DecodeError> => {
-  const walk = new DecodeWalk(format, base, locate)
-  return attempt<Scan, DecodeError>(() => scanOf(f(walk), walk.notes))
+  const walk = new DecodeWalk(format, base, locate, options)
+  return attempt<Scan, DecodeError>(() => {
+    const init = f(walk)
+    walk.judgeLengths(init)
+    return scanOf(init, walk.notes)
+  })
 }
 
 /**
