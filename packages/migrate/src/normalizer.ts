@@ -68,7 +68,7 @@ export interface NormalizerService {
   /** Targets by name: `canonical` and one per adapter. */
   readonly encoders: ReadonlyMap<string, ScanEncoder>
   readonly detect: (json: unknown) => Either.Either<Detected, UnknownFormatError>
-  /** What every decode is told (the unit of lengths a record does not state). */
+  /** What every decode is told (the units that records do not state). */
   readonly options: DecodeOptions
   /** Every canonical scan a JSON value holds. Never throws. */
   readonly normalize: (json: unknown) => Either.Either<ReadonlyArray<Scan>, NormalizeError>
@@ -76,6 +76,11 @@ export interface NormalizerService {
 
 const isEnvelope = (json: unknown): json is { readonly source: string; readonly payload: unknown } =>
   isRecord(json) && typeof json["source"] === "string" && "payload" in json && Object.keys(json).length === 2
+
+const sameOptions = (a: DecodeOptions, b: DecodeOptions): boolean =>
+  (a.lengthUnit ?? "auto") === (b.lengthUnit ?? "auto") &&
+  (a.bodyFatScale ?? "auto") === (b.bodyFatScale ?? "auto") &&
+  (a.muscleMassUnit ?? "auto") === (b.muscleMassUnit ?? "auto")
 
 /** A normalizer over a checked collection, plus the canonical form. */
 const build = (adapters: ReadonlyArray<Adapter>, options: DecodeOptions = {}): NormalizerService => {
@@ -150,7 +155,7 @@ export class Normalizer extends Context.Tag("@scanbridge/migrate/Normalizer")<No
     extra.length === 0 ? Either.right(base) : Either.map(make([...base.adapters, ...extra]), (n) => Normalizer.withOptions(n, base.options))
   /** `base` telling every decode these options (a unit of lengths, say) instead of its own; `base` itself when they are the same. */
   static readonly withOptions = (base: NormalizerService, options: DecodeOptions): NormalizerService =>
-    (base.options.lengthUnit ?? "auto") === (options.lengthUnit ?? "auto") ? base : build(base.adapters, options)
+    sameOptions(base.options, options) ? base : build(base.adapters, options)
   /** The Normalizer over these adapters (default: the built-in ones). */
   static readonly layer = (adapters: ReadonlyArray<Adapter> = builtInAdapters): Layer.Layer<Normalizer, AdapterError> =>
     adapters === builtInAdapters ? Normalizer.default : Layer.effect(Normalizer, make(adapters))

@@ -25,6 +25,14 @@ export interface DecodeOptions {
    * same: a record whose lengths are plausible only in another unit is still rejected.
    */
   readonly lengthUnit?: LengthUnit | "auto"
+  /**
+   * The scale of body-fat values whose records state none: `percent` (12.5), `e4` (percent x
+   * 10^4, the session API's PERCENTAGE_E4: 125000), or `auto` (the default: the scale the value
+   * shows, or a rejection that says why it cannot tell).
+   */
+  readonly bodyFatScale?: "percent" | "e4" | "auto"
+  /** The unit of skeletal-muscle masses whose records state none; `auto` (the default) as for body fat. */
+  readonly muscleMassUnit?: "g" | "kg" | "auto"
 }
 
 /** One JSON shape of one API. */
