@@ -229,28 +229,35 @@ export const OTHER_SPELLINGS: Readonly<Record<string, MeasurementName>> = Object
   MEASUREMENTS.filter((e) => e.side === "right").map((e) => [e.name.slice(0, -1), e.name])
 )
 
-/** Levenshtein distance, for "did you mean": names are short, and this runs only on a name no lookup knows. */
+/**
+ * Edit distance counting a swap of two neighbouring letters as one edit (optimal string
+ * alignment), for "did you mean": names are short, and this runs only on a name no lookup knows.
+ */
 export const editDistance = (a: string, b: string): number => {
-  let previous = Array.from({ length: b.length + 1 }, (_, j) => j)
+  const d: Array<Array<number>> = Array.from({ length: a.length + 1 }, (_, i) => [i])
+  for (let j = 1; j <= b.length; j++) d[0]![j] = j
   for (let i = 1; i <= a.length; i++) {
-    const current = [i]
     for (let j = 1; j <= b.length; j++) {
-      current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1))
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1
+      let v = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + cost)
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) v = Math.min(v, d[i - 2]![j - 2]! + 1)
+      d[i]![j] = v
     }
-    previous = current
   }
-  return previous[b.length]!
+  return d[a.length]![b.length]!
 }
 
 /**
  * The value whose folded key is nearest to `name`'s fold: equal, or within a typo's distance (one
- * edit in five letters, at least one). Undefined when none is that close, or two are equally so.
+ * edit in six letters, at least one). Undefined when none is that close, when two are equally
+ * so, or when the name is one of `known` that the map lacks on purpose (a dialect's measurement
+ * that its API does not have is no typo for another).
  */
-export const nearest = <V>(folded: ReadonlyMap<string, V>, name: string): V | undefined => {
+export const nearest = <V>(folded: ReadonlyMap<string, V>, name: string, known?: ReadonlySet<string>): V | undefined => {
   const f = foldName(name)
   const exact = folded.get(f)
-  if (exact !== undefined || f.length === 0) return exact
-  const limit = Math.max(1, Math.floor(f.length / 5))
+  if (exact !== undefined || f.length === 0 || known?.has(f) === true) return exact
+  const limit = Math.max(1, Math.floor(f.length / 6))
   let best: V | undefined
   let bestDistance = limit + 1
   let tied = false
@@ -262,6 +269,8 @@ export const nearest = <V>(folded: ReadonlyMap<string, V>, name: string): V | un
   }
   return tied ? undefined : best
 }
+/** Every canonical name and other spelling, folded: names no dialect may take for a typo. */
+export const FOLDED_NAMES: ReadonlySet<string> = new Set([...MEASUREMENTS.map((e) => foldName(e.name)), ...Object.keys(OTHER_SPELLINGS).map(foldName)])
 const byFoldedOrOther = new Map<string, Measurement>([
   ...Object.entries(OTHER_SPELLINGS).map(([other, name]) => [foldName(other), byName.get(name)!] as const),
   ...byFolded

@@ -6,6 +6,7 @@
  */
 import {
   type CanonicalTarget,
+  FOLDED_NAMES,
   type FrontPostureName,
   MEASUREMENTS,
   type MeasurementName,
@@ -143,6 +144,6 @@ export const makeDialect = <M extends Spelling, S extends Spelling>(spellings: D
     statBySpelling: (name) => statByName.get(name),
     measurementByNumber: (n) => byNumber.get(n),
     statByNumber: (n) => statByNumber.get(n),
-    suggest: (name) => nearest(byFolded, name)
+    suggest: (name) => nearest(byFolded, name, FOLDED_NAMES)
   }
 }
