@@ -8,7 +8,7 @@ import { fileURLToPath } from "node:url"
 import { JSONSchema } from "effect"
 import { Scan, SizeDocument } from "@scanbridge/model"
 import { OPENAPI_APIS, openApiDocument } from "@scanbridge/simulator"
-import { formatTable, targetList } from "./adapters.js"
+import { formatTable, otherSpellingTable, targetList } from "./adapters.js"
 import { measurementTable, postureTable, scanColumnTable, statTable, unitTable } from "./tables.js"
 
 export const repoRoot = join(dirname(fileURLToPath(import.meta.url)), "..", "..")
@@ -52,7 +52,7 @@ export const GENERATED: ReadonlyArray<GeneratedFile> = [
   },
   {
     path: "docs/migrate.md",
-    render: regions({ formats: formatTable, targets: targetList })
+    render: regions({ formats: formatTable, targets: targetList, "other-spellings": otherSpellingTable })
   },
   {
     path: "docs/databases.md",
