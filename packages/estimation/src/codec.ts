@@ -8,9 +8,11 @@ import { Either, Option, type SchemaAST } from "effect"
 import {
   Catalogue,
   type DecodeError,
+  type DecodeOptions,
   type EncodeError,
   type Encoded,
   HUMAN_RANGES,
+  LENGTH_UNIT_LABELS,
   type Path,
   Proto3,
   type Range,
@@ -26,6 +28,7 @@ import {
 import {
   type DecodeWalk,
   EncodeWalk,
+  LENGTH_UNIT_WAY_OUT,
   type ScanInitJson,
   attempt,
   likelyMistake,
@@ -66,11 +69,36 @@ export const FORMATS = {
   readResponse: "estimation read response"
 } as const
 
-/** Units to read with instead of inferring them. Each one given skips its inference. */
-export interface UnitOptions {
-  readonly lengthUnit?: LengthUnit
+/**
+ * Units to read with instead of inferring them: DecodeOptions' three. Each one given skips its
+ * inference; `auto`, like leaving it out, infers. A length unit is given for every length
+ * (inches too, which are never inferred) and the lengths are then judged against the body as
+ * every format's are (`DecodeWalk.lengthMm`).
+ */
+export type UnitOptions = DecodeOptions
+
+/** UnitOptions with `auto` left out: what the codec reads with. */
+export interface Units {
+  readonly lengthUnit?: "mm" | "cm" | "in"
   readonly bodyFatScale?: BodyFatScale
   readonly muscleMassUnit?: MuscleMassUnit
+}
+
+const stated = <U extends string>(u: U | "auto" | undefined): U | undefined => (u === "auto" ? undefined : u)
+
+/**
+ * The units `given` states, each falling back to the one `defaults` states where `given` leaves
+ * it out or says `auto` (an adapter's units under the options of one decode).
+ */
+export const unitsWith = (defaults: UnitOptions, given: UnitOptions = {}): Units => {
+  const lengthUnit = stated(given.lengthUnit) ?? stated(defaults.lengthUnit)
+  const bodyFatScale = stated(given.bodyFatScale) ?? stated(defaults.bodyFatScale)
+  const muscleMassUnit = stated(given.muscleMassUnit) ?? stated(defaults.muscleMassUnit)
+  return {
+    ...(lengthUnit === undefined ? {} : { lengthUnit }),
+    ...(bodyFatScale === undefined ? {} : { bodyFatScale }),
+    ...(muscleMassUnit === undefined ? {} : { muscleMassUnit })
+  }
 }
 
 
@@ -132,21 +160,31 @@ const place = (path: Path): Place => ({ path, text: formatPath(path) })
 interface Quantity<U extends string> {
   readonly what: string
   readonly option: keyof UnitOptions
+  /** The flag and option a message names to state the unit: "--length-unit (lengthUnit in the plain and Effect APIs)". */
+  readonly wayOut: string
   readonly candidates: ReadonlyArray<Candidate<U>>
   /** "body_fat_percentage read as percent (the API states no unit): ", by candidate: written once. */
   readonly heads: ReadonlyArray<string>
 }
 
-const quantity = <U extends string>(what: string, option: keyof UnitOptions, candidates: ReadonlyArray<Candidate<U>>): Quantity<U> => ({
+const quantity = <U extends string>(what: string, option: keyof UnitOptions, wayOut: string, candidates: ReadonlyArray<Candidate<U>>): Quantity<U> => ({
   what,
   option,
+  wayOut,
   candidates,
   heads: candidates.map((c) => `${what} read as ${c.label} (the API states no unit): `)
 })
 
-const LENGTH = quantity("result.measurement", "lengthUnit", LENGTH_CANDIDATES)
-const BODY_FAT = quantity("body_fat_percentage", "bodyFatScale", BODY_FAT_CANDIDATES)
-const MUSCLE_MASS = quantity("skeletal_muscle_mass", "muscleMassUnit", MUSCLE_CANDIDATES)
+// The way out every message names: the CLI's flag and the plain and Effect APIs' option, as
+// LENGTH_UNIT_WAY_OUT names the length unit's.
+/** @internal */
+export const BODY_FAT_SCALE_WAY_OUT = "--body-fat-scale (bodyFatScale in the plain and Effect APIs)"
+/** @internal */
+export const MUSCLE_MASS_UNIT_WAY_OUT = "--muscle-mass-unit (muscleMassUnit in the plain and Effect APIs)"
+
+const LENGTH = quantity("result.measurement", "lengthUnit", LENGTH_UNIT_WAY_OUT, LENGTH_CANDIDATES)
+const BODY_FAT = quantity("body_fat_percentage", "bodyFatScale", BODY_FAT_SCALE_WAY_OUT, BODY_FAT_CANDIDATES)
+const MUSCLE_MASS = quantity("skeletal_muscle_mass", "muscleMassUnit", MUSCLE_MASS_UNIT_WAY_OUT, MUSCLE_CANDIDATES)
 
 /** The unit of a quantity as the caller gave it, noted. */
 const given = <U extends string>(w: DecodeWalk, at: Place, q: Quantity<U>, unit: U): Candidate<U> => {
@@ -158,9 +196,9 @@ const given = <U extends string>(w: DecodeWalk, at: Place, q: Quantity<U>, unit:
 /** The unit the record's evidence allows, noted with that evidence, or an error that says why there is none. */
 const decided = <U extends string>(w: DecodeWalk, at: Place, q: Quantity<U>, result: Inference<U>): Candidate<U> => {
   if (result._tag === "Contradiction") {
-    return w.fail(result.clue.path, result.clue.raw, `${q.what}: ${result.explanation}; state the unit with the ${q.option} option`)
+    return w.fail(result.clue.path, result.clue.raw, `${q.what}: ${result.explanation}; state the unit with ${q.wayOut}`)
   }
-  if (result._tag === "Undecided") return w.fail(at.path, result.values, `${q.what}: ${result.explanation}; state the unit with the ${q.option} option`)
+  if (result._tag === "Undecided") return w.fail(at.path, result.values, `${q.what}: ${result.explanation}; state the unit with ${q.wayOut}`)
   const i = q.candidates.findIndex((k) => k.unit === result.unit)
   w.note("assumed", at.text, q.heads[i] + result.evidence)
   return q.candidates[i]!
@@ -176,26 +214,76 @@ const MUSCLE = place([...COMPOSITION_PATH, "skeletal_muscle_mass"])
 // Every result.measurement key: its canonical name, band and catalogue position.
 const TARGETS: ReadonlyArray<LengthTarget> = [...Wire.MEASUREMENT_KEYS].map(([key, name]) => lengthTarget(key, name))
 const surveyLengths = compileLengthSurvey(TARGETS)
+// And the other spellings records are known to hold (`knee_height`), weighed like any length: a
+// survey of their own, for the rare record that has one.
+const WITH_OTHER_SPELLINGS: ReadonlyArray<LengthTarget> = [...TARGETS, ...estimationDialect.aliasList.map((a) => lengthTarget(a.alias, a.name))]
+const surveyWithOtherSpellings = compileLengthSurvey(WITH_OTHER_SPELLINGS)
 
-const readMeasurements = (w: DecodeWalk, result: Wire.Result, statureMm: number | null, options: UnitOptions, exact: boolean) => {
-  const m = result.measurement
-  const values = measurementValues()
-  const survey = surveyLengths(m, statureMm ?? HUMAN_RANGES.heightMm.min, statureMm ?? HUMAN_RANGES.heightMm.max, values)
-  // Any other key is unknown. That is rare, so the keys are searched only when the counts differ.
-  if (!exact && survey.count !== Object.keys(m).length) {
-    for (const key in m) {
-      if (Wire.MEASUREMENT_KEYS.has(key)) continue
+/**
+ * The keys of `m` that are not the API's: another spelling of one of its keys is read as that key
+ * with an `aliased` note (unless the record has the key too: then it is dropped, the key kept);
+ * any other key is dropped with a did-you-mean. Returns the lengths to read, in the record's
+ * order, when some other spelling is among them.
+ */
+const readOtherKeys = (w: DecodeWalk, m: Readonly<Record<string, number>>): Record<string, number> | undefined => {
+  let renamed = false
+  for (const key in m) {
+    if (Wire.MEASUREMENT_KEYS.has(key)) continue
+    const alias = estimationDialect.measurementByAlias(key)
+    const path = [...MEASUREMENT.path, key]
+    if (alias === undefined) {
       // Past the notes' limit the note is only counted: no guess to make for it.
       const guess = w.room ? estimationDialect.suggest(key) : undefined
-      w.note("dropped", [...MEASUREMENT.path, key], `unknown measurement ${key} = ${m[key]}${guess ? ` (did you mean ${guess.name}?)` : ""}`)
+      w.note("dropped", path, `unknown measurement ${key} = ${m[key]}${guess ? ` (did you mean ${guess.name}?)` : ""}`)
+    } else if (Object.hasOwn(m, alias.spelling.name)) {
+      w.note("dropped", path, `${key} = ${m[key]}, another spelling of ${alias.spelling.name}: the record has ${alias.spelling.name} too, which is kept`)
+    } else {
+      w.note("aliased", path, `${key} read as ${alias.spelling.name}: another spelling of it`)
+      renamed = true
+    }
+  }
+  if (!renamed) return undefined
+  const read: Record<string, number> = {}
+  for (const key in m) {
+    const alias = Wire.MEASUREMENT_KEYS.has(key) ? undefined : estimationDialect.measurementByAlias(key)
+    if (Wire.MEASUREMENT_KEYS.has(key) || (alias !== undefined && !Object.hasOwn(m, alias.spelling.name))) read[key] = m[key]!
+  }
+  return read
+}
+
+const readMeasurements = (w: DecodeWalk, result: Wire.Result, statureMm: number | null, exact: boolean) => {
+  const m = result.measurement
+  const values = measurementValues()
+  const low = statureMm ?? HUMAN_RANGES.heightMm.min
+  const high = statureMm ?? HUMAN_RANGES.heightMm.max
+  let survey = surveyLengths(m, low, high, values)
+  let targets = TARGETS
+  let record: object = m
+  // Any other key is unknown or another spelling. That is rare, so the keys are searched only when the counts differ.
+  if (!exact && survey.count !== Object.keys(m).length) {
+    const read = readOtherKeys(w, m)
+    if (read !== undefined) {
+      targets = WITH_OTHER_SPELLINGS
+      record = read
+      survey = surveyWithOtherSpellings(read, low, high, values)
     }
   }
   if (survey.count === 0) return {}
-  const unit =
-    options.lengthUnit !== undefined
-      ? given(w, MEASUREMENT, LENGTH, options.lengthUnit)
-      : decided(w, MEASUREMENT, LENGTH, inferLength(TARGETS, values, survey, statureMm, MEASUREMENT.path, m))
+  const givenUnit = w.givenLengthUnit
+  if (givenUnit !== undefined) {
+    // The caller's unit, inches too: read through the walk, which judges the lengths against the
+    // body as every format's, and refuses them, with that evidence, where they are plausible only
+    // in another unit.
+    w.note("assumed", MEASUREMENT.text, `${LENGTH.what} read as ${LENGTH_UNIT_LABELS[givenUnit]}: given by the caller (lengthUnit)`)
+    for (const { index } of TARGETS) {
+      const raw = values[index]
+      if (raw !== undefined) values[index] = w.lengthMm(raw, givenUnit, MEASUREMENT.path)
+    }
+    return measurementsFrom(values, survey.set)
+  }
+  const unit = decided(w, MEASUREMENT, LENGTH, inferLength(targets, values, survey, statureMm, MEASUREMENT.path, record))
   if (unit.unit !== "mm") {
+    // Each catalogue position once: a record's other spelling stands at its key's.
     for (const { index } of TARGETS) {
       const raw = values[index]
       if (raw !== undefined) values[index] = convertLength(raw, unit.unit, "mm")
@@ -204,7 +292,7 @@ const readMeasurements = (w: DecodeWalk, result: Wire.Result, statureMm: number 
   return measurementsFrom(values, survey.set)
 }
 
-const readComposition = (w: DecodeWalk, c: Wire.BodyComposition | null | undefined, weightG: number | null, options: UnitOptions) => {
+const readComposition = (w: DecodeWalk, c: Wire.BodyComposition | null | undefined, weightG: number | null, options: Units) => {
   if (c === null || c === undefined) return null
   const fat = c.body_fat_percentage ?? null
   const muscle = c.skeletal_muscle_mass ?? null
@@ -217,7 +305,7 @@ const readComposition = (w: DecodeWalk, c: Wire.BodyComposition | null | undefin
         : decided(w, FAT, BODY_FAT, inferBodyFat(FAT.path, fat))
     // E4 is a decimal shift: exact, where fat x 1e-4 would add binary error.
     bodyFatPercent = scale.unit === "e4" ? e4ToPercent(fat as PercentE4) : fat
-    if (bodyFatPercent > 100) w.fail(FAT.path, fat, "a percentage up to 100")
+    if (bodyFatPercent > 100) w.fail(FAT.path, fat, `a percentage up to 100; if the values are percent x 10^4, state the scale with ${BODY_FAT.wayOut}`)
   }
   let skeletalMuscleMassG: number | null = null
   if (muscle !== null) {
@@ -272,7 +360,7 @@ const readItem = (
   w: DecodeWalk,
   item: Wire.ReadItem,
   unknownKeys: ReadonlyArray<UnknownKey>,
-  options: UnitOptions,
+  options: Units,
   message: string | null,
   exact: boolean
 ): ScanInit => {
@@ -308,7 +396,7 @@ const readItem = (
     method: common.method,
     subject: common.subject,
     status: "success",
-    measurementsMm: readMeasurements(w, result, common.subject.heightMm ?? null, options, exact),
+    measurementsMm: readMeasurements(w, result, common.subject.heightMm ?? null, exact),
     composition: readComposition(w, result.body_composition, common.subject.weightG ?? null, options)
   }
 }
@@ -321,31 +409,43 @@ const knownMeasurement = { narrow: (ast: SchemaAST.AST) => (ast === Wire.Measure
 const readItemWire = exactSchemaDecoder(Wire.ReadItem, FORMATS.readItem, knownMeasurement)
 const readResponseWire = exactSchemaDecoder(Wire.ReadResponse, FORMATS.readResponse, knownMeasurement)
 
+const NO_UNITS: Units = {}
+
+// `auto` is no unit: left out, so that the walk and the reads below see only units stated.
+const unitsOf = (options: UnitOptions | undefined): Units =>
+  options === undefined || options === NO_UNITS
+    ? NO_UNITS
+    : options.lengthUnit === "auto" || options.bodyFatScale === "auto" || options.muscleMassUnit === "auto"
+      ? unitsWith({}, options)
+      : (options as Units)
+
 /** One `measurements[]` item of a read response as a canonical scan. Never throws. */
-export const decodeReadItemEither = (json: unknown, options: UnitOptions = {}): Either.Either<Scan, DecodeError> => {
+export const decodeReadItemEither = (json: unknown, options?: UnitOptions): Either.Either<Scan, DecodeError> => {
   const wire = readItemWire(json)
   if (Either.isLeft(wire)) return Either.left(wire.left)
   const { exact, unknownKeys, value: item } = wire.right
-  return walkScan(FORMATS.readItem, [], (w) => readItem(w, item, unknownKeys, options, null, exact))
+  const units = unitsOf(options)
+  return walkScan(FORMATS.readItem, [], (w) => readItem(w, item, unknownKeys, units, null, exact), undefined, units)
 }
 
 /**
  * A read response: one scan per `measurements[]` item. The first bad item fails the response,
  * naming its index. When the response holds one failed item, its `message` is the failure's.
  */
-export const decodeReadResponseEither = (json: unknown, options: UnitOptions = {}): Either.Either<ReadonlyArray<Scan>, DecodeError> => {
+export const decodeReadResponseEither = (json: unknown, options?: UnitOptions): Either.Either<ReadonlyArray<Scan>, DecodeError> => {
   // Not Either.flatMap: its dual dispatch reads `arguments`, once per record of a migration.
   const wire = readResponseWire(json)
   if (Either.isLeft(wire)) return Either.left(wire.left)
   const { exact, unknownKeys, value: response } = wire.right
+  const units = unitsOf(options)
   const scans: Array<Scan> = []
   for (let i = 0; i < response.measurements.length; i++) {
     const only = response.measurements.length === 1 && response.message !== undefined && response.message !== "" ? response.message : null
     const scan = walkScan(FORMATS.readResponse, ["measurements", i], (w) => {
       if (response.result === false) w.note("dropped", ["result"], "the read response says result false, and nothing more")
       // Each item's scan notes the item's own unknown keys and the response's.
-      return readItem(w, response.measurements[i]!, unknownKeysOfItem(unknownKeys, "measurements", i), options, only, exact)
-    })
+      return readItem(w, response.measurements[i]!, unknownKeysOfItem(unknownKeys, "measurements", i), units, only, exact)
+    }, undefined, units)
     if (Either.isLeft(scan)) return Either.left(scan.left)
     scans.push(scan.right)
   }

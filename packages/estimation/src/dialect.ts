@@ -3,10 +3,14 @@
  * catalogue's measurements, and its keys for the stats (`estimation.input.*`) and body
  * composition (`result.body_composition.*`). The API states no units: the codec infers them
  * per record (internal/inference.ts), among the candidates below, unless the caller states them.
+ * Each right-side key without its `_r` (`knee_height`) is another spelling the dialect derives.
  */
 import { type Dialect, type Spelling, makeDialect } from "@scanbridge/model"
 
-/** The units a `result.measurement` length may be in; the API does not say which. */
+/**
+ * The units a `result.measurement` length is inferred in, and written in; the API does not say
+ * which. A caller may state inches too (UnitOptions.lengthUnit), which are never inferred.
+ */
 export type LengthUnit = "mm" | "cm"
 /** The scales of `body_fat_percentage`: a percentage, or a percentage x 10^4. */
 export type BodyFatScale = "percent" | "e4"

@@ -15,7 +15,7 @@ import {
   formatPath,
   makeScan
 } from "@scanbridge/model"
-import { previewValue } from "@scanbridge/model/internal"
+import { LENGTH_UNIT_WAY_OUT, previewValue } from "@scanbridge/model/internal"
 import {
   type EncodeOptions,
   FORMATS,
@@ -24,8 +24,11 @@ import {
   decodeReadItemEither,
   decodeReadResponseEither,
   encodeReadResponseEither,
+  estimationAdapter,
+  estimationAdapterWith,
   estimationDialect
 } from "../src/index.js"
+import { BODY_FAT_SCALE_WAY_OUT, MUSCLE_MASS_UNIT_WAY_OUT } from "../src/codec.js"
 import { lengthClue } from "../src/internal/inference.js"
 
 // --- Helpers ------------------------------------------------------------------------------
@@ -489,7 +492,7 @@ describe("decode: unit inference", () => {
     expect(e.path).toEqual(["estimation", "result", "measurement", "waist_girth"])
     expect(e.value).toBe(20)
     expect(e.message).toContain("waist_girth 20")
-    expect(e.message).toContain("lengthUnit")
+    expect(e.message).toContain(`; state the unit with ${LENGTH_UNIT_WAY_OUT}`)
   })
 
   it("values in mm and in cm in one record are a contradiction naming both", () => {
@@ -498,7 +501,7 @@ describe("decode: unit inference", () => {
     expect(e.value).toBe(70)
     expect(e.message).toContain("waist_girth 70")
     expect(e.message).toContain("bust_girth 862")
-    expect(e.message).toContain("lengthUnit")
+    expect(e.message).toContain(`; state the unit with ${LENGTH_UNIT_WAY_OUT}`)
   })
 
   it("without a stature, values that fit both units are undecided: a DecodeError at the measurement", () => {
@@ -508,7 +511,7 @@ describe("decode: unit inference", () => {
     expect(e.value).toEqual([225])
     expect(e.message).toContain("millimetres")
     expect(e.message).toContain("centimetres")
-    expect(e.message).toContain("lengthUnit")
+    expect(e.message).toContain(`; state the unit with ${LENGTH_UNIT_WAY_OUT}`)
   })
 
   it("without a stature, a value outside the cm band still decides", () => {
@@ -517,16 +520,28 @@ describe("decode: unit inference", () => {
     expect(noteAt(scan.notes, "assumed", MEASURE).detail).toContain("millimetres")
   })
 
-  it("lengthUnit given skips inference, even against the evidence, and says so", () => {
+  it("lengthUnit given skips inference and says so; the lengths are then judged against the body", () => {
     const cm = decode(success({ result: result({ measurement: { waist_girth: 70 } }) }), { lengthUnit: "cm" })
     expect(cm.measurementsMm).toEqual({ waistGirth: 700 })
-    expect(noteAt(cm.notes, "assumed", MEASURE).detail).toContain("given by the caller")
-    // 862 "cm" is no body, but the caller said so; and a contradiction is not checked.
+    expect(noteAt(cm.notes, "assumed", MEASURE).detail).toBe("result.measurement read as centimetres: given by the caller (lengthUnit)")
+    expect(noteAt(cm.notes, "converted", MEASURE).detail).toBe("1 length(s) stated in centimetres, converted to millimetres")
+    // 8620 mm is no bust in any unit: kept as the caller said, with a note that says so.
     const forced = decode(success({ result: result({ measurement: { bust_girth: 862, waist_girth: 70 } }) }), { lengthUnit: "cm" })
     expect(forced.measurementsMm).toEqual({ bustGirth: 8620, waistGirth: 700 })
-    const mm = decode(success({ result: result({ measurement: { waist_girth: 20 } }) }), { lengthUnit: "mm" })
-    expect(mm.measurementsMm).toEqual({ waistGirth: 20 })
+    const assumed = forced.notes.filter((n) => n.kind === "assumed" && n.path === MEASURE).map((n) => n.detail)
+    expect(assumed).toHaveLength(2)
+    expect(assumed[1]).toContain("plausible in no unit")
+    expect(assumed[1]).toContain("kept as read")
+    const mm = decode(success({ result: result({ measurement: { waist_girth: 701 } }) }), { lengthUnit: "mm" })
+    expect(mm.measurementsMm).toEqual({ waistGirth: 701 })
     expect(noteAt(mm.notes, "assumed", MEASURE).detail).toContain("millimetres")
+    // Changed on purpose: a given unit no longer passes lengths plausible only in another one.
+    // 20 "mm" is no waist of a 1640 mm body; 20 in (508 mm) is.
+    const e = decodeError(success({ result: result({ measurement: { waist_girth: 20 } }) }), { lengthUnit: "mm" })
+    expect(e.path).toEqual(["estimation", "result", "measurement"])
+    expect(e.value).toBe(20)
+    expect(e.message).toContain("plausible in inches and not in millimetres")
+    expect(e.message).toContain(LENGTH_UNIT_WAY_OUT)
   })
 
   it("body fat in percent x 10^4 is read as e4", () => {
@@ -540,7 +555,7 @@ describe("decode: unit inference", () => {
       const e = decodeError(success({ result: result({ body_composition: { body_fat_percentage: value } }) }))
       expect(e.path).toEqual(["estimation", "result", "body_composition", "body_fat_percentage"])
       expect(e.value).toBe(value)
-      expect(e.message).toContain("bodyFatScale")
+      expect(e.message).toContain(`; state the unit with ${BODY_FAT_SCALE_WAY_OUT}`)
     }
   })
 
@@ -562,7 +577,7 @@ describe("decode: unit inference", () => {
     // 40 g is under 5.4 kg; 40 kg is over 65 % of 54 kg.
     const e = decodeError(success({ result: result({ body_composition: { skeletal_muscle_mass: 40 } }) }))
     expect(e.path).toEqual(["estimation", "result", "body_composition", "skeletal_muscle_mass"])
-    expect(e.message).toContain("muscleMassUnit")
+    expect(e.message).toContain(`; state the unit with ${MUSCLE_MASS_UNIT_WAY_OUT}`)
   })
 
   it("muscle mass without a weight is judged against 2-100 kg", () => {
@@ -587,6 +602,123 @@ describe("decode: unit inference", () => {
     }
     const { body_composition: _, ...noBody } = result()
     expect(decode(success({ result: noBody })).composition).toBeNull()
+  })
+})
+
+// --- Decode: the ways out, the units a caller gives, other spellings -----------------------------
+
+const inches = (mm: number) => Math.round((mm / 25.4) * 100) / 100
+const MEASUREMENT_IN = Object.fromEntries(Object.entries(MEASUREMENT_MM).map(([k, mm]) => [k, inches(mm)]))
+const KNEE_MM = Math.round(PROPORTIONS.kneeHeightR * 1640)
+
+describe("decode: the way out each message names", () => {
+  it("a record in inches, read as it is, is refused naming --length-unit (lengthUnit in the plain and Effect APIs)", () => {
+    const e = decodeError(success({ result: result({ measurement: MEASUREMENT_IN }) }))
+    expect(e.path.slice(0, 3)).toEqual(["estimation", "result", "measurement"])
+    expect(e.message).toMatch(/^estimation read item: .*plausible in none of millimetres, centimetres; state the unit with --length-unit \(lengthUnit in the plain and Effect APIs\)/)
+    expect(e.message).not.toContain("option")
+  })
+
+  it("undecided lengths, body fat and muscle mass name their flags and options", () => {
+    const undecided = decodeError(success({ input: undefined, result: result({ body_composition: null, measurement: { waist_girth: 225 } }) }))
+    expect(undecided.message).toContain("every value fits millimetres and centimetres alike; state the unit with --length-unit (lengthUnit in the plain and Effect APIs)")
+    const fat = decodeError(success({ result: result({ body_composition: { body_fat_percentage: 1000 } }) }))
+    expect(fat.message).toContain("; state the unit with --body-fat-scale (bodyFatScale in the plain and Effect APIs)")
+    const muscle = decodeError(success({ result: result({ body_composition: { skeletal_muscle_mass: 40 } }) }))
+    expect(muscle.message).toContain("; state the unit with --muscle-mass-unit (muscleMassUnit in the plain and Effect APIs)")
+    const over = decodeError(success({ result: result({ body_composition: { body_fat_percentage: 241000 } }) }), { bodyFatScale: "percent" })
+    expect(over.message).toContain("a percentage up to 100; if the values are percent x 10^4, state the scale with --body-fat-scale (bodyFatScale in the plain and Effect APIs)")
+  })
+
+  it("inches under a given mm are refused with the evidence and the way out", () => {
+    const e = decodeError(success({ result: result({ measurement: MEASUREMENT_IN }) }), { lengthUnit: "mm" })
+    expect(e.path).toEqual(["estimation", "result", "measurement"])
+    expect(e.message).toContain('lengths read as millimetres (as the caller said (lengthUnit "mm")) are plausible in')
+    expect(e.message).toContain("inches")
+    expect(e.message).toContain(`pass the unit they are in with ${LENGTH_UNIT_WAY_OUT}`)
+  })
+})
+
+describe("decode: the units a caller gives", () => {
+  it("lengthUnit in reads a record in inches as millimetres, with the notes that say so", () => {
+    const scan = decode(success({ result: result({ measurement: MEASUREMENT_IN }) }), { lengthUnit: "in" })
+    const expected = scanOf(SUCCESS_SCAN).measurementsMm
+    expect(Object.keys(scan.measurementsMm).sort()).toEqual(Object.keys(expected).sort())
+    for (const [name, mm] of Object.entries(expected)) expect(Math.abs(scan.measurementsMm[name as MeasurementName]! - mm)).toBeLessThanOrEqual(0.127)
+    expect(noteAt(scan.notes, "assumed", MEASURE).detail).toBe("result.measurement read as inches: given by the caller (lengthUnit)")
+    expect(noteAt(scan.notes, "converted", MEASURE).detail).toBe("4 length(s) stated in inches, converted to millimetres")
+  })
+
+  it("auto, as leaving the option out, infers", () => {
+    const auto = decode(success({ result: result({ measurement: MEASUREMENT_CM }) }), { lengthUnit: "auto", bodyFatScale: "auto", muscleMassUnit: "auto" })
+    expect(withoutNotes(auto)).toEqual(withoutNotes(decode(success({ result: result({ measurement: MEASUREMENT_CM }) }))))
+    expect(noteAt(auto.notes, "assumed", MEASURE).detail).toContain("(the API states no unit)")
+  })
+
+  it("the options of a decode win over the adapter's units; one left out or auto is the adapter's", () => {
+    const adapter = estimationAdapterWith({ lengthUnit: "cm", muscleMassUnit: "kg" })
+    const item = adapter.formats.find((f) => f.name === FORMATS.readItem)!
+    const read = (json: unknown, options?: UnitOptions) => ok(item.decode(json, options))[0]!
+    const cm = success({ result: result({ measurement: MEASUREMENT_CM, body_composition: { skeletal_muscle_mass: 25 } }) })
+    for (const options of [undefined, {}, { lengthUnit: "auto" as const, muscleMassUnit: "auto" as const }]) {
+      const scan = read(cm, options)
+      expect(scan.measurementsMm).toEqual({ bustGirth: 860, waistGirth: 700, hipGirth: 900, insideLegHeight: 740 })
+      expect(scan.composition!.skeletalMuscleMassG).toBe(25000)
+      expect(noteAt(scan.notes, "assumed", MEASURE).detail).toContain("given by the caller")
+    }
+    const inchesRead = read(success({ result: result({ measurement: MEASUREMENT_IN, body_composition: { skeletal_muscle_mass: 25000 } }) }), { lengthUnit: "in", muscleMassUnit: "g" })
+    expect(inchesRead.measurementsMm.waistGirth).toBeCloseTo(701, 0)
+    expect(inchesRead.composition!.skeletalMuscleMassG).toBe(25000)
+    // The plain adapter infers unless a decode's options say otherwise.
+    const plain = estimationAdapter.formats.find((f) => f.name === FORMATS.readItem)!
+    expect(ok(plain.decode(cm))[0]!.measurementsMm.waistGirth).toBe(700)
+    expect(ok(plain.decode(success({ result: result({ body_composition: { body_fat_percentage: 1 } }) }), { bodyFatScale: "e4" }))[0]!.composition!.bodyFatPercent).toBe(0.0001)
+  })
+})
+
+describe("decode: other spellings of the API's keys", () => {
+  it("knee_height is read as knee_height_r with an aliased note", () => {
+    const scan = decode(success({ result: result({ measurement: { ...MEASUREMENT_MM, knee_height: KNEE_MM } }) }))
+    expect(scan.measurementsMm).toEqual({ ...scanOf(SUCCESS_SCAN).measurementsMm, kneeHeightR: KNEE_MM })
+    expect(noteAt(scan.notes, "aliased", `${MEASURE}.knee_height`).detail).toBe("knee_height read as knee_height_r: another spelling of it")
+  })
+
+  it("each right-side key without its _r is another spelling of it", () => {
+    for (const { key, name } of ESTIMATION.filter((m) => m.key.endsWith("_r"))) {
+      const alias = key.slice(0, -2)
+      const scan = decode(success({ result: result({ measurement: { [alias]: Math.round(PROPORTIONS[name] * 1640) } }) }))
+      expect(scan.measurementsMm).toEqual({ [name]: Math.round(PROPORTIONS[name] * 1640) })
+      noteAt(scan.notes, "aliased", `${MEASURE}.${alias}`)
+    }
+  })
+
+  it("another spelling counts in the unit inference like any length, and an error names it as the record spells it", () => {
+    const cm = decode(success({ result: result({ measurement: { knee_height: KNEE_MM / 10 } }) }))
+    expect(cm.measurementsMm).toEqual({ kneeHeightR: KNEE_MM })
+    expect(noteAt(cm.notes, "assumed", MEASURE).detail).toContain("centimetres")
+    const e = decodeError(success({ result: result({ measurement: { bust_girth: 862, knee_height: Math.round(KNEE_MM / 10) } }) }))
+    expect(e.path).toEqual(["estimation", "result", "measurement", "knee_height"])
+    expect(e.message).toContain(`knee_height ${Math.round(KNEE_MM / 10)}`)
+    expect(e.message).toContain(LENGTH_UNIT_WAY_OUT)
+  })
+
+  it("another spelling beside the key itself is dropped, the key kept", () => {
+    const scan = decode(success({ result: result({ measurement: { ...MEASUREMENT_MM, knee_height_r: KNEE_MM, knee_height: KNEE_MM + 10 } }) }))
+    expect(scan.measurementsMm.kneeHeightR).toBe(KNEE_MM)
+    expect(noteAt(scan.notes, "dropped", `${MEASURE}.knee_height`).detail).toContain("knee_height_r too, which is kept")
+  })
+
+  it("another spelling read with a given unit goes through the same judgement", () => {
+    const scan = decode(success({ result: result({ measurement: { knee_height: inches(KNEE_MM) } }) }), { lengthUnit: "in" })
+    expect(scan.measurementsMm.kneeHeightR).toBeCloseTo(KNEE_MM, 0)
+    expect(decodeError(success({ result: result({ measurement: { knee_height: inches(KNEE_MM) } }) }), { lengthUnit: "mm" }).message).toContain("inches")
+  })
+
+  it("a key within a typo of the API's, or in another case, is dropped with a did-you-mean", () => {
+    const scan = decode(success({ result: result({ measurement: { ...MEASUREMENT_MM, waist_grith: 700, KNEE_HEIGHT: KNEE_MM } }) }))
+    expect(scan.measurementsMm).toEqual(scanOf(SUCCESS_SCAN).measurementsMm)
+    expect(noteAt(scan.notes, "dropped", `${MEASURE}.waist_grith`).detail).toBe("unknown measurement waist_grith = 700 (did you mean waist_girth?)")
+    expect(noteAt(scan.notes, "dropped", `${MEASURE}.KNEE_HEIGHT`).detail).toContain("(did you mean knee_height_r?)")
   })
 })
 
@@ -873,6 +1005,13 @@ const buildRecord = (
   return { json: { status: "completed", estimation_id: "gen", estimation }, values }
 }
 
+/** The record's JSON with each length rewritten by `f`. */
+const rewritten = (g: Generated, f: (raw: number) => number): Obj => {
+  const estimation = g.json["estimation"] as Obj
+  const measurement = Object.fromEntries(g.values.map((v) => [v.key, f(v.raw)]))
+  return { ...g.json, estimation: { ...estimation, result: { ...(estimation["result"] as Obj), measurement } } }
+}
+
 /** Checks a decoded record against the unit it was written in: never the other one. */
 const checkRecord = (g: Generated, unit: "mm" | "cm", stature: number | null) => {
   const other = unit === "mm" ? "cm" : "mm"
@@ -1041,8 +1180,35 @@ describe("properties", () => {
       expect(e).toBeInstanceOf(DecodeError)
       expect(e.path).toEqual(["measurements", 0, "estimation", "result", "measurement", blamed!.key])
       expect(e.value).toBe(blamed!.raw)
-      expect(e.message).toContain("lengthUnit")
+      expect(e.message).toContain(`; state the unit with ${LENGTH_UNIT_WAY_OUT}`)
       expect(e.message).toContain(`${values[target]!.key} ${values[target]!.raw}`)
+    },
+    RUNS
+  )
+
+  it.prop(
+    "(f) any valid record rewritten in inches and read with lengthUnit in gives the same millimetres, within the inches' rounding",
+    [record, fc.boolean()],
+    ([r, withInput]) => {
+      const g = buildRecord({ ...r, unit: "mm" }, withInput)
+      const scan = ok(decodeReadItemEither(rewritten(g, inches), { lengthUnit: "in" }))
+      expect(Object.keys(scan.measurementsMm)).toHaveLength(g.values.length)
+      // Inches to two decimals: within 0.005 in, 0.127 mm.
+      for (const v of g.values) expect(Math.abs(scan.measurementsMm[v.name]! - v.raw)).toBeLessThanOrEqual(0.127 + 1e-9)
+      expect(noteAt(scan.notes, "converted", MEASURE).detail).toBe(`${g.values.length} length(s) stated in inches, converted to millimetres`)
+      expect(scan.notes.some((n) => n.detail.includes("kept as read"))).toBe(false)
+    },
+    RUNS
+  )
+
+  it.prop(
+    "(g) any valid record rewritten in centimetres (to the millimetre) reads, inferred, as the same millimetres",
+    [record],
+    ([r]) => {
+      const g = buildRecord({ ...r, unit: "mm" }, true)
+      const scan = ok(decodeReadItemEither(rewritten(g, (mm) => mm / 10)))
+      expect(noteAt(scan.notes, "assumed", MEASURE).detail).toContain("read as centimetres")
+      for (const v of g.values) expect(scan.measurementsMm[v.name]).toBeCloseTo(v.raw, 6)
     },
     RUNS
   )
@@ -1188,6 +1354,15 @@ describe("what the encoder writes reads back", () => {
       const decoded = decodeReadResponseEither(JSON.parse(JSON.stringify(value)))
       expect(Either.isRight(decoded), Either.isLeft(decoded) ? decoded.left.message : "").toBe(true)
       const [back] = ok(decoded)
+      // Read with the units it was written in given, it is judged as every format's lengths are,
+      // and reads back the same.
+      const given = decodeReadResponseEither(JSON.parse(JSON.stringify(value)), {
+        lengthUnit: options.lengthUnit ?? "mm",
+        bodyFatScale: options.bodyFatScale ?? "percent",
+        muscleMassUnit: options.muscleMassUnit ?? "g"
+      })
+      expect(Either.isRight(given), Either.isLeft(given) ? given.left.message : "").toBe(true)
+      expect(withoutNotes(ok(given)[0]!)).toEqual(withoutNotes(back!))
       // The estimation API runs photo estimations only: that is what it reads back as.
       const expected = scanOf({ ...scan, method: scan.method ?? "photo" })
       const step = (path: string) =>

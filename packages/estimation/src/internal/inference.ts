@@ -10,10 +10,11 @@
  *
  * Ranges are chosen so that one value fits at most one candidate where the record allows it:
  * against the subject's stature a length clue spans a factor of 6.25 (less than the 10
- * between mm and cm), so no value is both. Without a stature the band is the whole human
+ * between mm and cm), so no value is both. Inches are never inferred (2.54 from centimetres is
+ * well inside that factor): a caller states them (DecodeOptions.lengthUnit). Without a stature the band is the whole human
  * range (a factor of 31), a value may fit both, and a record of such values is undecided.
  */
-import { Codegen, HUMAN_RANGES, type MeasurementName, PROPORTIONS, type Path, type Range, formatPath } from "@scanbridge/model"
+import { Codegen, HUMAN_RANGES, LENGTH_SPREAD, type MeasurementName, PROPORTIONS, type Path, type Range, formatPath } from "@scanbridge/model"
 import { measurementBit, measurementIndex } from "@scanbridge/model/internal"
 import type { BodyFatScale, LengthUnit, MuscleMassUnit } from "../dialect.js"
 
@@ -137,10 +138,12 @@ export const MUSCLE_CANDIDATES: ReadonlyArray<Candidate<MuscleMassUnit>> = [
   { unit: "kg", factor: 1000, label: "kilograms" }
 ]
 
-// A measurement is within this factor of its typical share of stature, either way: wide
-// enough for small children, very tall adults and any build, and narrow enough (2.5^2 < 10)
-// that millimetres and centimetres never both fit.
-const SPREAD = 2.5
+// A measurement is within LENGTH_SPREAD (2.5) of its typical share of stature, either way, as
+// the model judges every format's lengths: wide enough for small children, very tall adults and
+// any build, and narrow enough (2.5^2 = 6.25 < 10) that millimetres and centimetres never both
+// fit against a stature. Inches are no candidate: centimetres and inches are 2.54 apart, well
+// inside that band, so the body alone cannot tell them apart; a caller states inches instead.
+const SPREAD = LENGTH_SPREAD
 
 const round3 = (n: number) => Math.round(n * 1000) / 1000
 
