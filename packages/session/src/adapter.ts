@@ -24,7 +24,7 @@ export const sessionAdapter: Adapter = {
       api: "session",
       shape: "only its own fields (camel or snake case), with `results`, `pending` or `error`",
       detect: isScanningResults,
-      decode: (j) => oneScan(decodeResultsEither(j))
+      decode: (j, options) => oneScan(decodeResultsEither(j, options))
     }
   ],
   encoder: { target: "session", encode: encodeResultsEither }

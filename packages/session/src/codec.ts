@@ -9,11 +9,16 @@ import { Either, Option } from "effect"
 import {
   Catalogue,
   DecodeError,
+  type DecodeOptions as LengthOptions,
   EncodeError,
   type Encoded,
   type FailureCategory,
   GENDER_CODES,
   type CanonicalTarget,
+  LENGTH_UNITS,
+  LENGTH_UNITS_ACCEPTED,
+  LENGTH_UNIT_LABELS,
+  type LengthUnit,
   type Note,
   type Path,
   type PathSegment,
@@ -23,6 +28,7 @@ import {
   convertAngle,
   e4ToPercent,
   isExactE4,
+  lengthUnitOf,
   makeNote,
   percentToE4
 } from "@scanbridge/model"
@@ -54,7 +60,8 @@ export const FORMATS = {
   createResponse: "session create-session response"
 } as const
 
-export interface DecodeOptions {
+/** The model's options (the caller's length unit) and the session reader's own. */
+export interface DecodeOptions extends LengthOptions {
   /**
    * Refuse what tolerant reading drops with a note: unknown fields, and enum values this
    * version does not know (a newer server's). Default false.
@@ -117,6 +124,12 @@ const targetOf = (c: Ctx, i: number, type: string | number): Target | undefined 
     skip(c, itemPath(i, "measurementType"), type, `${type} names no measurement`)
     return undefined
   }
+  // Another spelling of a documented name (KNEE_HEIGHT for KNEE_HEIGHT_R) says which length it is.
+  const alias = sessionDialect.measurementByAlias(type)
+  if (alias !== undefined) {
+    c.w.note("aliased", itemPath(i, "measurementType"), `${type} read as ${alias.spelling.name}: another spelling of it`)
+    return TARGETS.get(alias.spelling.name)
+  }
   const guess = sessionDialect.suggest(type)
   skip(c, itemPath(i, "measurementType"), type, `unknown MeasurementType ${previewValue(type)}${guess ? ` (did you mean ${guess.name}?)` : ""}`)
   return undefined
@@ -128,31 +141,57 @@ const TARGETS = new Map<string, Target>([
   ...sessionDialect.measurementList.map(({ name, spelling }): [string, Target] => [spelling.name, { kind: "length", index: measurementIndex(name), unit: Wire.LENGTH_UNIT }])
 ])
 
-/** The unit spec 02 gives a type. Returns false when the item is dropped. */
-const checkUnit = (c: Ctx, i: number, type: string, unit: string | number, expected: string): boolean => {
-  if (unit === expected) return true
-  if (unit === Wire.UNIT_UNSPECIFIED || unit === 0) {
-    c.w.note("assumed", itemPath(i, "unit"), `${type} without a unit: read in ${expected}, the unit spec 02 gives it`)
-    return true
-  }
-  if (typeof unit === "number") {
-    c.w.note("assumed", itemPath(i, "unit"), `UnitType ${unit}: the spec documents no UnitType numbers, so ${type} is read in ${expected}, the unit it gives the type`)
-    return true
-  }
-  if (Wire.UNIT_TYPE.names.has(unit)) {
-    // Each quantity has one UnitType, so two different ones never convert exactly.
-    return c.w.fail(itemPath(i, "unit"), unit, `${expected}: ${type} is measured in ${expected}, and ${unit} does not convert to it`)
-  }
-  skip(c, itemPath(i), unit, `${type} in unknown unit ${previewValue(unit)}`)
-  return false
+/** What a length item may state besides UnitType's MILLIMETERS: what `lengthUnitOf` reads (INCHES, CENTIMETERS, cm, inch, ...). */
+const LENGTH_ACCEPTED = `${Wire.LENGTH_UNIT}, ${Wire.UNIT_UNSPECIFIED} (read in ${Wire.LENGTH_UNIT}) or a length unit: ${LENGTH_UNITS_ACCEPTED}`
+
+/**
+ * An item's unit name, or undefined when it states none: no unit, UNIT_TYPE_UNSPECIFIED, or a
+ * UnitType number (the spec documents none but 0, so which unit it meant is unknown). Those read
+ * in `readIn` with an `assumed` note; a length so read is still judged against the body.
+ */
+const namedUnit = (c: Ctx, i: number, type: string, unit: string | number, readIn: string): string | undefined => {
+  if (unit === Wire.UNIT_UNSPECIFIED || unit === 0) c.w.note("assumed", itemPath(i, "unit"), `${type} without a unit: read in ${readIn}`)
+  else if (typeof unit === "number") c.w.note("assumed", itemPath(i, "unit"), `UnitType ${unit}: the spec documents no UnitType numbers, so ${type} is read in ${readIn}`)
+  else return unit
+  return undefined
+}
+
+/**
+ * The unit a length item states. UnitType documents MILLIMETERS only, but integrators' records
+ * state INCHES or CENTIMETERS with values in them: the stated unit is the evidence, so it is
+ * honoured (dropping the item lost every measurement of such a record). `given` is the caller's
+ * lengthUnit, which overrides what the item states (`DecodeWalk.lengthMm`).
+ */
+const statedLength = (c: Ctx, i: number, type: string, unit: string | number, given: LengthUnit | undefined): LengthUnit => {
+  if (unit === Wire.LENGTH_UNIT) return "mm"
+  const name = namedUnit(c, i, type, unit, given === undefined ? `${Wire.LENGTH_UNIT}, the unit spec 02 gives it` : `${LENGTH_UNIT_LABELS[given]}, the caller's lengthUnit`)
+  if (name === undefined) return "mm"
+  const stated = lengthUnitOf(name)
+  if (stated !== undefined) return stated
+  const why = Wire.UNIT_TYPE.names.has(name) ? `${name} does not convert to one` : `${previewValue(name)} is none`
+  return c.w.fail(itemPath(i, "unit"), name, `a length unit for ${type}, a length (${why}): ${LENGTH_ACCEPTED}`)
+}
+
+/** The unit spec 02 gives a stat that is no length; any other is refused, never read as this one. */
+const checkUnit = (c: Ctx, i: number, type: string, unit: string | number, expected: string): void => {
+  if (unit === expected) return
+  const name = namedUnit(c, i, type, unit, `${expected}, the unit spec 02 gives it`)
+  if (name === undefined) return
+  // Each quantity has one UnitType, so two different ones never convert exactly.
+  const why = Wire.UNIT_TYPE.names.has(name) || lengthUnitOf(name) !== undefined ? `${name} does not convert to it` : `${previewValue(name)} is no unit the session API reads`
+  c.w.fail(itemPath(i, "unit"), name, `${expected} or ${Wire.UNIT_UNSPECIFIED}: ${type} is measured in ${expected}, and ${why}`)
 }
 
 const E4_MAX = 1_000_000
+
+// Where a record's lengths are, for the plausibility judgement's note and error.
+const MEASUREMENTS_PATH: Path = ["results", "measurements"]
 
 const readMeasurements = (c: Ctx, items: ReadonlyArray<Wire.MeasurementItem>) => {
   const measurements = new MeasurementsBuilder()
   const subject: { age?: number; gender?: "male" | "female"; heightMm?: number; weightG?: number } = {}
   const composition: { bodyFatPercent?: number; skeletalMuscleMassG?: number } = {}
+  const given = c.w.givenLengthUnit
   // Stats seen so far; a length already read is one the builder has.
   const statsSeen = new Set<string>()
   for (let i = 0; i < items.length; i++) {
@@ -160,9 +199,15 @@ const readMeasurements = (c: Ctx, items: ReadonlyArray<Wire.MeasurementItem>) =>
     const type = item.measurementType ?? UNSPECIFIED_TYPE
     const target = targetOf(c, i, type)
     if (target === undefined || typeof type === "number") continue
-    if (!checkUnit(c, i, type, item.unit ?? Wire.UNIT_UNSPECIFIED, target.unit)) continue
+    const unit = item.unit ?? Wire.UNIT_UNSPECIFIED
+    // HEIGHT is the subject's stature, not a body length: its own stated unit, never the caller's.
+    const isLength = target.kind === "length"
+    const isHeight = !isLength && target.target === "subject.heightMm"
+    let stated: LengthUnit = "mm"
+    if (isLength || isHeight) stated = statedLength(c, i, type, unit, isLength ? given : undefined)
+    else checkUnit(c, i, type, unit, target.unit)
     if (target.kind === "length" ? measurements.hasAt(target.index) : statsSeen.has(type)) {
-      c.w.note("dropped", itemPath(i), `second ${type} (${item.value ?? "0"} ${target.unit}); the first one is kept`)
+      c.w.note("dropped", itemPath(i), `second ${type} (${item.value ?? "0"} ${typeof unit === "string" ? unit : target.unit}); the first one is kept`)
       continue
     }
     if (target.kind === "stat") statsSeen.add(type)
@@ -173,13 +218,13 @@ const readMeasurements = (c: Ctx, items: ReadonlyArray<Wire.MeasurementItem>) =>
       continue
     }
     if (value < 0) c.w.fail(itemPath(i, "value"), item.value, `a ${type} of at least 0`)
-    if (target.kind === "length") measurements.setAt(target.index, value)
+    if (target.kind === "length") measurements.setAt(target.index, c.w.lengthMm(value, stated, MEASUREMENTS_PATH))
     else if (target.target === "composition.bodyFatPercent") {
       if (value > E4_MAX) c.w.fail(itemPath(i, "value"), item.value, `a PERCENTAGE_E4 up to ${E4_MAX} (100 %)`)
       composition.bodyFatPercent = e4ToPercent(value as PercentE4)
     } else if (target.target === "composition.skeletalMuscleMassG") composition.skeletalMuscleMassG = value
     else if (target.target === "subject.age") subject.age = value
-    else if (target.target === "subject.heightMm") subject.heightMm = value
+    else if (target.target === "subject.heightMm") subject.heightMm = heightMm(c, i, type, value, stated)
     else subject.weightG = value
   }
   const hasComposition = composition.bodyFatPercent !== undefined || composition.skeletalMuscleMassG !== undefined
@@ -190,6 +235,14 @@ const readMeasurements = (c: Ctx, items: ReadonlyArray<Wire.MeasurementItem>) =>
       ? { bodyFatPercent: composition.bodyFatPercent ?? null, bodyFatMassG: null, leanMassG: null, skeletalMuscleMassG: composition.skeletalMuscleMassG ?? null }
       : null
   }
+}
+
+/** The subject's stature in millimetres, from the unit its item states, with a note when converted. */
+const heightMm = (c: Ctx, i: number, type: string, value: number, stated: LengthUnit): number => {
+  if (stated === "mm") return value
+  const mm = LENGTH_UNITS[stated].toBase(value)
+  c.w.note("converted", itemPath(i), `${type} ${value} ${LENGTH_UNIT_LABELS[stated]} -> ${mm} mm`)
+  return mm
 }
 
 // --- Avatar and posture ---------------------------------------------------------------------
@@ -359,7 +412,8 @@ export const decodeResultsEither = (json: unknown, options: DecodeOptions = {}):
       noteIgnored(c, read.ignored)
       return toScan(c, json, read.value)
     },
-    read.locate
+    read.locate,
+    options
   )
 }
 
