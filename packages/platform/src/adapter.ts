@@ -22,22 +22,22 @@ export const platformAdapter: Adapter = {
       api: "platform",
       shape: "`id`, `status` (success or failure) and `input`",
       detect: (j) => isEntry(j) && !isClientLibrary(j),
-      decode: (j) => oneScan(decodeEntryEither(j))
+      decode: (j, options) => oneScan(decodeEntryEither(j, options))
     },
-    { name: "platform entry envelope", api: "platform", shape: '`{ "entry": <platform entry> }`', detect: isEnvelope, decode: (j) => oneScan(decodeEntryEither(j)) },
+    { name: "platform entry envelope", api: "platform", shape: '`{ "entry": <platform entry> }`', detect: isEnvelope, decode: (j, options) => oneScan(decodeEntryEither(j, options)) },
     {
       name: "platform client-library entry",
       api: "platform",
       shape: "a platform entry whose `bodyComposition` holds bare numbers or whose avatar is glb",
       detect: (j) => isEntry(j) && isClientLibrary(j),
-      decode: (j) => oneScan(decodeEntryEither(j))
+      decode: (j, options) => oneScan(decodeEntryEither(j, options))
     },
     {
       name: "platform list page",
       api: "platform",
       shape: "`results` is an array",
       detect: (j) => isRecord(j) && Array.isArray(j["results"]) && !("id" in j),
-      decode: decodeListPageEither
+      decode: (j, options) => decodeListPageEither(j, options)
     }
   ],
   encoder: { target: "platform", encode: encodeEntryEither }

@@ -15,9 +15,13 @@ import {
   type Path,
   type Scan,
   type ScanInit,
+  type DecodeOptions,
+  LENGTH_UNITS_ACCEPTED,
+  type LengthUnit,
   isRecord,
   convertLength,
-  convertMass
+  convertMass,
+  lengthUnitOf
 } from "@scanbridge/model"
 import {
   DecodeWalk,
@@ -59,6 +63,8 @@ type Out<K extends keyof Wire.EntryJson> = Exclude<Wire.EntryJson[K], undefined>
 
 // --- Decode: the parts shared by entries and summaries -------------------------------------
 
+const NO_OPTIONS: DecodeOptions = {}
+
 const methodOf = (input: Wire.EntryInput): Method =>
   input.statsEstimations ? "stats" : input.photoScan ? "photo" : "adjusted"
 
@@ -89,9 +95,13 @@ const readInput = (r: DecodeWalk, input: Wire.EntryInput, outputWeight: number |
 
 // --- Decode: entries ---------------------------------------------------------------------
 
-// Each of the platform's measurement names with its catalogue position: one lookup per item.
-type Known = { readonly name: MeasurementName; readonly index: number }
-const MEASUREMENT_BY_SPELLING = new Map<string, Known>(platformDialect.measurementList.map(({ name, spelling }) => [spelling.name, { name, index: measurementIndex(name) }]))
+// Each of the platform's measurement names, and each other spelling of one that its records are
+// known to hold (`kneeHeight`), with its catalogue position: one lookup per item.
+type Known = { readonly name: MeasurementName; readonly index: number; readonly alias: boolean }
+const MEASUREMENT_BY_SPELLING = new Map<string, Known>([
+  ...platformDialect.aliasList.map(({ alias, name }) => [alias, { name, index: measurementIndex(name), alias: true }] as const),
+  ...platformDialect.measurementList.map(({ name, spelling }) => [spelling.name, { name, index: measurementIndex(name), alias: false }] as const)
+])
 
 // The name the last record had at each position, and what it is: an export lists its records'
 // measurements in one order, and comparing two strings costs less than hashing the new one that
@@ -109,9 +119,18 @@ const measurementAt = (i: number, name: string): Known | undefined => {
   return known
 }
 
+// Where the walk keeps the record's lengths, for its judgement and its one note: one array for
+// every item, not one per item.
+const MEASUREMENTS_AT: Path = ["measurements"]
+
 const readMeasurements = (r: DecodeWalk, items: ReadonlyArray<Wire.MeasurementItem> | null) => {
   const built = new MeasurementsBuilder()
   if (items === null) return built.build()
+  // The unit spelling last read and its unit: a record states one spelling on every item.
+  let spelled: string = Wire.UNITS.length
+  let unit: LengthUnit = "mm"
+  // The unit the record's first length states: the walk reads the record's lengths in it.
+  let recordUnit: LengthUnit | undefined
   for (let i = 0; i < items.length; i++) {
     const item = items[i]!
     const entry = measurementAt(i, item.name)
@@ -121,15 +140,27 @@ const readMeasurements = (r: DecodeWalk, items: ReadonlyArray<Wire.MeasurementIt
       continue
     }
     if (built.hasAt(entry.index)) {
-      r.note("dropped", ["measurements", i], `second ${entry.name} (${item.value} ${item.unit}); the first one is kept`)
+      const as = entry.alias ? `${item.name} ` : ""
+      r.note("dropped", ["measurements", i], `second ${entry.name} (${as}${item.value} ${item.unit}); the first one is kept`)
       continue
     }
-    if (item.unit === Wire.UNITS.length) built.setAt(entry.index, item.value)
-    else if (item.unit === "cm" || item.unit === "in") {
-      const mm = convertLength(item.value, item.unit, "mm")
-      built.setAt(entry.index, mm)
-      r.note("converted", ["measurements", i], `${entry.name} ${item.value} ${item.unit} -> ${mm} mm`)
-    } else r.fail(["measurements", i, "unit"], item.unit, `a length unit (${Wire.UNITS.length})`)
+    if (item.unit !== spelled) {
+      const read = lengthUnitOf(item.unit)
+      if (read === undefined) r.fail(["measurements", i, "unit"], item.unit, `a length unit: ${LENGTH_UNITS_ACCEPTED}`)
+      spelled = item.unit
+      unit = read
+    }
+    if (entry.alias) r.note("aliased", ["measurements", i], `${item.name} read as ${entry.name}: another spelling of it`)
+    recordUnit ??= unit
+    if (unit === recordUnit || r.givenLengthUnit !== undefined) {
+      built.setAt(entry.index, r.lengthMm(item.value, unit, MEASUREMENTS_AT))
+      continue
+    }
+    // A record that states two units: the walk reads its lengths in the first one's unit, and
+    // notes that once; a length in another is converted here, with a note of its own.
+    const mm = r.lengthMm(convertLength(item.value, unit, "mm"), "mm", MEASUREMENTS_AT)
+    if (unit !== "mm") r.note("converted", ["measurements", i], `${entry.name} ${item.value} ${item.unit} -> ${mm} mm: stated in another unit than the record's other lengths`)
+    built.setAt(entry.index, mm)
   }
   return built.build()
 }
@@ -360,16 +391,27 @@ export const looksClientLibrary = (body: unknown): boolean => {
   return (isRecord(c) && ("skeletalMuscleMass" in c || typeof c["bodyFatPercentage"] === "number")) || (isRecord(avatar) && avatar["format"] === "glb")
 }
 
-const readRest = (base: Path, read: ExactRead<Wire.Entry>): Either.Either<Scan, DecodeError> => {
-  const e = read.value
-  return walkScan(FORMATS.entry, base, (r) => readEntry(r, read, { composition: () => readComposition(r, e.bodyComposition), failure: () => readPlatformError(r, e.status, e.error) }))
-}
+/** The scan of an entry of either variant, its lengths read as the caller's options say. */
+const entryScan = <E extends Wire.Entry | Wire.ClientLibraryEntry>(
+  format: string,
+  base: Path,
+  read: ExactRead<E>,
+  rest: (r: DecodeWalk, e: E) => Parameters<typeof readEntry>[2],
+  options: DecodeOptions
+): Either.Either<Scan, DecodeError> => walkScan(format, base, (r) => readEntry(r, read, rest(r, read.value)), undefined, options)
+
+const readRest = (base: Path, read: ExactRead<Wire.Entry>, options: DecodeOptions): Either.Either<Scan, DecodeError> =>
+  entryScan(FORMATS.entry, base, read, (r, e) => ({ composition: () => readComposition(r, e.bodyComposition), failure: () => readPlatformError(r, e.status, e.error) }), options)
 
 /**
  * A platform scan entry, bare or in its `{entry}` envelope, in either variant: the REST API's
  * or the client library's (spec 03). Never throws: bad input is a DecodeError with path and value.
+ * Each measurement is read in the unit its item states (`mm`, and whatever integrators' code
+ * writes: `inch`, `CENTIMETERS`, ...), or in `options.lengthUnit` where the caller gives one; the
+ * lengths are then judged against the subject's stature, and a record whose lengths are
+ * plausible only in another unit is refused with that evidence.
  */
-export const decodeEntryEither = (json: unknown): Either.Either<Scan, DecodeError> => {
+export const decodeEntryEither = (json: unknown, options: DecodeOptions = NO_OPTIONS): Either.Either<Scan, DecodeError> => {
   const { base, body } = unwrap(json)
   const inEnvelope = base.length > 0
   const restAt = inEnvelope ? entryAt.inEnvelope : entryAt.top
@@ -378,19 +420,16 @@ export const decodeEntryEither = (json: unknown): Either.Either<Scan, DecodeErro
   // library's, and is not read as the REST API's at all.
   const clientOnly = hasMuscleMass(body)
   let rest = clientOnly || restRefuses(body) ? undefined : restAt(body)
-  if (rest !== undefined && Either.isRight(rest)) return readRest(base, rest.right)
+  if (rest !== undefined && Either.isRight(rest)) return readRest(base, rest.right, options)
   const client = (inEnvelope ? clientAt.inEnvelope : clientAt.top)(body)
   if (Either.isRight(client)) {
-    const read = client.right
-    const e = read.value
-    return walkScan(FORMATS.clientLibraryEntry, base, (r) =>
-      readEntry(r, read, { composition: () => readClientComposition(r, e.bodyComposition), failure: () => readClientError(r, e.status, e.error) })
-    )
+    const rest = (r: DecodeWalk, e: Wire.ClientLibraryEntry) => ({ composition: () => readClientComposition(r, e.bodyComposition), failure: () => readClientError(r, e.status, e.error) })
+    return entryScan(FORMATS.clientLibraryEntry, base, client.right, rest, options)
   }
   if (clientOnly || looksClientLibrary(body)) return Either.left(client.left)
   // Neither reads it, and it does not look like the client library's: the REST API's problems.
   rest ??= restAt(body)
-  return Either.isRight(rest) ? readRest(base, rest.right) : Either.left(rest.left)
+  return Either.isRight(rest) ? readRest(base, rest.right, options) : Either.left(rest.left)
 }
 
 // --- Decode: list summaries and pages -----------------------------------------------------
@@ -423,11 +462,11 @@ const readSummary = (r: DecodeWalk, s: Wire.Summary, unknownKeys: ReadonlyArray<
 const summaryParse = exactSchemaDecoder(Wire.Summary, FORMATS.summary)
 
 /** One list item: no results; a failed one has code `unknown` (the summary does not carry it). */
-export const decodeSummaryEither = (json: unknown): Either.Either<Scan, DecodeError> => {
+export const decodeSummaryEither = (json: unknown, options: DecodeOptions = NO_OPTIONS): Either.Either<Scan, DecodeError> => {
   const read = summaryParse(json)
   if (Either.isLeft(read)) return Either.left(read.left)
   const { value, unknownKeys } = read.right
-  return walkScan(FORMATS.summary, [], (r) => readSummary(r, value, unknownKeys))
+  return walkScan(FORMATS.summary, [], (r) => readSummary(r, value, unknownKeys), undefined, options)
 }
 
 const pageParse = exactSchemaDecoder(Wire.ListPage, FORMATS.listPage)
@@ -436,13 +475,13 @@ const pageParse = exactSchemaDecoder(Wire.ListPage, FORMATS.listPage)
  * A list page: one scan per summary, each noting its own unknown keys and the page's. The first
  * bad item fails the page, naming its index.
  */
-export const decodeListPageEither = (json: unknown): Either.Either<ReadonlyArray<Scan>, DecodeError> => {
+export const decodeListPageEither = (json: unknown, options: DecodeOptions = NO_OPTIONS): Either.Either<ReadonlyArray<Scan>, DecodeError> => {
   const read = pageParse(json)
   if (Either.isLeft(read)) return Either.left(read.left)
   const { unknownKeys, value: page } = read.right
   const scans: Array<Scan> = []
   for (let i = 0; i < page.results.length; i++) {
-    const scan = walkScan(FORMATS.listPage, ["results", i], (r) => readSummary(r, page.results[i]!, unknownKeysOfItem(unknownKeys, "results", i)))
+    const scan = walkScan(FORMATS.listPage, ["results", i], (r) => readSummary(r, page.results[i]!, unknownKeysOfItem(unknownKeys, "results", i)), undefined, options)
     if (Either.isLeft(scan)) return Either.left(scan.left)
     scans.push(scan.right)
   }

@@ -5,8 +5,11 @@ import {
   DecodeError,
   EncodeError,
   type FailureCategory,
+  LENGTH_UNITS_ACCEPTED,
   MEASUREMENT_NAMES,
+  type MeasurementName,
   type Note,
+  PROPORTIONS,
   type Path,
   Scan,
   type ScanInit,
@@ -18,6 +21,7 @@ import {
   stringifyScan
 } from "@scanbridge/model"
 import { FORMATS, Wire, decodeEntryEither, decodeListPageEither, decodeSummaryEither, encodeEntryEither } from "../src/index.js"
+import { wholeStature } from "./bodies.js"
 
 // --- Helpers ------------------------------------------------------------------------------
 
@@ -97,20 +101,21 @@ const platformHoldable: fc.Arbitrary<Scan> = fc
     id: fc.string({ minLength: 1 }),
     status: fc.constantFrom("success" as const, "failure" as const),
     method: fc.constantFrom("stats" as const, "photo" as const, "adjusted" as const),
-    subject: fc.record({ age: fc.nat(), gender: fc.constantFrom("male" as const, "female" as const), heightMm: fc.nat(), weightG: fc.nat() }),
+    subject: fc.record({ age: fc.nat(), gender: fc.constantFrom("male" as const, "female" as const), weightG: fc.nat() }),
+    otherStature: fc.nat(),
     adjustment: Arbitrary.make(Adjustment),
     outputWeightG: fc.option(fc.nat(), { nil: null }),
     code: failureCode,
     message: fc.option(fc.string(), { nil: null })
   })
-  .map(({ adjustment, code, id, message, method, outputWeightG, scan, status, subject }) => {
+  .map(({ adjustment, code, id, message, method, otherStature, outputWeightG, scan, status, subject }) => {
     const json = encodeScan(scan)
     return scanOf({
       source: { api: "platform", id },
       status,
       externalId: json.externalId?.slice(0, Wire.MAX_CUSTOM_SCAN_ID) ?? null,
       method,
-      subject,
+      subject: { ...subject, heightMm: wholeStature(scan.subject.heightMm, otherStature) },
       measurementsMm: integerLengths(json.measurementsMm),
       composition: json.composition === null ? null : { ...json.composition, skeletalMuscleMassG: null },
       posture: json.posture,
@@ -178,11 +183,14 @@ const CANONICAL_POSTURE = {
   right: { angles: RIGHT_ANGLES, lines: RIGHT_LINES }
 }
 
+/** The lengths of a body of the subject's stature, each its catalogue share of it. */
+const PHOTO_LENGTHS = Object.fromEntries(MEASUREMENT_NAMES.map((name) => [name, Math.round(PROPORTIONS[name] * STATS.height)])) as Record<MeasurementName, number>
+
 const PHOTO_ENTRY = {
   id: "scan_photo1",
   status: "success",
   input: { photoScan: { ...STATS, frontPhoto: null, rightPhoto: null } },
-  measurements: MEASUREMENT_NAMES.map((name, i) => ({ name, unit: "mm", value: 100 + i })),
+  measurements: MEASUREMENT_NAMES.map((name) => ({ name, unit: "mm", value: PHOTO_LENGTHS[name] })),
   avatar: OBJ_AVATAR,
   bodyComposition: {
     bodyFatPercentage: { unit: "percent", value: 24.1 },
@@ -436,7 +444,8 @@ describe("decoding the spec's entries", () => {
     expect(scan.method).toBe("photo")
     expect(scan.subject).toEqual(SUBJECT)
     expect(Object.keys(scan.measurementsMm)).toEqual(MEASUREMENT_NAMES)
-    expect(scan.measurementsMm.waistGirth).toBe(100 + MEASUREMENT_NAMES.indexOf("waistGirth"))
+    expect(scan.measurementsMm).toEqual(PHOTO_LENGTHS)
+    expect(scan.measurementsMm.waistGirth).toBe(738)
     expect(scan.composition).toEqual({ bodyFatPercent: 24.1, bodyFatMassG: 13014, leanMassG: 40986, skeletalMuscleMassG: null })
     expect(scan.posture).toEqual(CANONICAL_POSTURE)
     expect(scan.notes).toEqual([])
@@ -589,15 +598,21 @@ describe("decoding the spec's entries", () => {
     }
   })
 
-  it("converts measurements in cm or in with a note, and refuses other units at their path", () => {
-    const scan = ok(decodeEntryEither({ ...STATS_ENTRY, measurements: [{ name: "hipGirth", unit: "cm", value: 90.35 }, { name: "neckGirth", unit: "in", value: 15 }] }))
-    expect(scan.measurementsMm).toEqual({ hipGirth: 903.5, neckGirth: 381 })
-    expect(kindsAndPaths(scan.notes)).toEqual([
-      ["converted", "measurements[0]"],
-      ["converted", "measurements[1]"]
+  it("converts measurements stated in cm or in, with one note for the record, and refuses other units at their path, naming those it reads", () => {
+    const cm = ok(decodeEntryEither({ ...STATS_ENTRY, measurements: [{ name: "hipGirth", unit: "cm", value: 90.35 }, { name: "neckGirth", unit: "cm", value: 38.1 }] }))
+    expect(cm.measurementsMm).toEqual({ hipGirth: 903.5, neckGirth: 381 })
+    expect(cm.notes).toEqual([{ kind: "converted", path: "measurements", detail: "2 length(s) stated in centimetres, converted to millimetres" }])
+    // Two units in one record: the first length's is the record's (one note); the other length is noted where it is.
+    const mixed = ok(decodeEntryEither({ ...STATS_ENTRY, measurements: [{ name: "hipGirth", unit: "cm", value: 90.35 }, { name: "neckGirth", unit: "in", value: 15 }] }))
+    expect(mixed.measurementsMm).toEqual({ hipGirth: 903.5, neckGirth: 381 })
+    expect(mixed.notes).toEqual([
+      { kind: "converted", path: "measurements[1]", detail: "neckGirth 15 in -> 381 mm: stated in another unit than the record's other lengths" },
+      { kind: "converted", path: "measurements", detail: "1 length(s) stated in centimetres, converted to millimetres" }
     ])
     const error = expectDecodeError(err(decodeEntryEither({ entry: { ...STATS_ENTRY, measurements: [{ name: "hipGirth", unit: "%", value: 9 }] } })))
     expect(error.path).toEqual(["entry", "measurements", 0, "unit"])
+    expect(error.value).toBe("%")
+    expect(error.message).toContain(LENGTH_UNITS_ACCEPTED)
   })
 
   it("drops unknown measurement names, suggesting the canonical name for another dialect's spelling", () => {
