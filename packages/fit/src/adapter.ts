@@ -14,7 +14,7 @@ export const fitAdapter: Adapter = {
       api: "fit",
       shape: "`estimations` is an object",
       detect: (j) => isRecord(j) && isRecord(j["estimations"]),
-      decode: (j) => oneScan(decodeEstimationResultEither(j))
+      decode: (j, options) => oneScan(decodeEstimationResultEither(j, options))
     }
   ],
   encoder: { target: "fit", encode: encodeEstimationResultEither }

@@ -8,9 +8,13 @@ import { Either } from "effect"
 import {
   Catalogue,
   DecodeError,
+  type DecodeOptions,
   type EncodeError,
   type Encoded,
   GENDER_CODES,
+  LENGTH_UNITS_ACCEPTED,
+  LENGTH_UNIT_LABELS,
+  type LengthUnit,
   type Note,
   type Path,
   type PathSegment,
@@ -20,11 +24,14 @@ import {
   type ScanInit,
   type SizeDocument,
   type SizeFit,
+  convertLength,
+  lengthUnitOf,
   makeSizeDocument
 } from "@scanbridge/model"
 import {
   DecodeWalk,
   EncodeWalk,
+  LENGTH_UNIT_WAY_OUT,
   MeasurementsBuilder,
   NoteList,
   measurementIndex,
@@ -107,37 +114,88 @@ const TARGETS = new Map<string, Target>([
   ...fitDialect.measurementList.map(({ name, spelling }): [string, Target] => [spelling.name, { kind: "length", index: measurementIndex(name), unit: UNITS.length }])
 ])
 
+// Where the walk notes how the lengths were read, and refuses them when they are plausible only in another unit.
+const LENGTHS_PATH: Path = ["estimations", "measurements"]
+
+/** The first length item's stated unit: the one every other length of the record must state. */
+interface FirstLength {
+  readonly unit: LengthUnit
+  readonly spelling: string
+  readonly index: number
+}
+
+const assumeUnit = (w: DecodeWalk, i: number, type: string, unit: string): void =>
+  w.note("assumed", itemPath(i, "unit"), `${type} without a unit: read in ${unit}, the unit spec 03 gives it`)
+
+/**
+ * The unit an item states for a length (spec 03's MILLIMETERS, or another spelling of a length
+ * unit: `mm`, `CENTIMETERS`, `INCHES`), its format's millimetres when it states none (noted).
+ */
+const statedLength = (w: DecodeWalk, i: number, type: string, unit: string): LengthUnit => {
+  if (unit === "") {
+    assumeUnit(w, i, type, UNITS.length)
+    return "mm"
+  }
+  return lengthUnitOf(unit) ?? w.fail(itemPath(i, "unit"), unit, `a length unit for ${type}: ${LENGTH_UNITS_ACCEPTED}`)
+}
+
 const readItems = (w: DecodeWalk, items: ReadonlyArray<Wire.EstimationItem>) => {
   const measurements = new MeasurementsBuilder()
   const subject: Subject = {}
+  let first: FirstLength | undefined
   for (let i = 0; i < items.length; i++) {
     const item = items[i]!
-    const type = item.estimationType ?? ""
-    const target = TARGETS.get(type)
+    let type = item.estimationType ?? ""
+    let target = TARGETS.get(type)
     if (target === undefined) {
-      const guess = fitDialect.suggest(type)
-      w.note("dropped", itemPath(i), `unknown estimationType ${previewValue(type)}${guess ? ` (did you mean ${guess.name}?)` : ""}`)
-      continue
+      const alias = fitDialect.measurementByAlias(type)
+      if (alias === undefined) {
+        const guess = fitDialect.suggest(type)
+        w.note("dropped", itemPath(i), `unknown estimationType ${previewValue(type)}${guess ? ` (did you mean ${guess.name}?)` : ""}`)
+        continue
+      }
+      w.note("aliased", itemPath(i, "estimationType"), `${type} read as ${alias.spelling.name}: another spelling of it`)
+      type = alias.spelling.name
+      target = TARGETS.get(type)!
     }
     // Every item that gets this far sets its value or fails the record: a set value is a repeat.
     if (target.kind === "length" ? measurements.hasAt(target.index) : subject[target.field] !== undefined) {
       w.note("dropped", itemPath(i), `second ${type} (${item.value}); the first one is kept`)
       continue
     }
-    const expected = target.unit
     const unit = item.unit ?? ""
-    if (unit === "") w.note("assumed", itemPath(i, "unit"), `${type} without a unit: read in ${expected}, the unit spec 03 gives it`)
-    else if (unit !== expected) w.fail(itemPath(i, "unit"), unit, `${expected}: spec 03 measures ${type} in ${expected}`)
-    const value = numberOf(w, i, item.value)
     if (target.kind === "length") {
+      const stated = statedLength(w, i, type, unit)
+      const value = numberOf(w, i, item.value)
       if (value < 0) w.fail(itemPath(i, "value"), item.value, `a ${type} of at least 0`)
-      measurements.setAt(target.index, value)
-    } else if (target.field === "gender") {
+      if (first === undefined) first = { unit: stated, spelling: unit, index: i }
+      else if (stated !== first.unit && w.givenLengthUnit === undefined) {
+        // One record, two units: which one its lengths are in is in doubt.
+        w.fail(
+          itemPath(i, "unit"),
+          unit,
+          `${LENGTH_UNIT_LABELS[first.unit]}, as the record's first length (item ${first.index}, ${previewValue(first.spelling)}) states: lengths of one body in two units are in doubt; if all are in one unit, pass it with ${LENGTH_UNIT_WAY_OUT}`
+        )
+      }
+      measurements.setAt(target.index, w.lengthMm(value, stated, LENGTHS_PATH))
+      continue
+    }
+    const expected = target.unit
+    // The stature may be stated in any length unit: converted, with a note.
+    const height = target.field === "heightMm" && unit !== "" && unit !== expected ? lengthUnitOf(unit) : undefined
+    if (unit === "") assumeUnit(w, i, type, expected)
+    else if (unit !== expected && height === undefined) w.fail(itemPath(i, "unit"), unit, `${expected}: spec 03 measures ${type} in ${expected}`)
+    const value = numberOf(w, i, item.value)
+    if (target.field === "gender") {
       subject.gender = genderOfCode(value) ?? w.fail(itemPath(i, "value"), item.value, "a GENDER code: 1 (male) or 2 (female)")
     } else {
       if (value < 0) w.fail(itemPath(i, "value"), item.value, `a ${type} of at least 0`)
       if (target.field === "age" && !Number.isInteger(value)) w.fail(itemPath(i, "value"), item.value, "whole years")
-      subject[target.field] = value
+      if (height === undefined || height === "mm") subject[target.field] = value
+      else {
+        subject.heightMm = convertLength(value, height, "mm")
+        w.note("converted", itemPath(i, "value"), `${type} ${value} ${unit} converted to ${subject.heightMm} mm`)
+      }
     }
   }
   return { measurementsMm: measurements.build(), subject }
@@ -167,9 +225,11 @@ const readAvatar = (w: DecodeWalk, data: unknown): Scan["avatar"] => {
 
 /**
  * The client library's estimation result as a canonical scan: a success whose source id is
- * the estimation token and whose method comes from inputType. Never throws.
+ * the estimation token and whose method comes from inputType. Lengths are read in the unit each
+ * item states (another spelling of a length unit too), or the caller's `lengthUnit`, and judged
+ * against the body (`DecodeWalk.lengthMm`). Never throws.
  */
-export const decodeEstimationResultEither = (json: unknown): Either.Either<Scan, DecodeError> => {
+export const decodeEstimationResultEither = (json: unknown, options?: DecodeOptions): Either.Either<Scan, DecodeError> => {
   const result = readEstimation(json)
   if (Either.isLeft(result)) return Either.left(result.left)
   const read = result.right
@@ -197,7 +257,8 @@ export const decodeEstimationResultEither = (json: unknown): Either.Either<Scan,
         avatar: readAvatar(w, e.avatarData)
       }
     },
-    read.locate
+    read.locate,
+    options
   )
 }
 

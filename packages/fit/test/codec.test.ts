@@ -4,8 +4,11 @@ import { describe, expect, it } from "@effect/vitest"
 import {
   DecodeError,
   EncodeError,
+  HUMAN_RANGES,
+  LENGTH_UNITS_ACCEPTED,
   type MeasurementName,
   type Note,
+  PROPORTIONS,
   type ProductId,
   type Proto3,
   Scan,
@@ -25,6 +28,7 @@ import {
   decodeSizeRecommendationsEither,
   encodeEstimationResultEither
 } from "../src/codec.js"
+import { fitAdapter } from "../src/adapter.js"
 import { fitDialect, fittingPointDisplayName } from "../src/dialect.js"
 import * as Wire from "../src/wire.js"
 
@@ -77,6 +81,9 @@ const decodeError = (json: unknown): DecodeError => {
 }
 
 const itemPath = (i: number, ...rest: ReadonlyArray<string>) => ["estimations", "measurements", i, ...rest]
+
+/** A length of a 1640 mm body, in whole millimetres: its typical share of that stature. */
+const bodyMm = (name: MeasurementName): number => Math.round(PROPORTIONS[name] * 1640)
 
 // --- Fixtures -------------------------------------------------------------------------------
 
@@ -140,16 +147,18 @@ describe("decodeEstimationResultEither", () => {
 
   it("knows the 33 fit measurement types and reads each to its canonical name", () => {
     expect(FIT_LENGTHS).toHaveLength(33)
-    const items = FIT_LENGTHS.map((e, i) => item(e.fit!, String(100 + i)))
+    // One body's lengths (1640 mm tall), so that the judgement of the lengths has nothing to say.
+    const items = FIT_LENGTHS.map((e) => item(e.fit!, String(bodyMm(e.name))))
     const scan = decode(withItems(...items))
-    const expected = Object.fromEntries(FIT_LENGTHS.map((e, i) => [e.name, 100 + i]))
+    const expected = Object.fromEntries(FIT_LENGTHS.map((e) => [e.name, bodyMm(e.name)]))
     expect(scan.measurementsMm).toEqual(expected)
     expect(scan.notes).toEqual([])
   })
 
   it.each(FIT_LENGTHS.map((e) => [e.fit!, e.name] as const))("reads %s to measurementsMm.%s", (type, name) => {
-    const scan = decode(withItems(item(type, "1234", MM)))
-    expect(scan.measurementsMm).toEqual({ [name]: 1234 })
+    const scan = decode(withItems(item(type, String(bodyMm(name)), MM)))
+    expect(scan.measurementsMm).toEqual({ [name]: bodyMm(name) })
+    expect(scan.notes).toEqual([])
     expect(scan.subject).toEqual({ age: null, gender: null, heightMm: null, weightG: null })
   })
 
@@ -182,13 +191,15 @@ describe("decodeEstimationResultEither", () => {
     expect(e.value).toBe(value)
   })
 
+  // HEIGHT in CENTIMETERS and HIP_GIRTH in millimeters were refused: another spelling of a length
+  // unit is now honoured (see "lengths and their units" below).
   it.each([
     ["AGE", "MILLIMETERS"],
     ["GENDER", "YEARS"],
     ["WEIGHT", "KILOGRAMS"],
-    ["HEIGHT", "CENTIMETERS"],
+    ["HEIGHT", "GRAMS"],
     ["HIP_GIRTH", "GRAMS"],
-    ["HIP_GIRTH", "millimeters"]
+    ["HIP_GIRTH", "furlongs"]
   ])("refuses %s in %s, at the item's unit", (type, unit) => {
     const e = decodeError(withItems(item("BUST_GIRTH", "900"), item(type, "100", unit)))
     expect(e.path).toEqual(itemPath(1, "unit"))
@@ -1002,22 +1013,45 @@ const optional = <A>(arb: fc.Arbitrary<A>) => fc.option(arb, { nil: null })
 
 const FIT_NAMES: ReadonlyArray<MeasurementName> = FIT_LENGTHS.map((e) => e.name)
 
-/** Canonical scans the client library's estimation result holds exactly. */
+/**
+ * Whole millimetres of one human body of stature `h` (within twice its share of it, either way,
+ * inside the judgement's 2.5), some of the fit lengths.
+ */
+const bodyLengths = (h: number): fc.Arbitrary<Partial<Record<MeasurementName, number>>> =>
+  fc.record(
+    Object.fromEntries(FIT_NAMES.map((n) => [n, fc.integer({ min: Math.ceil((PROPORTIONS[n] * h) / 2), max: Math.floor(PROPORTIONS[n] * h * 2) })])) as Record<
+      MeasurementName,
+      fc.Arbitrary<number>
+    >,
+    { requiredKeys: [] }
+  )
+
+const STATURE = fc.integer({ min: HUMAN_RANGES.heightMm.min, max: HUMAN_RANGES.heightMm.max })
+
+/** Canonical scans the client library's estimation result holds exactly: their lengths one body's. */
 const fitScan: fc.Arbitrary<Scan> = fc
   .record({
     token: fc.string({ minLength: 1 }),
     method: fc.constantFrom("photo" as const, "selfie" as const, "stats" as const),
+    stature: STATURE,
     subject: fc.record({
       age: optional(fc.nat({ max: 200 })),
       gender: optional(fc.constantFrom("male" as const, "female" as const)),
-      heightMm: optional(fc.maxSafeNat()),
       weightG: optional(fc.maxSafeNat())
     }),
-    measurementsMm: fc.record(Object.fromEntries(FIT_NAMES.map((n) => [n, fc.maxSafeNat()])) as Record<MeasurementName, fc.Arbitrary<number>>, {
-      requiredKeys: []
-    })
+    statureStated: fc.boolean()
   })
-  .map((g) => scanOf({ source: { api: "fit", id: g.token }, status: "success", method: g.method, subject: g.subject, measurementsMm: g.measurementsMm }))
+  .chain((g) =>
+    bodyLengths(g.stature).map((measurementsMm) =>
+      scanOf({
+        source: { api: "fit", id: g.token },
+        status: "success",
+        method: g.method,
+        subject: { ...g.subject, heightMm: g.statureStated ? g.stature : null },
+        measurementsMm
+      })
+    )
+  )
 
 // The spellings a proto3 parser accepts for these messages: snake_case keys, enum numbers.
 const snakeCase = (name: string): string => name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)
@@ -1229,4 +1263,140 @@ describe("isDecimal", () => {
       { numRuns: 5_000 }
     )
   })
+})
+
+// --- Lengths and their units ------------------------------------------------------------------
+
+const LENGTHS = "estimations.measurements"
+const HEIGHT_1640 = item("HEIGHT", "1640")
+
+describe("lengths and their units", () => {
+  it("honours a stated length unit in another spelling, converting it with one note for the record", () => {
+    const scan = decode(withItems(HEIGHT_1640, item("HIP_GIRTH", "35.55", "INCHES"), item("WAIST_GIRTH", "27.6", "inch")))
+    expect(scan.measurementsMm.hipGirth).toBeCloseTo(902.97, 6)
+    expect(scan.measurementsMm.waistGirth).toBeCloseTo(701.04, 6)
+    expect(noteAt(scan.notes, "converted", LENGTHS).detail).toBe("2 length(s) stated in inches, converted to millimetres")
+    const cm = decode(withItems(HEIGHT_1640, item("WAIST_GIRTH", "70.1", "centimetres")))
+    expect(cm.measurementsMm.waistGirth).toBeCloseTo(701, 6)
+    expect(noteAt(cm.notes, "converted", LENGTHS).detail).toBe("1 length(s) stated in centimetres, converted to millimetres")
+    for (const mm of ["mm", "millimeters", "MILLIMETRES"]) {
+      const same = decode(withItems(HEIGHT_1640, item("HIP_GIRTH", "903", mm)))
+      expect(same.measurementsMm).toEqual({ hipGirth: 903 })
+      expect(same.notes).toEqual([])
+    }
+  })
+
+  it("refuses a unit that is no length unit, saying which ones it reads", () => {
+    const e = decodeError(withItems(item("HIP_GIRTH", "903", "furlongs")))
+    expect(e.path).toEqual(itemPath(0, "unit"))
+    expect(e.message).toContain(`a length unit for HIP_GIRTH: ${LENGTH_UNITS_ACCEPTED}`)
+  })
+
+  it("converts a HEIGHT stated in another length unit, with a note", () => {
+    const scan = decode(withItems(item("HEIGHT", "164", "CENTIMETERS"), item("HIP_GIRTH", "903")))
+    expect(scan.subject.heightMm).toBe(1640)
+    expect(noteAt(scan.notes, "converted", "estimations.measurements[0].value").detail).toBe("HEIGHT 164 CENTIMETERS converted to 1640 mm")
+  })
+
+  it("refuses inches under MILLIMETERS, with the evidence and the way out", () => {
+    const e = decodeError(withItems(HEIGHT_1640, item("HIP_GIRTH", "35.55"), item("WAIST_GIRTH", "27.6")))
+    expect(e.path).toEqual(["estimations", "measurements"])
+    expect(e.message).toContain("lengths read as millimetres (the unit the record states) are plausible in")
+    expect(e.message).toContain('--length-unit in (lengthUnit: "in")')
+  })
+
+  it("reads every length in the caller's lengthUnit, noting the unit the record states", () => {
+    const scan = ok(decodeEstimationResultEither(withItems(HEIGHT_1640, item("HIP_GIRTH", "35.55"), item("WAIST_GIRTH", "27.6")), { lengthUnit: "in" }))
+    expect(scan.measurementsMm.hipGirth).toBeCloseTo(902.97, 6)
+    expect(scan.subject.heightMm).toBe(1640)
+    expect(noteAt(scan.notes, "assumed", LENGTHS).detail).toBe('lengths read as inches, as the caller said (lengthUnit "in"), where the record states millimetres')
+    // auto reads the record's own unit.
+    expect(err(decodeEstimationResultEither(withItems(HEIGHT_1640, item("HIP_GIRTH", "35.55")), { lengthUnit: "auto" })).message).toContain("--length-unit in")
+  })
+
+  it("the adapter passes a decode's options through", () => {
+    const json = withItems(HEIGHT_1640, item("HIP_GIRTH", "35.55"))
+    expect(Either.isLeft(fitAdapter.formats[0]!.decode(json))).toBe(true)
+    expect(ok(fitAdapter.formats[0]!.decode(json, { lengthUnit: "in" }))[0]!.measurementsMm.hipGirth).toBeCloseTo(902.97, 6)
+  })
+
+  it("refuses lengths of one record stated in two units, unless the caller gives one", () => {
+    const json = withItems(HEIGHT_1640, item("HIP_GIRTH", "903", "mm"), item("WAIST_GIRTH", "27.6", "INCHES"))
+    const e = decodeError(json)
+    expect(e.path).toEqual(itemPath(2, "unit"))
+    expect(e.value).toBe("INCHES")
+    expect(e.message).toContain('millimetres, as the record\'s first length (item 1, "mm") states')
+    expect(e.message).toContain("--length-unit (lengthUnit in the plain and Effect APIs)")
+    expect(ok(decodeEstimationResultEither(json, { lengthUnit: "mm" })).measurementsMm).toEqual({ hipGirth: 903, waistGirth: 27.6 })
+  })
+
+  it("reads each right-side type without its _R as the type, with an aliased note", () => {
+    for (const { name, fit } of FIT_LENGTHS.filter((e) => e.fit!.endsWith("_R"))) {
+      const alias = fit!.slice(0, -2)
+      const scan = decode(withItems(item(alias, String(bodyMm(name)), MM)))
+      expect(scan.measurementsMm).toEqual({ [name]: bodyMm(name) })
+      expect(noteAt(scan.notes, "aliased", "estimations.measurements[0].estimationType").detail).toBe(`${alias} read as ${fit}: another spelling of it`)
+    }
+  })
+
+  it("keeps the first of a type and its other spelling, dropping the second", () => {
+    const scan = decode(withItems(item("KNEE_HEIGHT_R", String(bodyMm("kneeHeightR"))), item("KNEE_HEIGHT", "999", MM)))
+    expect(scan.measurementsMm).toEqual({ kneeHeightR: bodyMm("kneeHeightR") })
+    expect(noteAt(scan.notes, "dropped", "estimations.measurements[1]").detail).toContain("second KNEE_HEIGHT_R")
+  })
+
+  it("drops a type within a typo of a fit type, with a did-you-mean", () => {
+    const scan = decode(withItems(item("HIP_GIRTH", "903"), { estimationType: "WAIST_GRITH", value: "701", unit: MM }))
+    expect(scan.measurementsMm).toEqual({ hipGirth: 903 })
+    expect(noteAt(scan.notes, "dropped", "estimations.measurements[1]").detail).toBe('unknown estimationType "WAIST_GRITH" (did you mean WAIST_GIRTH?)')
+  })
+})
+
+const LENGTH_SPELLINGS = {
+  mm: ["MILLIMETERS", "mm", "millimetres"],
+  cm: ["CENTIMETERS", "cm", "Centimetre"],
+  in: ["INCHES", "in", "inch"]
+} as const
+const FACTOR = { mm: 1, cm: 10, in: 25.4 } as const
+
+/** The scan's fit result, its length items rewritten in `unit`, spelt `spelling`. */
+const rewrittenIn = (scan: Scan, unit: keyof typeof FACTOR, spelling: string, claimed: string = spelling): Obj => {
+  const json = ok(encodeEstimationResultEither(scan)).value
+  const measurements = itemsOf(json).map((i) =>
+    fitDialect.measurementBySpelling(i.estimationType!) === undefined ? i : { ...i, value: (Number(i.value) / FACTOR[unit]).toFixed(4), unit: claimed }
+  )
+  return { estimations: { ...json.estimations, measurements } }
+}
+
+describe("lengths and their units: properties", () => {
+  it.prop(
+    "lengths stated in any unit and spelling read as the same millimetres, within the rounding of the value written",
+    [fitScan, fc.constantFrom("mm" as const, "cm" as const, "in" as const), fc.nat({ max: 2 })],
+    ([scan, unit, which]) => {
+      const read = ok(decodeEstimationResultEither(rewrittenIn(scan, unit, LENGTH_SPELLINGS[unit][which]!)))
+      const names = Object.keys(scan.measurementsMm) as Array<MeasurementName>
+      expect(Object.keys(read.measurementsMm).sort()).toEqual([...names].sort())
+      for (const n of names) expect(Math.abs(read.measurementsMm[n]! - scan.measurementsMm[n]!)).toBeLessThanOrEqual(FACTOR[unit] * 0.00005 + 1e-9)
+      const converted = read.notes.filter((n) => n.kind === "converted" && n.path === LENGTHS)
+      expect(converted).toEqual(unit === "mm" || names.length === 0 ? [] : [{ kind: "converted", path: LENGTHS, detail: `${names.length} length(s) stated in ${unit === "cm" ? "centimetres" : "inches"}, converted to millimetres` }])
+      expect(read.notes.some((n) => n.detail.includes("kept as read"))).toBe(false)
+    },
+    RUNS
+  )
+
+  it.prop(
+    "inches under a claimed MILLIMETERS are never read silently: refused naming --length-unit, or kept with a note that says so",
+    [fitScan.filter((s) => Object.keys(s.measurementsMm).length > 0)],
+    ([scan]) => {
+      const result = decodeEstimationResultEither(rewrittenIn(scan, "in", "INCHES", MM))
+      if (Either.isLeft(result)) {
+        expect(result.left.path).toEqual(["estimations", "measurements"])
+        expect(result.left.message).toContain("--length-unit")
+        expect(result.left.message).toContain("inches")
+      } else {
+        expect(noteAt(result.right.notes, "assumed", LENGTHS).detail).toContain("kept as read")
+      }
+    },
+    RUNS
+  )
 })
