@@ -1,7 +1,8 @@
 /**
- * The client library as a page uses it, against document 3's "Client library operations": the
- * constructor's options, the results and rejection codes of scan and selfie, the two operations'
- * options, the product operations' spellings, and a scan flowing into a photo estimation.
+ * The client library as a page uses it, against document 3's "Client library operations"
+ * (transcribed in vendor/client-library.json): the constructor's options, the results and
+ * rejection codes of scan and selfie, the two operations' options, the product operations'
+ * spellings, and a scan flowing into a photo estimation.
  */
 import { describe, expect, it } from "@effect/vitest"
 import { Either, FastCheck as fc } from "effect"
@@ -23,8 +24,18 @@ import {
   readRejection
 } from "../src/index.js"
 
-const DOCUMENT = readFileSync(new URL("../../../../shared/spec/03-fit-service-and-client-library.md", import.meta.url), "utf8")
-const row = (operation: string) => DOCUMENT.split("\n").find((l) => l.startsWith(`| ${operation} |`))!
+interface Operation {
+  readonly options: Readonly<Record<string, { readonly values?: ReadonlyArray<string | false>; readonly default?: string | false }>>
+  readonly rejections: ReadonlyArray<string>
+}
+const VENDOR: {
+  readonly constructorOptions: ReadonlyArray<{ readonly name: string; readonly required: boolean }>
+  readonly scan: Operation
+  readonly selfie: Operation
+  readonly getFitIsProductSupported: { readonly parameters: ReadonlyArray<string> }
+  readonly getFitSizeRecommendation: { readonly parameters: ReadonlyArray<string>; readonly productInfo: ReadonlyArray<string> }
+  readonly getFitTokenEstimation: { readonly parameters: ReadonlyArray<string> }
+} = JSON.parse(readFileSync(new URL("vendor/client-library.json", import.meta.url), "utf8"))
 
 // A JPEG's first bytes (FF D8 FF E0 ...) in base64, as a data URL.
 const JPEG = "/9j/4AAQSkZJRgABAQ=="
@@ -45,6 +56,15 @@ describe("the client library's constructor options", () => {
     expect(refusal(checkClientLibraryOptions({ clientKey: "org-1", locale: "en", scanShouldIncludeOverlay: "yes" })).path).toEqual(["scanShouldIncludeOverlay"])
     expect(refusal(checkClientLibraryOptions({ clientKey: "org-1", locale: "en", clientkey: "x" })).message).toContain("did you mean clientKey?")
     expect(refusal(checkClientLibraryOptions(null)).path).toEqual(["options"])
+  })
+
+  it("take every option the document lists, and refuse each required one missing by its name", () => {
+    const values: Readonly<Record<string, unknown>> = { clientKey: "org-1", locale: "en", container: "#scanner", scanShouldIncludeOverlay: true }
+    const all = Object.fromEntries(VENDOR.constructorOptions.map(({ name }) => [name, values[name]]))
+    expect(checkClientLibraryOptions(all)).toEqual(Either.right(all))
+    // The loop below is not empty: the document requires these two.
+    expect(VENDOR.constructorOptions.filter((o) => o.required).map((o) => o.name)).toEqual(["clientKey", "locale"])
+    for (const { name } of VENDOR.constructorOptions.filter((o) => o.required)) expect(refusal(checkClientLibraryOptions({ ...all, [name]: undefined })).path).toEqual([name])
   })
 
   it("never repeat the client key in an error", () => {
@@ -75,9 +95,8 @@ describe("scan and selfie", () => {
   })
 
   it("reject with the document's codes, read as typed values whatever the rejection's shape", () => {
-    const codes = (operation: string) => [...row(operation).matchAll(/`([A-Z_]+)`/g)].map((m) => m[1]!)
-    expect(codes("scan")).toEqual([...CLIENT_LIBRARY_REJECTIONS.scan])
-    expect(codes("selfie")).toEqual([...CLIENT_LIBRARY_REJECTIONS.selfie])
+    expect(VENDOR.scan.rejections).toEqual([...CLIENT_LIBRARY_REJECTIONS.scan])
+    expect(VENDOR.selfie.rejections).toEqual([...CLIENT_LIBRARY_REJECTIONS.selfie])
     expect(readRejection("scan", "SCAN_CLOSED_BY_USER")).toMatchObject({ code: "SCAN_CLOSED_BY_USER", closedByUser: true })
     expect(readRejection("scan", { code: "SCAN_FAILED" })).toMatchObject({ code: "SCAN_FAILED", closedByUser: false })
     expect(readRejection("selfie", new Error("INVALID_SELFIE_CAPTURE_PAYLOAD")).code).toBe("INVALID_SELFIE_CAPTURE_PAYLOAD")
@@ -89,9 +108,9 @@ describe("scan and selfie", () => {
   })
 
   it("take the options the document lists, with its values", () => {
-    const names = (operation: string) => [...row(operation).split(" | ")[1]!.matchAll(/(?:^|, |config: |optional )([a-zA-Z]+)(?= \(|,|$)/g)].map((m) => m[1]!)
+    const names = (operation: Operation) => Object.keys(operation.options)
     const scanOptions = { camera: {}, silhouette: "male", isDebuggerEnabled: true, screensToInclude: ["how-to-scan", "scan"], welcomeModal: false, isMirrored: true, hasHeader: false, hasActionsArea: false }
-    expect(new Set(names("scan"))).toEqual(new Set(Object.keys(scanOptions)))
+    expect(new Set(names(VENDOR.scan))).toEqual(new Set(Object.keys(scanOptions)))
     expect(checkScanConfig(scanOptions)).toEqual(Either.right(scanOptions))
     expect(refusal(checkScanConfig({ silhouette: "child" })).message).toBe('config.silhouette: expected one of male, female, got "child"')
     expect(refusal(checkScanConfig({ welcomeModal: true })).message).toBe("config.welcomeModal: expected one of tap-to-start, how-to-scan, false, got true")
@@ -99,17 +118,35 @@ describe("scan and selfie", () => {
     expect(refusal(checkScanConfig({ screensToInclude: ["how-to-scan"] })).message).toContain("include scan (or all)")
     expect(refusal(checkScanConfig({ screenToInclude: ["scan"] })).path).toEqual(["config", "screenToInclude"])
     const selfieOptions = { facingMode: "environment", orientation: "portrait", requireGyro: true, isDebug: false }
-    expect(new Set(names("selfie"))).toEqual(new Set(Object.keys(selfieOptions)))
+    expect(new Set(names(VENDOR.selfie))).toEqual(new Set(Object.keys(selfieOptions)))
     expect(checkSelfieConfig(selfieOptions)).toEqual(Either.right(selfieOptions))
     expect(refusal(checkSelfieConfig({ orientation: "upside-down" })).path).toEqual(["config", "orientation"])
     expect(checkScanConfig(undefined)).toEqual(Either.right({}))
+  })
+
+  it("take each value the document lists for an option, and name the list when given another", () => {
+    const check: Record<"scan" | "selfie", (config: unknown) => Either.Either<unknown, FitInputError>> = { scan: checkScanConfig, selfie: checkSelfieConfig }
+    for (const operation of ["scan", "selfie"] as const) {
+      for (const [name, { values }] of Object.entries(VENDOR[operation].options)) {
+        if (values === undefined || name === "screensToInclude") continue
+        for (const value of values) expect(check[operation]({ [name]: value })).toEqual(Either.right({ [name]: value }))
+        expect(refusal(check[operation]({ [name]: "other" })).message).toBe(`config.${name}: expected one of ${values.join(", ")}, got "other"`)
+      }
+    }
+    // screensToInclude is a list: each screen is taken with scan, but all stands alone.
+    for (const screen of VENDOR.scan.options["screensToInclude"]!.values!) {
+      const screens = screen === "all" ? ["all"] : [...new Set([screen, "scan"])]
+      expect(checkScanConfig({ screensToInclude: screens })).toEqual(Either.right({ screensToInclude: screens }))
+    }
   })
 })
 
 describe("the product operations' spellings", () => {
   it("garmentSKU in getFitIsProductSupported only, garmentSku in productInfo", () => {
-    expect(row("getFitIsProductSupported")).toContain("garmentSKU (all-caps SKU in this operation only)")
-    expect(row("getFitSizeRecommendation")).toContain("`{brandId, garmentSku}` (lowercase `ku`)")
+    // The parameters as the document spells them: garmentSKU here, garmentSku in productInfo.
+    const product = (names: ReadonlyArray<string>) => Object.fromEntries(names.map((n) => [n, n === "brandId" ? "acme" : "TEE-1"]))
+    expect(checkIsProductSupportedParams(product(VENDOR.getFitIsProductSupported.parameters))).toEqual(Either.right({ brandId: "acme", garmentSKU: "TEE-1" }))
+    expect(checkProductInfo([product(VENDOR.getFitSizeRecommendation.productInfo)])).toEqual(Either.right([{ brandId: "acme", garmentSku: "TEE-1" }]))
     expect(checkIsProductSupportedParams({ brandId: "acme", garmentSKU: "TEE-1" })).toEqual(Either.right({ brandId: "acme", garmentSKU: "TEE-1" }))
     expect(refusal(checkIsProductSupportedParams({ brandId: "acme", garmentSku: "TEE-1" })).message).toContain("this operation spells it garmentSKU")
     expect(checkProductInfo([{ brandId: "acme", garmentSku: "tee-1" }])).toEqual(Either.right([{ brandId: "acme", garmentSku: "tee-1" }]))
@@ -118,12 +155,14 @@ describe("the product operations' spellings", () => {
   })
 
   it("take the estimation token as the result carries it, or bare", () => {
-    expect(row("getFitTokenEstimation")).toContain("| estimationToken |")
+    // getFitTokenEstimation's one parameter is the token the size operations take first.
+    expect(VENDOR.getFitTokenEstimation.parameters).toEqual(VENDOR.getFitSizeRecommendation.parameters.slice(0, 1))
     expect(checkEstimationToken({ token: "t-1" })).toEqual(Either.right({ token: "t-1" }))
     expect(checkEstimationToken("t-1")).toEqual(Either.right("t-1"))
     expect(refusal(checkEstimationToken({ token: "" })).path).toEqual(["estimationToken", "token"])
     expect(refusal(checkEstimationToken(undefined)).message).toContain("required")
     const size = { estimationToken: { token: "t-1" }, productInfo: [{ brandId: "acme", garmentSku: "tee-1" }] }
+    expect(Object.keys(size)).toEqual(VENDOR.getFitSizeRecommendation.parameters)
     expect(checkSizeParams(size)).toEqual(Either.right(size))
     expect(refusal(checkSizeParams({ ...size, productInfo: [{ brandId: "acme", garmentSKU: "TEE-1" }] })).message).toContain("productInfo spells it garmentSku")
   })

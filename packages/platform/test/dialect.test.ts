@@ -1,71 +1,58 @@
-import { existsSync, readFileSync } from "node:fs"
+import { readFileSync } from "node:fs"
 import { describe, expect, it } from "@effect/vitest"
 import { MEASUREMENT_NAMES } from "@scanbridge/model"
 import { PLATFORM_POSTURE, PLATFORM_UNITS, platformDialect } from "../src/index.js"
 
-// Spec 01's lines (and spec 03's for the client library's composition), quoted as they are,
-// and parsed below: a spelling that drifts from them fails. Where the documents themselves are at
-// hand (beside the repository), the quotes are checked against them.
-const SPEC_01 = {
-  names:
-    "Measurement names (names ending in `R` are right-side measurements): acrossBackShoulderWidth, backNeckHeight, backNeckPointToGroundContoured, backNeckPointToWaist, backNeckPointToWristLengthR, bellyWaistDepth, bellyWaistGirth, bellyWaistHeight, bellyWaistWidth, bustGirth, bustHeight, calfGirthR, forearmGirthR, hipGirth, hipHeight, insideLegHeight, insideLegLengthR, kneeGirthR, kneeHeightR, midThighGirthR, neckBaseGirth, neckGirth, outerAnkleHeightR, outerArmLengthR, outseamR, outsideLegLengthR, shoulderToElbowR, thighGirthR, topHipGirth, topHipHeight, underBustGirth, upperArmGirthR, waistGirth, waistHeight, wristGirthR. All are lengths or girths in mm, following ISO 8559-1 definitions. Conversion to centimetres: divide by 10.",
-  unit: "| unit | string | `mm`. |",
-  fat: "| bodyFatPercentage | `{unit: percent, value: number}` |",
-  fatMass: "| bodyFatMass | `{unit: g, value: number}` |",
-  angleUnit:
-    "Object `{front, right}`. Each view has an `angles` array and a `lines` array. Coordinates are pixels of the submitted photo: origin top-left, +x right, +y down. Look entries up by `name`, not by array position. A perfectly upright pose gives angles near 0; the sign gives the direction of tilt. The unit string of posture angles is `degrees` (the conventions table of the endpoint reference writes the singular `degree`).",
-  front:
-    "| angles[] | `{name, unit, value}`; name in `ear`, `shoulder`, `topHip`, `foot`; value = counterclockwise angle from horizontal, in degrees, of the matching line (left-to-right in the image, i.e. right-to-left on the body). |",
-  right:
-    "| angles[] | `{name, unit, angles}`; name in `bodyLine`, `backWaistLine`; angles = array of numbers, clockwise angle from vertical in degrees per segment, measured from the lower point to the higher point. |",
-  stats: ["| statsEstimations.age | integer | yes | years |", "| statsEstimations.gender | string | yes | `male` or `female` |", "| statsEstimations.height | integer | yes | mm |", "| statsEstimations.weight | integer | yes | g |"]
-}
-const SPEC_03 = {
-  composition:
-    "The `entry` returned by the platform client operations has id, status (`success`/`failure`), input, measurements (`{name, unit, value}` items), bodyComposition, avatar, posture. In this library response, bodyComposition for photo scans is `{bodyFatPercentage: number, skeletalMuscleMass: number}` and the photo example shows avatar format `glb` with type `UPPER_BODY`, whereas the stats example shows format `obj`, type `highResolution`, and bodyComposition and posture null. On failure measurements, bodyComposition, avatar and posture are null, and the error object shape is not guaranteed, so clients handle it defensively. Always check `status` first."
-}
+// Spec 01's spellings (and spec 03's for the client library's composition), transcribed in
+// vendor/dialect.json: a spelling that drifts from them fails.
+const SPEC: {
+  readonly measurementNames: ReadonlyArray<string>
+  readonly units: {
+    readonly measurementItem: string
+    readonly bodyFatPercentage: string
+    readonly bodyFatMass: string
+    readonly leanMass: string
+    readonly postureAngles: string
+    readonly postureAnglesInTheConventionsTable: string
+  }
+  readonly statsEstimations: ReadonlyArray<{ readonly field: string; readonly unit?: string }>
+  readonly posture: { readonly front: ReadonlyArray<string>; readonly right: ReadonlyArray<string> }
+  readonly clientLibraryEntryBodyComposition: ReadonlyArray<string>
+} = JSON.parse(readFileSync(new URL("vendor/dialect.json", import.meta.url), "utf8"))
 
-const read = (file: string) => {
-  const url = new URL(`../../../../shared/spec/${file}`, import.meta.url)
-  return existsSync(url) ? readFileSync(url, "utf8").split("\n") : null
-}
-const documents = { "01": read("01-platform-rest-api.md"), "03": read("03-fit-service-and-client-library.md") }
-
-const NAMES = /: ([A-Za-z, ]+)\./.exec(SPEC_01.names)![1]!.split(", ")
-const quoted = (line: string) => [...line.matchAll(/`(\w+)`/g)].map(([, name]) => name)
-const unitIn = (line: string) => /unit: (\w+)/.exec(line)![1]
+// The canonical field a stat's documented unit belongs in ends with that unit's name.
+const CANONICAL_SUFFIX: Readonly<Record<string, string>> = { years: "age", mm: "Mm", g: "G" }
 
 describe("the platform dialect, pinned to spec 01 and 03", () => {
-  it.skipIf(documents["01"] === null || documents["03"] === null)("quotes the documents as they are", () => {
-    for (const line of Object.values(SPEC_01).flat()) expect(documents["01"]).toContain(line)
-    expect(documents["03"]).toContain(SPEC_03.composition)
-  })
-
   it("spells the measurements by the catalogue's names, which are the name list's", () => {
-    expect(NAMES).toHaveLength(35)
-    expect(MEASUREMENT_NAMES).toEqual(NAMES)
-    expect(platformDialect.measurementList.map((m) => m.spelling.name)).toEqual(NAMES)
+    expect(SPEC.measurementNames).toHaveLength(35)
+    expect(MEASUREMENT_NAMES).toEqual(SPEC.measurementNames)
+    expect(platformDialect.measurementList.map((m) => m.spelling.name)).toEqual(SPEC.measurementNames)
   })
 
   it("spells the stats as the input fields and the composition as the entry's keys", () => {
-    const inputs = SPEC_01.stats.map((row) => /statsEstimations\.(\w+)/.exec(row)![1])
+    const inputs = SPEC.statsEstimations.map((row) => row.field)
     const stats = Object.fromEntries(platformDialect.statList.map((s) => [s.target, s.spelling.name]))
     expect(["subject.age", "subject.gender", "subject.heightMm", "subject.weightG"].map((t) => stats[t])).toEqual(inputs)
-    const [fat, muscle] = /\{(\w+): number, (\w+): number\}/.exec(SPEC_03.composition)!.slice(1)
+    const [fat, muscle] = SPEC.clientLibraryEntryBodyComposition
     expect([stats["composition.bodyFatPercent"], stats["composition.skeletalMuscleMassG"]]).toEqual([fat, muscle])
   })
 
   it("spells the units as the documents do", () => {
-    expect(PLATFORM_UNITS.length).toBe(quoted(SPEC_01.unit)[0])
-    expect(PLATFORM_UNITS.percent).toBe(unitIn(SPEC_01.fat))
-    expect(PLATFORM_UNITS.mass).toBe(unitIn(SPEC_01.fatMass))
-    const [angle, singular] = quoted(SPEC_01.angleUnit).slice(-2)
-    expect([PLATFORM_UNITS.angle, ...PLATFORM_UNITS.angleAliases]).toEqual([angle, singular])
-    expect(["years", "mm", "g"].map((u) => SPEC_01.stats.some((row) => row.endsWith(`| ${u} |`)))).toEqual([true, true, true])
+    expect(PLATFORM_UNITS.length).toBe(SPEC.units.measurementItem)
+    expect(PLATFORM_UNITS.percent).toBe(SPEC.units.bodyFatPercentage)
+    expect(PLATFORM_UNITS.mass).toBe(SPEC.units.bodyFatMass)
+    expect(PLATFORM_UNITS.mass).toBe(SPEC.units.leanMass)
+    expect([PLATFORM_UNITS.angle, ...PLATFORM_UNITS.angleAliases]).toEqual([SPEC.units.postureAngles, SPEC.units.postureAnglesInTheConventionsTable])
+    // Each stat with a unit is read into the canonical field of that unit.
+    const targetOf = new Map(platformDialect.statList.map((s) => [s.spelling.name, s.target]))
+    const withUnit = SPEC.statsEstimations.flatMap((row) => (row.unit === undefined ? [] : [row]))
+    expect(withUnit.map((row) => row.unit)).toEqual(["years", "mm", "g"])
+    for (const row of withUnit) expect(targetOf.get(row.field)).toMatch(new RegExp(`^subject\\.\\w*${CANONICAL_SUFFIX[row.unit!]}$`))
   })
 
   it("names the posture parts as the posture tables do", () => {
-    expect(Object.values(PLATFORM_POSTURE.front)).toEqual(quoted(SPEC_01.front))
-    expect(Object.values(PLATFORM_POSTURE.right)).toEqual(quoted(SPEC_01.right))
+    expect(Object.values(PLATFORM_POSTURE.front)).toEqual(SPEC.posture.front)
+    expect(Object.values(PLATFORM_POSTURE.right)).toEqual(SPEC.posture.right)
   })
 })

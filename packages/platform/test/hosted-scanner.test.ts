@@ -1,6 +1,6 @@
 /**
- * The hosted scanner's address, against document 1's "Hosted scanner options": the screens' rules
- * in its words, the locales, the form's skip rule.
+ * The hosted scanner's address, against document 1's "Hosted scanner options" (transcribed in
+ * vendor/hosted-scanner.json): the screens and their rules, the locales, the form's skip rule.
  */
 import { describe, expect, it } from "@effect/vitest"
 import { Either, FastCheck as fc } from "effect"
@@ -9,7 +9,14 @@ import { LOCALES, type Stats, toDisplayStats } from "@scanbridge/model"
 import { humanStats } from "@scanbridge/model/internal"
 import { HOSTED_SCANNER_SCREENS, type HostedScannerOptions, type HostedScannerScreen, hostedScannerUrl } from "../src/index.js"
 
-const DOCUMENT = new URL("../../../../shared/spec/01-platform-rest-api.md", import.meta.url)
+const VENDOR: {
+  readonly screens: ReadonlyArray<string>
+  readonly default: string
+  readonly mandatory: string
+  readonly mustBePrecededBy: Readonly<Record<string, string>>
+  readonly formSkippedByQuery: ReadonlyArray<string>
+  readonly formSkippedByQueryOnImperialAlso: ReadonlyArray<string>
+} = JSON.parse(readFileSync(new URL("vendor/hosted-scanner.json", import.meta.url), "utf8"))
 const ADDRESS = "https://scanner.example.com/{LOCALE}/start"
 const SUBJECT: Stats = { age: 34, gender: "male", heightMm: 1755, weightG: 72_400 }
 
@@ -22,10 +29,8 @@ const refusal = (options: Partial<HostedScannerOptions>) => {
 
 describe("hostedScannerUrl", () => {
   it("knows the document's screens, spelled as it spells them", () => {
-    const text = readFileSync(DOCUMENT, "utf8")
-    const paragraph = /A hosted scanner page accepts a `screens` query parameter[^\n]+/.exec(text)![0]
-    const named = [...paragraph.matchAll(/`([a-z-]+)`/g)].map((m) => m[1]!).filter((n) => n !== "screens")
-    expect(new Set(named)).toEqual(new Set(HOSTED_SCANNER_SCREENS))
+    expect(new Set(VENDOR.screens)).toEqual(new Set(HOSTED_SCANNER_SCREENS))
+    expect(HOSTED_SCANNER_SCREENS).toHaveLength(VENDOR.screens.length)
   })
 
   it("puts the locale where the caller's address says, and sends no screens for the default (all)", () => {
@@ -53,9 +58,14 @@ describe("hostedScannerUrl", () => {
     const screens = fc.uniqueArray(fc.constantFrom(...HOSTED_SCANNER_SCREENS), { minLength: 1 })
     fc.assert(
       fc.property(screens, (list) => {
-        const all = list.includes("all")
-        const gyro = list.indexOf("gyro")
-        const valid = (all ? list.length === 1 : list.includes("scan")) && (gyro < 0 || (list.indexOf("gyro-permission") >= 0 && list.indexOf("gyro-permission") < gyro))
+        // The document's rules, as transcribed: the default stands alone, the mandatory screen is there, each ordered pair in order.
+        const names: ReadonlyArray<string> = list
+        const all = names.includes(VENDOR.default)
+        const ordered = Object.entries(VENDOR.mustBePrecededBy).every(([screen, before]) => {
+          const at = names.indexOf(screen)
+          return at < 0 || (names.indexOf(before) >= 0 && names.indexOf(before) < at)
+        })
+        const valid = (all ? list.length === 1 : names.includes(VENDOR.mandatory)) && ordered
         // Without form, the form's stats must be given; with it, they must not.
         const built = url({ screens: list, ...(all || list.includes("form") ? {} : { subject: SUBJECT }) })
         expect(Either.isRight(built)).toBe(valid)
@@ -73,9 +83,11 @@ describe("hostedScannerUrl", () => {
   it("skips the form with the stats as query parameters, in the chosen system's units, inches on imperial", () => {
     const metric = new URL(Either.getOrThrow(url({ subject: SUBJECT })))
     expect(Object.fromEntries(metric.searchParams)).toEqual({ height: "176", weight: "72", age: "34", gender: "male" })
+    expect(new Set(metric.searchParams.keys())).toEqual(new Set(VENDOR.formSkippedByQuery))
     const imperial = new URL(Either.getOrThrow(url({ subject: SUBJECT, systemOfMeasurement: "imperial" })))
     // 1755 mm is 69.1 in: 5 ft 9 in; 72.4 kg is 159.6 lb.
     expect(Object.fromEntries(imperial.searchParams)).toEqual({ height: "5", inches: "9", weight: "160", age: "34", gender: "male" })
+    expect(new Set(imperial.searchParams.keys())).toEqual(new Set([...VENDOR.formSkippedByQuery, ...VENDOR.formSkippedByQueryOnImperialAlso]))
     // Screens that leave out form need the stats; a listed form and stats contradict each other.
     expect(refusal({ screens: ["scan"] }).path).toEqual(["subject"])
     expect(refusal({ screens: ["form", "scan"], subject: SUBJECT }).message).toContain("form is listed, but a subject's stats skip it")

@@ -1,5 +1,6 @@
 /**
- * The scanning widget's options, against document 2's "Widget": the options and their defaults,
+ * The scanning widget's options, against document 2's "Widget" (transcribed in vendor/widget.json):
+ * the options and their defaults,
  * `userStats` in the chosen system only, the human ranges and unit-mistake hints, and the
  * callbacks' payloads read by the session adapter.
  */
@@ -10,7 +11,13 @@ import { type Scan, type Stats, fromDisplayStats } from "@scanbridge/model"
 import { humanStats } from "@scanbridge/model/internal"
 import { SessionWidgetError, type WidgetOptions, checkWidgetOptions, widgetOptions } from "../src/index.js"
 
-const DOCUMENT = new URL("../../../../shared/spec/02-legacy-session-and-estimation-api.md", import.meta.url)
+const VENDOR: {
+  readonly options: ReadonlyArray<string>
+  readonly required: ReadonlyArray<string>
+  readonly systemsOfMeasurement: { readonly default: string; readonly values: ReadonlyArray<string> }
+  readonly userStats: { readonly metric: ReadonlyArray<string>; readonly imperial: ReadonlyArray<string> }
+  readonly genders: ReadonlyArray<string>
+} = JSON.parse(readFileSync(new URL("vendor/widget.json", import.meta.url), "utf8"))
 const EXPORT = new URL("../../../examples/export/session/results.json", import.meta.url)
 const SUBJECT: Stats = { age: 41, gender: "female", heightMm: 1634, weightG: 58_200 }
 
@@ -23,11 +30,19 @@ const refusal = (options: unknown) => {
 
 describe("widgetOptions", () => {
   it("sets the options the document lists, and nothing else", () => {
-    const text = readFileSync(DOCUMENT, "utf8")
-    const table = text.slice(text.indexOf("### Widget"), text.indexOf("Methods: `insert()`"))
-    const documented = [...table.matchAll(/^\| (\w+) \|/gm)].map((m) => m[1]!).filter((n) => n !== "Option")
     const all = built({ ssid: "s-1", systemOfMeasurement: "imperial", os: "ios", version: "17", subject: SUBJECT, onLoad: () => {}, onResult: () => {}, onError: () => {} })
-    expect(new Set(Object.keys(all))).toEqual(new Set(documented))
+    expect(new Set(Object.keys(all))).toEqual(new Set(VENDOR.options))
+    expect(Object.keys(all)).toHaveLength(VENDOR.options.length)
+    for (const name of VENDOR.required) expect(refusal({ ...all, [name]: undefined }).path).toEqual([name])
+  })
+
+  it("fills userStats with the document's fields of each system, and defaults to its default system", () => {
+    expect(built({ ssid: "s-1" }).systemOfMeasurement).toBe(VENDOR.systemsOfMeasurement.default)
+    for (const system of ["metric", "imperial"] as const) {
+      expect(VENDOR.systemsOfMeasurement.values).toContain(system)
+      expect(new Set(Object.keys(built({ ssid: "s-1", subject: SUBJECT, systemOfMeasurement: system }).userStats!))).toEqual(new Set(VENDOR.userStats[system]))
+    }
+    for (const gender of VENDOR.genders) expect(Either.isRight(checkWidgetOptions({ ssid: "s", userStats: { heightCm: 163, weightKg: 58, age: 41, gender } }))).toBe(true)
   })
 
   it("defaults to metric, and fills userStats in whole centimetres and kilograms, or feet, inches and pounds", () => {
