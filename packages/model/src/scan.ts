@@ -1,5 +1,5 @@
 /**
- * The canonical scan, `scanbridge.scan/v1` (shared/design/CANONICAL-SCAN.md). The schema's
+ * The canonical scan, `scanbridge.scan/v1` (docs/canonical-model.md, "The contract"). The schema's
  * encoded side is that JSON exactly; its type side is the same shape with unit brands.
  * Every key is always present (null where unknown) except measurementsMm, which holds only
  * what the source gave. Unknown keys are rejected at any depth.

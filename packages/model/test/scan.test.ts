@@ -18,7 +18,7 @@ import {
 import { isPlainJsonString } from "../src/errors.js"
 import { previewValue } from "../src/internal/index.js"
 
-// The example of shared/design/CANONICAL-SCAN.md, completed where it writes "…".
+// The example of the contract in docs/canonical-model.md, completed where it writes "…".
 const CONTRACT_EXAMPLE = {
   format: "scanbridge.scan/v1",
   source: { api: "platform", id: "scan_x" },
