@@ -29,6 +29,12 @@ import * as Wire from "./wire.js"
 export interface CreateScanInput extends Stats {
   /** Base64 JPEGs; a `data:image/jpeg;base64,` prefix is stripped. Omit for a stats-only scan. */
   readonly photos?: { readonly front: string; readonly right: string }
+  /**
+   * The integrator's own id of the scan (an order number, say), up to 512 characters; the scan
+   * reads back with it as `externalId`, and listScans({ customScanId }) finds it again. A scan
+   * token issued with a customScanId already carries it: give the same one or none.
+   */
+  readonly customScanId?: string
 }
 
 export interface AdjustParameter {
@@ -44,6 +50,8 @@ export interface ListOptions {
   readonly direction?: "ascending" | "descending"
   /** A scan id: the page starts after it. */
   readonly after?: string
+  /** Only the scans created (or adjusted) with exactly this customScanId. */
+  readonly customScanId?: string
 }
 
 export interface ListPage {
@@ -89,9 +97,10 @@ export interface PlatformClientService {
   /** Consumes one scan of quota. Never retried. A scan that failed is returned, not raised. */
   readonly createScan: (input: CreateScanInput) => Effect.Effect<Scan, Failure | PlatformInputError>
   readonly getScan: (scanId: string) => Effect.Effect<Scan, Failure>
-  readonly listScans: (options?: ListOptions) => Effect.Effect<ListPage, Failure>
+  /** PlatformInputError: a customScanId filter longer than any the platform stores. */
+  readonly listScans: (options?: ListOptions) => Effect.Effect<ListPage, Failure | PlatformInputError>
   /** Every page, following nextOffsetId until it is missing, null or empty. */
-  readonly listAllScans: (options?: Omit<ListOptions, "after">) => Stream.Stream<Scan, Failure>
+  readonly listAllScans: (options?: Omit<ListOptions, "after">) => Stream.Stream<Scan, Failure | PlatformInputError>
   /** A new scan from an existing one. Consumes one scan of quota. Never retried. */
   readonly adjustScan: (
     scanId: string,
@@ -169,6 +178,31 @@ const classify = (r: ApiClient.FailedResponse): PlatformStatusError => {
 // What a caller whose create or adjust timed out should know: it may have happened.
 const MAY_EXIST = "the scan may have been created and its quota spent: look for it with listScans (newest first)"
 
+const mayExist = (customScanId: string | undefined) =>
+  customScanId === undefined ? MAY_EXIST : `${MAY_EXIST}, customScanId ${customScanId}`
+
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/
+
+/**
+ * A customScanId the platform would refuse, refused here first, where the caller's mistake is
+ * clearest. A lone surrogate too: a query string carries it as U+FFFD, so the list would look
+ * for another id than the one stored.
+ */
+const checkCustomScanId = (id: string | undefined): Either.Either<string | undefined, PlatformInputError> => {
+  if (id === undefined) return Either.right(id)
+  const problem =
+    typeof id !== "string"
+      ? "expected a string"
+      : id.length > Wire.MAX_CUSTOM_SCAN_ID
+        ? `${id.length} characters; the platform takes at most ${Wire.MAX_CUSTOM_SCAN_ID}`
+        : LONE_SURROGATE.test(id)
+          ? "holds a lone surrogate (not well-formed UTF-16), which no request can carry unchanged"
+          : undefined
+  return problem === undefined
+    ? Either.right(id)
+    : Either.left(new PlatformInputError({ path: ["customScanId"], value: typeof id === "string" ? previewValue(id, 40) : id, message: `customScanId: ${problem}` }))
+}
+
 const make = (options: PlatformClientOptions): Effect.Effect<PlatformClientService, never, HttpClient.HttpClient> =>
   Effect.gen(function* () {
     const api = yield* ApiClient.make({
@@ -186,9 +220,10 @@ const make = (options: PlatformClientOptions): Effect.Effect<PlatformClientServi
       const createScan = (input: CreateScanInput) =>
         Effect.gen(function* () {
           const stats = yield* checkStats(input)
+          const customScanId = yield* checkCustomScanId(input.customScanId)
           const wireStats = { age: stats.age, gender: stats.gender, height: stats.heightMm, weight: stats.weightG }
-          const body: Wire.CreateScanRequest =
-            input.photos === undefined
+          const body: Wire.CreateScanRequest = {
+            ...(input.photos === undefined
               ? { statsEstimations: wireStats }
               : {
                   photoScan: {
@@ -196,13 +231,15 @@ const make = (options: PlatformClientOptions): Effect.Effect<PlatformClientServi
                     frontPhoto: yield* preparePhoto(["photos", "front"], input.photos.front),
                     rightPhoto: yield* preparePhoto(["photos", "right"], input.photos.right)
                   }
-                }
+                }),
+            ...(customScanId === undefined ? {} : { customScanId })
+          }
           return yield* http.execute({
             method: "POST",
             path: "/scans",
             body: http.json(Wire.CreateScanRequest, body),
             idempotent: false,
-            onTimeout: MAY_EXIST,
+            onTimeout: mayExist(customScanId),
             decode: (json) => decodeEntryEither(json)
           })
         }).pipe(Effect.withSpan("PlatformClient.createScan"))
@@ -212,13 +249,16 @@ const make = (options: PlatformClientOptions): Effect.Effect<PlatformClientServi
           .execute({ method: "GET", path: `/scans/${encodeURIComponent(scanId)}`, idempotent: true, decode: (json) => decodeEntryEither(json) })
           .pipe(Effect.withSpan("PlatformClient.getScan", { attributes: { scanId } }))
 
-      const listScans = (list: ListOptions = {}) => {
-        const query: Record<string, string> = {}
-        if (list.limit !== undefined) query["limit"] = String(list.limit)
-        if (list.direction !== undefined) query["direction"] = list.direction
-        if (list.after !== undefined) query["after"] = list.after
-        return http.execute({ method: "GET", path: "/scans", query, idempotent: true, decode: decodeListPage }).pipe(Effect.withSpan("PlatformClient.listScans"))
-      }
+      const listScans = (list: ListOptions = {}) =>
+        Effect.gen(function* () {
+          const query: Record<string, string> = {}
+          if (list.limit !== undefined) query["limit"] = String(list.limit)
+          if (list.direction !== undefined) query["direction"] = list.direction
+          if (list.after !== undefined) query["after"] = list.after
+          const customScanId = yield* checkCustomScanId(list.customScanId)
+          if (customScanId !== undefined) query["customScanId"] = customScanId
+          return yield* http.execute({ method: "GET", path: "/scans", query, idempotent: true, decode: decodeListPage })
+        }).pipe(Effect.withSpan("PlatformClient.listScans"))
 
       const listAllScans = (list: Omit<ListOptions, "after"> = {}) =>
         Stream.paginateChunkEffect(undefined as string | undefined, (after) =>
@@ -246,13 +286,14 @@ const make = (options: PlatformClientOptions): Effect.Effect<PlatformClientServi
               yield* Effect.fail(new PlatformInputError({ path: ["parameters", i, "percentage"], value: p.percentage, message: `parameters[${i}].percentage: expected a finite percentage` }))
             }
           }
-          const body: Wire.AdjustRequest = { parameters, ...(adjust.customScanId === undefined ? {} : { customScanId: adjust.customScanId }) }
+          const customScanId = yield* checkCustomScanId(adjust.customScanId)
+          const body: Wire.AdjustRequest = { parameters, ...(customScanId === undefined ? {} : { customScanId }) }
           return yield* http.execute({
             method: "POST",
             path: `/scans/${encodeURIComponent(scanId)}/adjust`,
             body: http.json(Wire.AdjustRequest, body),
             idempotent: false,
-            onTimeout: adjust.customScanId === undefined ? MAY_EXIST : `${MAY_EXIST}, customScanId ${adjust.customScanId}`,
+            onTimeout: mayExist(customScanId),
             decode: (json) => decodeEntryEither(json)
           })
         }).pipe(Effect.withSpan("PlatformClient.adjustScan", { attributes: { scanId } }))
@@ -275,10 +316,11 @@ const make = (options: PlatformClientOptions): Effect.Effect<PlatformClientServi
               new PlatformInputError({ path: ["lifetimeSeconds"], value: lifetime, message: `lifetimeSeconds: whole seconds, 1-${Wire.MAX_TOKEN_LIFETIME_S}` })
             )
           }
+          const customScanId = yield* checkCustomScanId(token.customScanId)
           const body: Wire.ScanTokenRequest = {
             scope: (token.scope ?? ["create", "read"]).map((s) => SCOPE_NAMES[s]),
             ...(lifetime === undefined ? {} : { lifetime }),
-            ...(token.customScanId === undefined ? {} : { customScanId: token.customScanId })
+            ...(customScanId === undefined ? {} : { customScanId })
           }
           // A POST that creates a token: not repeated.
           const r = yield* http.execute({ method: "POST", path: "/scan-tokens", body: http.json(Wire.ScanTokenRequest, body), idempotent: false, decode: decodeToken })

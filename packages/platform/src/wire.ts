@@ -176,20 +176,27 @@ export interface ListPage extends Schema.Schema.Type<typeof ListPage> {}
 
 // --- Requests -----------------------------------------------------------------------------
 
-/** POST /scans: exactly one of statsEstimations or photoScan. */
+/**
+ * POST /scans: exactly one of statsEstimations or photoScan. `customScanId` is the
+ * integrator's own id, stored and echoed: spec 01 leaves open whether create takes it, the
+ * vendor's public examples send it.
+ */
 export const CreateScanRequest = Schema.Struct({
   statsEstimations: Schema.optionalWith(StatsEstimations, { exact: true }),
   photoScan: Schema.optionalWith(
     Schema.Struct({ ...statsFields, frontPhoto: Schema.String, rightPhoto: Schema.String }),
     { exact: true }
-  )
+  ),
+  customScanId: Schema.optionalWith(CustomScanId, { exact: true })
 }).pipe(Schema.filter(...oneOf(["statsEstimations", "photoScan"])))
 export type CreateScanRequest = typeof CreateScanRequest.Type
 
+/** GET /scans: `customScanId` keeps only the scans created with exactly that id. */
 export const ListQuery = Schema.Struct({
   limit: Schema.optionalWith(Schema.NumberFromString.pipe(Schema.int(), Schema.positive()), { exact: true }),
   direction: Schema.optionalWith(Schema.Literal("ascending", "descending"), { exact: true }),
-  after: Schema.optionalWith(Schema.String, { exact: true })
+  after: Schema.optionalWith(Schema.String, { exact: true }),
+  customScanId: Schema.optionalWith(CustomScanId, { exact: true })
 })
 export type ListQuery = typeof ListQuery.Type
 

@@ -1,6 +1,6 @@
 import { FetchHttpClient, type HttpClient } from "@effect/platform"
 import { describe, expect, it } from "@effect/vitest"
-import { Clock, ConfigProvider, Effect, Either, Layer, Redacted, Stream } from "effect"
+import { Chunk, Clock, ConfigProvider, Effect, Either, FastCheck, Layer, Redacted, Stream } from "effect"
 import { createServer as createHttpServer } from "node:http"
 import { type Socket, createServer } from "node:net"
 import type { AddressInfo } from "node:net"
@@ -497,5 +497,91 @@ describe("PlatformClient against the simulator", () => {
       )
       expect(Either.isLeft(missing) && String(missing.left)).toContain("SCANBRIDGE_PLATFORM_URL")
     }).pipe(Effect.provide(Simulator.layer({ platform: { orgs: [{ id: ORG, apiKeys: [KEY] }] } })))
+  )
+})
+
+describe("PlatformClient: the integrator's customScanId", () => {
+  it.effect("createScan sends it, the scan reads back with it, and listScans and listAllScans find only that scan", () =>
+    withPlatform((server) =>
+      Effect.gen(function* () {
+        const one = yield* server.createScan({ ...STATS, customScanId: "order-1" })
+        const two = yield* server.createScan({ ...STATS, photos: PHOTOS, customScanId: "order-2" })
+        yield* server.createScan(STATS)
+        expect(one.externalId).toBe("order-1")
+        expect(two.externalId).toBe("order-2")
+        expect((yield* server.getScan(one.source.id!)).externalId).toBe("order-1")
+
+        // Without the filter the newest comes first: results[0] is not the scan of order 1.
+        expect((yield* server.listScans()).results[0]!.source.id).not.toBe(one.source.id)
+        const page = yield* server.listScans({ customScanId: "order-1" })
+        expect(page.results.map((s) => [s.source.id, s.externalId])).toEqual([[one.source.id, "order-1"]])
+        expect(page.nextOffsetId).toBeNull()
+        expect((yield* server.listScans({ customScanId: "order-3" })).results).toEqual([])
+
+        for (let i = 0; i < 4; i++) yield* server.createScan({ ...STATS, customScanId: "order-2" })
+        const all = Chunk.toReadonlyArray(yield* Stream.runCollect(server.listAllScans({ customScanId: "order-2", limit: 2 })))
+        expect(all).toHaveLength(5)
+        expect(all.every((s) => s.externalId === "order-2")).toBe(true)
+        expect(all.at(-1)!.source.id).toBe(two.source.id)
+      })
+    )
+  )
+
+  it.effect("reaches the scan from the token; a device that gives another id gets a 400 and keeps its token", () =>
+    withPlatform((server, sim) =>
+      Effect.gen(function* () {
+        const device = server.withToken((yield* server.issueScanToken({ customScanId: "order-42" })).token)
+        const quota = yield* sim.platform.quota(ORG)
+        const refused = yield* Effect.flip(device.createScan({ ...STATS, customScanId: "order-43" }))
+        expect(refused._tag).toBe("PlatformBadRequestError")
+        expect(refused.message).toContain("order-42")
+        expect(yield* sim.platform.quota(ORG)).toBe(quota)
+        const scan = yield* device.createScan({ ...STATS, customScanId: "order-42" })
+        expect(scan.externalId).toBe("order-42")
+        expect((yield* server.listScans({ customScanId: "order-42" })).results.map((s) => s.source.id)).toEqual([scan.source.id])
+      })
+    )
+  )
+
+  it.effect("round-trips any well-formed id of up to 512 characters through create, read and the list filter (property)", () =>
+    withPlatform((server) =>
+      Effect.promise(() =>
+        FastCheck.assert(
+          FastCheck.asyncProperty(FastCheck.fullUnicodeString({ maxLength: 256 }), async (id) => {
+            const scan = await Effect.runPromise(server.createScan({ ...STATS, customScanId: id }))
+            expect(scan.externalId).toBe(id)
+            expect((await Effect.runPromise(server.getScan(scan.source.id!))).externalId).toBe(id)
+            const found = await Effect.runPromise(server.listScans({ customScanId: id, limit: 100 }))
+            expect(found.results.length).toBeGreaterThan(0)
+            expect(found.results.every((s) => s.externalId === id)).toBe(true)
+            expect(found.results.map((s) => s.source.id)).toContain(scan.source.id)
+          }),
+          { numRuns: 25 }
+        )
+      )
+    )
+  )
+
+  it.effect("refuses an id the platform would refuse or a query could not carry, before any request", () =>
+    withPlatform((server, sim) =>
+      Effect.gen(function* () {
+        const long = "x".repeat(513)
+        const attempts: ReadonlyArray<Effect.Effect<unknown, { readonly _tag: string; readonly message: string }>> = [
+          server.createScan({ ...STATS, customScanId: long }),
+          server.listScans({ customScanId: long }),
+          server.adjustScan("scan_000001", [{ name: "weight", percentage: 5 }], { customScanId: long }),
+          server.issueScanToken({ customScanId: long }),
+          server.listScans({ customScanId: "order-\uD800" }),
+          Stream.runDrain(server.listAllScans({ customScanId: long }))
+        ]
+        for (const attempt of attempts) {
+          const error = yield* Effect.flip(attempt)
+          expect(error._tag).toBe("PlatformInputError")
+          expect(error.message).toMatch(/^customScanId: (513 characters; the platform takes at most 512|holds a lone surrogate)/)
+        }
+        expect(yield* sim.requests).toHaveLength(0)
+        expect((yield* server.createScan({ ...STATS, customScanId: "x".repeat(512) })).externalId).toHaveLength(512)
+      })
+    )
   )
 })

@@ -13,6 +13,9 @@
  *   photo holding `scanbridge-fail:<code>` fails with that code (306 is the spec's example).
  * - The job runs for 2 s after the second photo (a staging mode: 2 min), or for a number of
  *   reads when `processingPolls` is set.
+ * - Strict: a query parameter, form field or multipart part the spec does not list for the
+ *   endpoint (token: client_id; create: its form fields; upload: client_id, pattern, image;
+ *   read: client_id, lang) is a 400 `{message}` naming it.
  */
 import * as HttpRouter from "@effect/platform/HttpRouter"
 import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
@@ -24,6 +27,7 @@ import { type BodyStats, ALL, compositionFor, measurementsFor } from "./body.js"
 import { markedFailure } from "./marker.js"
 import { hash } from "./internal/random.js"
 import { formOf } from "./multipart.js"
+import { unknownNames, unknownParams } from "./limits.js"
 
 export const DEMO_ESTIMATION_CLIENT_ID = "cl_demo_0123456789"
 export const TOKEN_LIFETIME_MS = 60 * 60 * 1000
@@ -131,11 +135,28 @@ const jobOf = (state: EstimationState, token: Token, id: string) => {
 
 const idParams = HttpRouter.schemaPathParams(Schema.Struct({ id: Schema.String })).pipe(Effect.orDie)
 
+/** A 400 for query parameters the endpoint does not take. */
+const onlyParams = (what: string, allowed: ReadonlyArray<string>) =>
+  Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => {
+    const unknown = unknownParams(request, what, allowed)
+    return unknown === undefined ? Effect.void : refuse(400, unknown)
+  })
+
+/** A 400 for fields (form fields, multipart parts) the endpoint does not take. */
+const onlyFields = (what: string, names: Iterable<string>, allowed: ReadonlyArray<string>) => {
+  const unknown = unknownNames(what, "field", [...names].filter((n) => !allowed.includes(n)))
+  return unknown === undefined ? Effect.void : refuse(400, unknown)
+}
+
+const CREATE_FIELDS = Object.keys(Wire.CreateForm.fields)
+const UPLOAD_FIELDS = ["client_id", "pattern", "image"]
+
 // --- Endpoints ----------------------------------------------------------------------------
 
 const anonymousToken = (state: EstimationState) =>
   answer(
     Effect.gen(function* () {
+      yield* onlyParams("token request", ["client_id"])
       const query = yield* HttpServerRequest.schemaSearchParams(Schema.Struct({ client_id: Schema.optional(Schema.String) })).pipe(Effect.orDie)
       if (query.client_id === undefined || query.client_id === "") return yield* refuse(400, "client_id is required")
       if (!state.clientIds.has(query.client_id)) return yield* refuse(401, "invalid client_id")
@@ -148,6 +169,10 @@ const create = (state: EstimationState) =>
   answer(
     Effect.gen(function* () {
       const token = yield* tokenOf(state)
+      yield* onlyParams("create request", [])
+      const request = yield* HttpServerRequest.HttpServerRequest
+      const given = yield* Effect.either(request.urlParamsBody)
+      if (Either.isRight(given)) yield* onlyFields("create form", given.right.map(([name]) => name), CREATE_FIELDS)
       const form = yield* HttpServerRequest.schemaBodyUrlParams(Wire.CreateForm).pipe(
         Effect.catchAll((e) => refuse(400, `invalid form: ${e._tag === "ParseError" ? e.message : "the body is not application/x-www-form-urlencoded"}`))
       )
@@ -173,9 +198,11 @@ const upload = (state: EstimationState) =>
       const token = yield* tokenOf(state)
       const { id } = yield* idParams
       const job = yield* jobOf(state, token, id)
+      yield* onlyParams("upload request", [])
       const request = yield* HttpServerRequest.HttpServerRequest
       const body = yield* Effect.orElse(request.arrayBuffer, () => refuse(400, "the body could not be read"))
       const parts = yield* formOf(new Uint8Array(body), request.headers["content-type"] ?? "").pipe(Effect.catchTag("MultipartRefused", (e) => refuse(400, e.message)))
+      yield* onlyFields("upload form", parts.keys(), UPLOAD_FIELDS)
       const clientId = parts.get("client_id")
       const pattern = parts.get("pattern")
       const image = parts.get("image")
@@ -234,6 +261,7 @@ const read = (state: EstimationState) =>
     Effect.gen(function* () {
       const token = yield* tokenOf(state)
       const { id } = yield* idParams
+      yield* onlyParams("read request", ["client_id", "lang"])
       const query = yield* HttpServerRequest.schemaSearchParams(Schema.Struct({ client_id: Schema.optional(Schema.String) })).pipe(Effect.orDie)
       if (query.client_id !== token.clientId) return yield* refuse(401, "client_id is required and must match the access token")
       const job = yield* jobOf(state, token, id)

@@ -14,6 +14,8 @@
  *   for all with `errorStatus: "ok"`.
  * - CreatePurchase accepts a clientSessionId it has not seen (the call must "return without
  *   error in most cases"); an invalid order is 400 with `{status: error, error: {message}}`.
+ * - Strict, as a protobuf-JSON parser is by default: a field a request message does not have,
+ *   or any query parameter, is refused naming it (MALFORMED_REQUEST, or CreatePurchase's 400).
  */
 import * as HttpRouter from "@effect/platform/HttpRouter"
 import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
@@ -22,6 +24,7 @@ import { Effect, Either, Schema } from "effect"
 import { GENDER_CODES, type MeasurementName, Proto3 } from "@scanbridge/model"
 import { FIT_UNITS, type FittingPointName, Wire, buildPurchase, fitDialect } from "@scanbridge/fit"
 import { ALL, type BodyStats, measurementsFor } from "./body.js"
+import { strictDecoder, unknownFields, unknownParams } from "./limits.js"
 
 export const DEMO_FIT_CLIENT_KEY = "ck_demo_0123456789"
 
@@ -183,10 +186,18 @@ const readBody = <A, I>(schema: Schema.Schema<A, I>) => {
   const read = Proto3.reader(schema, "fit request")
   return Effect.gen(function* () {
     const request = yield* HttpServerRequest.HttpServerRequest
+    const query = unknownParams(request, "fit request", [])
+    if (query !== undefined) return Either.left(query)
     const json = yield* Effect.either(request.json)
-    return Either.isLeft(json) ? Either.left("the body is not JSON") : Either.mapBoth(read(json.right), { onLeft: (e) => e.message, onRight: (r) => r.value })
+    if (Either.isLeft(json)) return Either.left("the body is not JSON")
+    return Either.flatMap(Either.mapLeft(read(json.right), (e) => e.message), (r) => {
+      const unknown = unknownFields("fit request", r.ignored)
+      return unknown === undefined ? Either.right(r.value) : Either.left(unknown)
+    })
   })
 }
+
+const decodePurchase = strictDecoder(Wire.CreatePurchaseRequestSchema, "malformed request")
 
 const productOf = (state: FitState, info: { readonly productId?: { readonly brandId?: string; readonly garmentSku?: string } } | undefined) => {
   const id = info?.productId
@@ -225,10 +236,12 @@ const createPurchase = (state: FitState) =>
   Effect.gen(function* () {
     const failed = (status: number, message: string) => HttpServerResponse.unsafeJson({ status: "error", error: { message } }, { status })
     const request = yield* HttpServerRequest.HttpServerRequest
+    const query = unknownParams(request, "CreatePurchase request", [])
+    if (query !== undefined) return failed(400, query)
     const json = yield* Effect.either(request.json)
     if (Either.isLeft(json)) return failed(400, "the body is not JSON")
-    const body = Schema.decodeUnknownEither(Wire.CreatePurchaseRequestSchema)(json.right)
-    if (Either.isLeft(body)) return failed(400, `malformed request: ${body.left.message}`)
+    const body = decodePurchase(json.right)
+    if (Either.isLeft(body)) return failed(400, body.left)
     const { clientKey, ...order } = body.right
     if (!state.clientKeys.has(clientKey)) return failed(401, "the client key is missing or not valid")
     const built = buildPurchase(clientKey, order)
@@ -247,7 +260,7 @@ const EstimateBody = Schema.Struct({
 
 const estimate = (state: FitState) =>
   Effect.gen(function* () {
-    const body = yield* HttpServerRequest.schemaBodyJson(EstimateBody).pipe(Effect.either)
+    const body = yield* HttpServerRequest.schemaBodyJson(EstimateBody, { onExcessProperty: "error" }).pipe(Effect.either)
     if (Either.isLeft(body)) return HttpServerResponse.unsafeJson({ message: `estimate: ${String(body.left)}` }, { status: 400 })
     const { inputType, ...stats } = body.right
     return HttpServerResponse.unsafeJson(state.estimate(stats, inputType))

@@ -1,13 +1,18 @@
 /**
  * What the simulator refuses whatever the API: bodies beyond a size (413), JSON nested beyond a
- * depth (400), which would otherwise reach a decoder's recursion and end as an empty 500.
+ * depth (400), which would otherwise reach a decoder's recursion and end as an empty 500; and,
+ * as a strict server would, keys and query parameters an endpoint does not know (400 naming
+ * them), so that a client sending a field the API ignores learns it here rather than in
+ * production, where the field is silently dropped.
  */
 import * as HttpServerError from "@effect/platform/HttpServerError"
 import type * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import * as Multipart from "@effect/platform/Multipart"
 import * as NodeHttpServerRequest from "@effect/platform-node/NodeHttpServerRequest"
 import * as NodeStream from "@effect/platform-node/NodeStream"
-import { Chunk, Effect, Option, Stream } from "effect"
+import { Chunk, Effect, Either, Option, Schema, Stream } from "effect"
+import { DecodeError, type Path, formatPath } from "@scanbridge/model"
+import { collectIssues, previewValue } from "@scanbridge/model/internal"
 import { type Readable, type Writable, finished } from "node:stream"
 import { collectBytes } from "./internal/bytes.js"
 import { partsOf } from "./multipart.js"
@@ -129,3 +134,59 @@ export const limitedRequest = (request: HttpServerRequest.HttpServerRequest, max
     get: (target, property, receiver) => (overrides.has(property) ? overrides.get(property) : Reflect.get(target, property, receiver))
   })
 }
+
+// --- Unknown keys and query parameters ------------------------------------------------------
+
+/** How many unknown names a refusal lists; the rest are counted. */
+const NAMES_SHOWN = 10
+
+/**
+ * The refusal of names an endpoint does not know, or undefined when there are none: each
+ * name once, quoted (a key may hold anything), the first NAMES_SHOWN of them.
+ */
+export const unknownNames = (what: string, noun: string, names: ReadonlyArray<string>): string | undefined => {
+  const distinct = [...new Set(names)]
+  if (distinct.length === 0) return undefined
+  const shown = distinct.slice(0, NAMES_SHOWN).map((n) => previewValue(n, 60))
+  const more = distinct.length > NAMES_SHOWN ? ` and ${distinct.length - NAMES_SHOWN} more` : ""
+  return `${what}: unknown ${noun}${distinct.length === 1 ? "" : "s"} ${shown.join(", ")}${more}`
+}
+
+/** The leaf message effect's Schema gives a key its struct does not declare. */
+const isUnexpected = (issue: { readonly message: string }) => issue.message.startsWith("is unexpected")
+
+/**
+ * A decoder that refuses keys `schema` does not declare, at any depth, as a strict server
+ * does: the refusal names every unknown key (`statsEstimations.foo`) before any other problem.
+ */
+export const strictDecoder = <A, I>(schema: Schema.Schema<A, I>, what: string, noun = "key") => {
+  const decode = Schema.decodeUnknownEither(schema, { errors: "all", onExcessProperty: "error" })
+  return (input: unknown): Either.Either<A, string> =>
+    Either.mapLeft(decode(input), (error) => {
+      const list = collectIssues(error.issue)
+      const unexpected = list.issues.filter(isUnexpected)
+      const others = list.issues.filter((i) => !isUnexpected(i))
+      const unknown = unknownNames(what, noun, unexpected.map((i) => formatPath(i.path)))
+      if (unknown === undefined) return DecodeError.fromIssueList(what, list).message
+      return others.length === 0 ? unknown : `${unknown}; ${DecodeError.fromIssues(what, others, list.omitted).message}`
+    })
+}
+
+/** A request's query parameters by name; a name given more than once has all its values. */
+export const queryOf = (request: HttpServerRequest.HttpServerRequest): Record<string, string | ReadonlyArray<string>> => {
+  const params = new URL(request.url, "http://simulator.invalid").searchParams
+  const out: Record<string, string | ReadonlyArray<string>> = {}
+  for (const key of new Set(params.keys())) {
+    const all = params.getAll(key)
+    out[key] = all.length === 1 ? all[0]! : all
+  }
+  return out
+}
+
+/** The refusal of query parameters not among `allowed`, or undefined. */
+export const unknownParams = (request: HttpServerRequest.HttpServerRequest, what: string, allowed: ReadonlyArray<string>): string | undefined =>
+  unknownNames(what, "query parameter", Object.keys(queryOf(request)).filter((k) => !allowed.includes(k)))
+
+/** The refusal of keys a protobuf-JSON reader skipped (a strict parser's default), or undefined. */
+export const unknownFields = (what: string, ignored: ReadonlyArray<{ readonly path: Path }>): string | undefined =>
+  unknownNames(what, "field", ignored.map((i) => formatPath(i.path)))

@@ -9,6 +9,12 @@
  * - `limit` is 1-100. An `after` id the simulator never issued is a 400; a deleted one still
  *   marks its place, so paging survives deletes.
  * - Adjusting a failed scan is refused with 400 before any quota is spent.
+ * - Create takes `customScanId` (the vendor's examples send it); a scan token issued with one
+ *   gives it to the scan it creates, and a create with a token refuses another one (400). The
+ *   list takes `customScanId` and keeps the scans with exactly that id.
+ * - Unknown body keys (at any depth) and unknown query parameters are a 400 naming them, as a
+ *   strict server answers: the live API may drop them silently, and a client must not rely on
+ *   a field it does not send as the spec describes.
  * - A JPEG whose bytes contain `scanbridge-fail:<code>` fails with that code (for testing
  *   scan-level errors such as rightPhotoFacingWrongDirection).
  */
@@ -17,11 +23,12 @@ import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import { Clock, Effect, Either, Redacted, Schema } from "effect"
 import { randomBytes } from "node:crypto"
-import { Catalogue, DecodeError, HUMAN_RANGES, type MeasurementName } from "@scanbridge/model"
-import { collectIssues, isBase64 } from "@scanbridge/model/internal"
+import { Catalogue, HUMAN_RANGES, type MeasurementName } from "@scanbridge/model"
+import { isBase64 } from "@scanbridge/model/internal"
 import { Wire } from "@scanbridge/platform"
 import { ALL, type BodyStats, STATS_ONLY, avatarFor, compositionFor, isBreadth, measurementsFor, postureFor } from "./body.js"
 import { sign, verify } from "./internal/jwt.js"
+import { queryOf, strictDecoder, unknownParams } from "./limits.js"
 import { markedFailure } from "./marker.js"
 
 export interface OrgOptions {
@@ -130,18 +137,24 @@ const fail = (status: number, message: string) => Effect.fail(new ApiFailure(sta
 
 const json = (body: unknown) => HttpServerResponse.unsafeJson(body)
 
+/** The body, read as a strict server reads it; no query parameter is taken beside a body. */
 const readBody = <A, I>(schema: Schema.Schema<A, I>, what: string) => {
-  const decode = Schema.decodeUnknownEither(schema, { errors: "all" })
+  const decode = strictDecoder(schema, what)
   return Effect.gen(function* () {
+    yield* noQuery(what)
     const request = yield* HttpServerRequest.HttpServerRequest
     const body = yield* Effect.orElse(request.json, () => fail(400, `${what}: the body is not JSON`))
     const parsed = decode(body)
-    if (Either.isLeft(parsed)) {
-      return yield* fail(400, DecodeError.fromIssueList(what, collectIssues(parsed.left.issue)).message)
-    }
-    return parsed.right
+    return Either.isLeft(parsed) ? yield* fail(400, parsed.left) : parsed.right
   })
 }
+
+/** A 400 for any query parameter, on the endpoints spec 01 gives none. */
+const noQuery = (what: string) =>
+  Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => {
+    const unknown = unknownParams(request, what, [])
+    return unknown === undefined ? Effect.void : fail(400, unknown)
+  })
 
 const authenticate = (state: PlatformState, orgId: string) =>
   Effect.gen(function* () {
@@ -278,12 +291,16 @@ const createScan = (state: PlatformState) =>
 const createWith = (state: PlatformState, orgId: string, principal: Principal) =>
   Effect.gen(function* () {
     const body = yield* readBody(Wire.CreateScanRequest, "create scan request")
-    yield* consumeQuota(state, orgId)
     const input = (body.statsEstimations ?? body.photoScan)!
     const stats: BodyStats = { age: input.age, gender: input.gender, heightMm: input.height, weightG: input.weight }
     const photo = body.photoScan
     const failure = photo ? (photoFailure("front", photo.frontPhoto) ?? photoFailure("right", photo.rightPhoto)) : null
-    const customScanId = principal.kind === "token" ? principal.customScanId : null
+    const given = principal.kind === "token" ? principal.customScanId : null
+    if (given !== null && body.customScanId !== undefined && body.customScanId !== given) {
+      return yield* fail(400, `customScanId: the scan token was issued for customScanId ${JSON.stringify(given)}, the body gives ${JSON.stringify(body.customScanId)}; give the same or none`)
+    }
+    const customScanId = body.customScanId ?? given
+    yield* consumeQuota(state, orgId)
     const entry = yield* store(state, orgId, principal.memberId, photo ? "photo" : "stats", (id) => ({
       id,
       status: failure === null ? "success" : "failure",
@@ -310,6 +327,7 @@ const getScan = (state: PlatformState) =>
       if (!principal.scopes.includes(Wire.SCOPES.read)) return yield* fail(403, `scan token lacks scope ${Wire.SCOPES.read}`)
       if (state.spentTokens.get(principal.jti) !== id) return yield* fail(403, "a scan token reads only the scan it created")
     }
+    yield* noQuery("read scan")
     const scan = yield* findScan(state, orgId, id)
     return json({ entry: scan.entry })
   })
@@ -319,6 +337,7 @@ const ListParams = Schema.Struct({
   ...Wire.ListQuery.fields,
   limit: Schema.optionalWith(Schema.NumberFromString.pipe(Schema.int(), Schema.between(1, MAX_LIST_LIMIT)), { exact: true })
 })
+const decodeListQuery = strictDecoder(ListParams, "list query", "query parameter")
 
 const summaryOf = (scan: StoredScan): Wire.Summary => {
   const input = scan.entry.input
@@ -337,9 +356,9 @@ const listScans = (state: PlatformState) =>
     const { orgId } = yield* orgParams
     const principal = yield* authenticate(state, orgId)
     yield* requireKey(principal, "list scans")
-    const query = yield* HttpRouter.schemaParams(ListParams).pipe(
-      Effect.catchTag("ParseError", (e) => fail(400, DecodeError.fromIssueList("list query", collectIssues(e.issue)).message))
-    )
+    const parsed = decodeListQuery(queryOf(yield* HttpServerRequest.HttpServerRequest))
+    if (Either.isLeft(parsed)) return yield* fail(400, parsed.left)
+    const query = parsed.right
     const limit = query.limit ?? Wire.DEFAULT_LIST_LIMIT
     const descending = (query.direction ?? "descending") === "descending"
     let after: number | undefined
@@ -347,7 +366,10 @@ const listScans = (state: PlatformState) =>
       after = seqOf(query.after)
       if (after === undefined || after < 1 || after > state.issuedSeqs) return yield* fail(400, `after: unknown scan id ${query.after}`)
     }
-    const all = [...state.scans.values()].filter((s) => s.orgId === orgId).sort((a, b) => (descending ? b.seq - a.seq : a.seq - b.seq))
+    const wanted = query.customScanId
+    const all = [...state.scans.values()]
+      .filter((s) => s.orgId === orgId && (wanted === undefined || s.entry.customScanId === wanted))
+      .sort((a, b) => (descending ? b.seq - a.seq : a.seq - b.seq))
     const rest = after === undefined ? all : all.filter((s) => (descending ? s.seq < after! : s.seq > after!))
     const page = rest.slice(0, limit)
     const more = rest.length > page.length
@@ -429,6 +451,7 @@ const deleteScan = (state: PlatformState) =>
     const { orgId, scanId: id } = yield* scanParams
     const principal = yield* authenticate(state, orgId)
     yield* requireKey(principal, "delete a scan")
+    yield* noQuery("delete scan")
     yield* findScan(state, orgId, id)
     state.scans.delete(id)
     return json({ id })

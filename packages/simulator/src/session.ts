@@ -15,6 +15,11 @@
  * Choices where spec 02 says "not shown", each tested: sessions live one hour; results that
  * were ready before the expiry stay readable after it; errors carry an HTTP status that suits
  * them (or 200 with `errorStatus: "ok"`), and the client must not depend on either.
+ *
+ * Strict, as a protobuf-JSON parser is by default: a create-session body with a field the
+ * message does not have is MALFORMED_REQUEST_BODY naming it; a query parameter (spec 02: "the
+ * only parameter is the SSID in the path") is refused the same way, or on GET results with
+ * ERROR_TYPE_UNSPECIFIED (its enum has no malformed type), both 400.
  */
 import * as HttpRouter from "@effect/platform/HttpRouter"
 import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
@@ -23,6 +28,7 @@ import { Clock, Effect, Either, Schema } from "effect"
 import { GENDER_CODES, HUMAN_RANGES, Proto3, convertAngle } from "@scanbridge/model"
 import { SESSION_POSTURE, Wire, sessionDialect } from "@scanbridge/session"
 import { type BodyStats, ALL, avatarVertices, compositionFor, measurementsFor, postureFor, statsFor } from "./body.js"
+import { unknownFields, unknownParams } from "./limits.js"
 
 export const DEMO_SESSION_CLIENT_ID = "cl_demo_0123456789"
 export const SESSION_LIFETIME_MS = 60 * 60 * 1000
@@ -158,8 +164,8 @@ const STATUS: Partial<Record<MessageKey, number>> = {
   INTERNAL_ERROR: 500
 }
 
-const respond = (state: SessionState, body: unknown, key?: MessageKey) =>
-  HttpServerResponse.unsafeJson(body, { status: key === undefined || state.options.errorStatus === "ok" ? 200 : (STATUS[key] ?? 200) })
+const respond = (state: SessionState, body: unknown, key?: MessageKey, status?: number) =>
+  HttpServerResponse.unsafeJson(body, { status: key === undefined || state.options.errorStatus === "ok" ? 200 : (status ?? STATUS[key] ?? 200) })
 
 const createError = (state: SessionState, language: Language, type: Wire.CreateErrorType, detail?: string) => {
   const alias = type === "MALFORMED_REQUEST_BODY" && state.options.malformedAlias === true
@@ -173,6 +179,8 @@ const readRequest = Proto3.reader(Wire.CreateScanningSessionRequest, "create-ses
 const createSession = (state: SessionState) =>
   Effect.gen(function* () {
     const request = yield* HttpServerRequest.HttpServerRequest
+    const query = unknownParams(request, "create-session request", [])
+    if (query !== undefined) return createError(state, "en", "MALFORMED_REQUEST_BODY", query)
     const json = yield* Effect.either(request.json)
     if (Either.isLeft(json)) return createError(state, "en", "MALFORMED_REQUEST_BODY", "the body is not JSON")
     // The language is read first, so that even a rejection speaks it.
@@ -182,6 +190,8 @@ const createSession = (state: SessionState) =>
     if (Either.isLeft(read)) return createError(state, languageOf(typeof rawCode === "string" ? rawCode : undefined), "MALFORMED_REQUEST_BODY", read.left.message)
     const body = read.right.value
     const language = languageOf(body.scanningConfig?.languageCode)
+    const unknown = unknownFields("create-session request", read.right.ignored)
+    if (unknown !== undefined) return createError(state, language, "MALFORMED_REQUEST_BODY", unknown)
     if (body.clientId === undefined || !state.clientIds.has(body.clientId)) return createError(state, language, "INVALID_CLIENT_ID")
     const now = yield* Clock.currentTimeMillis
     const session = state.create(now, body.clientScanningId ?? "", language, body.scanningConfig?.include3dAvatarInResults ?? false)
@@ -241,8 +251,10 @@ const getResults = (state: SessionState) =>
     const { ssid } = yield* ssidParams
     const session = state.sessions.get(ssid)
     const head = (s: Session) => ({ scanningSessionId: s.ssid, clientScanningId: s.clientScanningId })
-    const error = (s: Session | undefined, type: Wire.ResultsErrorType) =>
-      respond(state, printResults({ ...(s ? head(s) : { scanningSessionId: ssid }), error: { errorType: type, message: messageFor(s?.language ?? "en", type) } }), type)
+    const error = (s: Session | undefined, type: Wire.ResultsErrorType, detail?: string, status?: number) =>
+      respond(state, printResults({ ...(s ? head(s) : { scanningSessionId: ssid }), error: { errorType: type, message: detail ?? messageFor(s?.language ?? "en", type) } }), type, status)
+    const query = unknownParams(yield* HttpServerRequest.HttpServerRequest, "results request", [])
+    if (query !== undefined) return error(session, "ERROR_TYPE_UNSPECIFIED", query, 400)
     if (session === undefined) return error(undefined, "INVALID_SESSION_ID")
     const now = yield* Clock.currentTimeMillis
     const done = session.submitted !== null && session.submitted.readyAt <= Math.min(now, session.expiresAt)
@@ -269,7 +281,7 @@ const SubmitBody = Schema.Struct({
 const submit = (state: SessionState) =>
   Effect.gen(function* () {
     const { ssid } = yield* ssidParams
-    const body = yield* HttpServerRequest.schemaBodyJson(SubmitBody).pipe(Effect.either)
+    const body = yield* HttpServerRequest.schemaBodyJson(SubmitBody, { onExcessProperty: "error" }).pipe(Effect.either)
     if (Either.isLeft(body)) return HttpServerResponse.unsafeJson({ message: `submit: ${String(body.left)}` }, { status: 400 })
     const now = yield* Clock.currentTimeMillis
     if (!state.submit(now, ssid, body.right)) return HttpServerResponse.unsafeJson({ message: `unknown session ${ssid}` }, { status: 404 })
