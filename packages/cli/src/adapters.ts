@@ -8,6 +8,7 @@ import { existsSync } from "node:fs"
 import { createRequire } from "node:module"
 import { isAbsolute, join, resolve } from "node:path"
 import { pathToFileURL } from "node:url"
+import type { DecodeOptions } from "@scanbridge/model"
 import { type AdapterError, Normalizer, type NormalizerService, defaultNormalizer, importAdapters } from "@scanbridge/migrate"
 import { GivenAdapters } from "./given-adapters.js"
 
@@ -42,20 +43,21 @@ export interface CommandAdapters {
   readonly onWorkers: boolean
 }
 
-/** The normalizer over the built-in adapters, the given ones and those of `specifiers`' modules. */
-export const commandAdapters = (specifiers: ReadonlyArray<string>): Effect.Effect<CommandAdapters, AdapterError> =>
+/** The normalizer over the built-in adapters, the given ones and those of `specifiers`' modules, telling every decode `options` (the decode flags). */
+export const commandAdapters = (specifiers: ReadonlyArray<string>, options: DecodeOptions = {}): Effect.Effect<CommandAdapters, AdapterError> =>
   Effect.gen(function* () {
     const given = yield* GivenAdapters
     const modules = specifiers.map((s) => adapterModuleUrl(s))
     const imported = yield* importAdapters(modules)
-    const normalizer = yield* Normalizer.extend(defaultNormalizer, [...given, ...imported])
+    const normalizer = yield* Normalizer.extend(Normalizer.withOptions(defaultNormalizer, options), [...given, ...imported])
     return { normalizer, modules, onWorkers: given.length === 0 }
   })
 
 /** Runs `f` with the command's adapters, the Normalizer in its context. */
 export const withAdapters = <A, E, R>(
   specifiers: ReadonlyArray<string>,
-  f: (adapters: CommandAdapters) => Effect.Effect<A, E, R>
+  f: (adapters: CommandAdapters) => Effect.Effect<A, E, R>,
+  options: DecodeOptions = {}
 ): Effect.Effect<A, E | AdapterError, Exclude<R, Normalizer>> =>
-  Effect.flatMap(commandAdapters(specifiers), (adapters) => Effect.provideService(f(adapters), Normalizer, adapters.normalizer))
+  Effect.flatMap(commandAdapters(specifiers, options), (adapters) => Effect.provideService(f(adapters), Normalizer, adapters.normalizer))
 

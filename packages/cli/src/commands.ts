@@ -4,13 +4,13 @@
  * code from exit.ts. `runCli` runs a command line to its exit code over the Stdio service, so the
  * tests run it in-process exactly as the executable does.
  */
-import { BuiltInOptions, Command, CommandDescriptor, HelpDoc, Options, Usage, ValidationError } from "@effect/cli"
-import { Cause, Effect, HashMap, Option, Ref } from "effect"
+import { Command, CommandDescriptor, Usage, ValidationError } from "@effect/cli"
+import { Cause, Console, Effect, Option, Ref } from "effect"
 import type { Adapter } from "@scanbridge/model"
 import { GivenAdapters } from "./given-adapters.js"
 import { diffCommand } from "./commands/diff.js"
 import { inspectCommand } from "./commands/inspect.js"
-import { type HelpEpilogue, renderEpilogue } from "./commands/help.js"
+import { type HelpEpilogue, helpText, renderEpilogue } from "./commands/help.js"
 import { STDIN_ARGUMENT, migrateCommand, migrateHelp } from "./commands/migrate.js"
 import { simulateCommand } from "./commands/simulate.js"
 import { ExitCode, ExitStatus } from "./exit.js"
@@ -21,18 +21,20 @@ import { UsageError } from "./commands/errors.js"
 
 export { CliError } from "./commands/errors.js"
 
+const commands = [migrateCommand, inspectCommand, diffCommand, simulateCommand] as const
+
 export const scanbridge = Command.make("scanbridge").pipe(
   Command.withDescription("Read every generation of the vendor's scanning APIs as one canonical model"),
-  Command.withSubcommands([migrateCommand, inspectCommand, diffCommand, simulateCommand])
+  Command.withSubcommands(commands)
 )
 
 // --- Unknown flags --------------------------------------------------------------------------
 
-/** The flags in a usage, each with whether it takes a value. */
-const flagsOf = (usage: Usage.Usage, into = new Map<string, boolean>()): Map<string, boolean> => {
+/** The flags in a usage, each with the name of its value (`FILE`), or undefined for a switch. */
+const flagsOf = (usage: Usage.Usage, into = new Map<string, string | undefined>()): Map<string, string | undefined> => {
   switch (usage._tag) {
     case "Named":
-      for (const name of usage.names) if (name.startsWith("-")) into.set(name.toLowerCase(), Option.isSome(usage.acceptedValues))
+      for (const name of usage.names) if (name.startsWith("-")) into.set(name.toLowerCase(), Option.getOrUndefined(usage.acceptedValues))
       break
     case "Optional":
     case "Repeated":
@@ -47,21 +49,37 @@ const flagsOf = (usage: Usage.Usage, into = new Map<string, boolean>()): Map<str
   return into
 }
 
-const builtIns = flagsOf(Options.getUsage(BuiltInOptions.builtInOptions(scanbridge.descriptor, Usage.empty, HelpDoc.empty)))
+/**
+ * The flags of @effect/cli that Scanbridge keeps, on every command. Its others (--wizard,
+ * --completions, --log-level) are refused as unknown: no command prompts or logs, and a flag that
+ * --help does not list should not work either.
+ */
+const builtIns: ReadonlyMap<string, string | undefined> = new Map([
+  ["--help", undefined],
+  ["-h", undefined],
+  ["--version", undefined]
+])
+// In the order of the help, which a HashMap of them does not keep.
+const subcommands = commands.map((c): readonly [string, CommandDescriptor.Command<unknown>] => [[...CommandDescriptor.getNames(c.descriptor as CommandDescriptor.Command<unknown>)][0]!, c.descriptor as CommandDescriptor.Command<unknown>])
 const commandFlags = new Map(
-  HashMap.toEntries(Command.getSubcommands(scanbridge)).map(([name, descriptor]) => [name, new Map([...builtIns, ...flagsOf(CommandDescriptor.getUsage(descriptor))])])
+  subcommands.map(([name, descriptor]) => [name, new Map([...builtIns, ...flagsOf(CommandDescriptor.getUsage(descriptor))])])
 )
+/** The commands, in the order of the help. */
+export const COMMANDS: ReadonlyArray<string> = subcommands.map(([name]) => name)
 
 /** What runCli reads off a command line before @effect/cli parses it. */
 export interface CommandLine {
   /** The command it names, in lower case. */
   readonly command: string | undefined
   /**
-   * Its first flag that its command does not have, as a one-line message. @effect/cli takes an
-   * unknown `--flag` for an argument (`migrate --bogus f` would read a file named --bogus), so
-   * flags are checked here first, against the commands' own usage.
+   * Its first mistake in its flags, as a one-line message: a flag that its command does not have,
+   * or one given without its value. @effect/cli takes an unknown `--flag`, or a flag whose value
+   * is missing, for an argument (`migrate --bogus f` would read a file named --bogus, `migrate x
+   * --out` an input named --out), so flags are checked here first, against the commands' own usage.
    */
   readonly unknown: string | undefined
+  /** The command it names when that is none of Scanbridge's (as typed); its flags are then not checked. */
+  readonly unknownCommand: string | undefined
   /** Whether it asks for help (`--help`, `-h`). */
   readonly help: boolean
   /**
@@ -72,18 +90,35 @@ export interface CommandLine {
   readonly args: ReadonlyArray<string>
 }
 
-const unknownMessage = (flag: string, command: string | undefined, known: ReadonlyMap<string, boolean>) => {
+const unknownMessage = (flag: string, command: string | undefined, known: ReadonlyMap<string, string | undefined>) => {
   const options = [...known.keys()].filter((f) => !builtIns.has(f))
   return command === undefined
     ? `unknown option ${flag}; see scanbridge --help`
     : `unknown option ${flag} for ${command}${options.length === 0 ? "" : ` (its options: ${options.join(", ")})`}; see scanbridge ${command} --help`
 }
 
+/**
+ * Whether `next`, the argument after a flag that takes a value, is no value: the end of the line,
+ * `--`, or another of the command's flags (`--out --quiet`: a file named --quiet is the less
+ * likely reading). A value that merely starts with a dash (`--workers -1`, `--out -`) is a value.
+ */
+const isMissing = (next: string | undefined, known: ReadonlyMap<string, string | undefined>): boolean =>
+  next === undefined || next === "--" || (next.startsWith("--") && known.has((next.includes("=") ? next.slice(0, next.indexOf("=")) : next).toLowerCase()))
+
+/** A command that is none of Scanbridge's, as one line: the nearest command if it is a typo away, and every command. */
+const unknownCommandMessage = (typed: string, distance: (a: string, b: string) => number): string => {
+  const near = COMMANDS.map((c) => [c, distance(typed.toLowerCase(), c)] as const)
+    .filter(([c, d]) => d <= Math.max(1, Math.floor(c.length / 3)))
+    .sort((a, b) => a[1] - b[1])
+  return `unknown command ${typed}${near.length === 0 ? "" : ` (did you mean ${near[0]![0]}?)`}; the commands: ${COMMANDS.join(", ")}; see scanbridge --help`
+}
+
 /** Reads a command line's arguments (without node and the script): one walk, as @effect/cli will read them. */
 export const readCommandLine = (given: ReadonlyArray<string>): CommandLine => {
   const args = [...given]
   let command: string | undefined
-  let known = builtIns
+  let unknownCommand: string | undefined
+  let known: ReadonlyMap<string, string | undefined> | undefined = builtIns
   let unknown: string | undefined
   let help = false
   let options = true
@@ -95,21 +130,37 @@ export const readCommandLine = (given: ReadonlyArray<string>): CommandLine => {
     else if (arg.startsWith("-")) {
       const eq = arg.indexOf("=")
       const flag = eq < 0 ? arg : arg.slice(0, eq)
-      // As @effect/cli matches them: case-insensitively.
-      const takesValue = known.get(flag.toLowerCase())
-      if (takesValue === undefined) unknown ??= unknownMessage(flag, command, known)
-      else if (takesValue && eq < 0) i++
       help ||= flag === "--help" || flag === "-h"
+      if (known === undefined) continue
+      // As @effect/cli matches them: case-insensitively.
+      const name = flag.toLowerCase()
+      const value = known.get(name)
+      if (!known.has(name)) unknown ??= unknownMessage(flag, command, known)
+      else if (value !== undefined && eq < 0) {
+        if (isMissing(args[i + 1], known)) unknown ??= `${flag} needs a value: ${flag} ${value}${command === undefined ? "" : `; see scanbridge ${command} --help`}`
+        else i++
+      }
     } else if (command === undefined) {
       command = arg.toLowerCase()
-      known = commandFlags.get(command) ?? builtIns
+      known = commandFlags.get(command)
+      if (known === undefined) unknownCommand = arg
     }
   }
-  return { command, unknown, help, args }
+  return { command, unknown, unknownCommand, help, args }
 }
 
 /** The part of each command's help that @effect/cli has no place for. */
 const epilogues: Readonly<Record<string, HelpEpilogue>> = { migrate: migrateHelp }
+
+/** `scanbridge --help`, or a command's. */
+const helpOf = (command: string | undefined): string => {
+  const descriptor = subcommands.find(([name]) => name === command)?.[1]
+  if (descriptor === undefined) {
+    return helpText(scanbridge.descriptor, "", VERSION, [`scanbridge <command> [flags]`, `scanbridge [<command>] --help`, `scanbridge --version`])
+  }
+  const epilogue = epilogues[command!]
+  return `${helpText(descriptor, "scanbridge ", VERSION)}${epilogue === undefined ? "" : `\n${renderEpilogue(epilogue)}`}`
+}
 
 const run = Command.run(scanbridge, { name: "scanbridge", version: VERSION })
 
@@ -142,10 +193,20 @@ export const runCli = (argv: ReadonlyArray<string>, options: RunCliOptions = {})
       yield* stdio.err(`scanbridge: ${line.unknown}\n`)
       return ExitCode.usage
     }
+    if (line.unknownCommand !== undefined) {
+      // Loaded only for the message: the model's edit distance, which its own suggestions use.
+      const { editDistance } = yield* Effect.promise(() => import("@scanbridge/model"))
+      yield* stdio.err(`scanbridge: ${unknownCommandMessage(line.unknownCommand, editDistance)}\n`)
+      return ExitCode.usage
+    }
+    // Help is Scanbridge's own: @effect/cli's lists flags Scanbridge does not take, and says of each
+    // flag what its description says better ("A user-defined piece of text.").
+    if (line.help || line.command === undefined) {
+      yield* withStdioConsole(Console.log(helpOf(line.command)))
+      return ExitCode.ok
+    }
     const status = yield* Ref.make<ExitCode>(ExitCode.ok)
-    const epilogue = line.help && line.command !== undefined ? epilogues[line.command] : undefined
     return yield* run([...argv.slice(0, 2), ...line.args]).pipe(
-      Effect.zipRight(epilogue === undefined ? Effect.void : Effect.ignore(stdio.out(renderEpilogue(epilogue)))),
       Effect.zipRight(Ref.get(status)),
       Effect.provideService(ExitStatus, status),
       Effect.provideService(GivenAdapters, options.adapters ?? []),

@@ -9,7 +9,7 @@ export const ExitCode = {
   ok: 0,
   /** The run could not be completed (an unreadable input, an output that cannot be written): nothing was written. */
   failure: 1,
-  /** A bad command line: an unknown flag, a bad value, a missing argument. */
+  /** A bad command line: an unknown command or flag, a bad or missing value, a missing argument, an output that is an input. */
   usage: 2,
   /** `migrate --strict`: the run completed, and some records were rejected. */
   rejected: 3,

@@ -2,14 +2,15 @@
  * The command line run in the main thread: `runCli` over the process's streams, with signals
  * turned into interruption. SIGINT or SIGTERM interrupts the command, whose scope then removes
  * the temporary files of its outputs (so every destination stays as it was), and the process
- * exits with 128 + the signal's number after one line on stderr. A second signal, or a command
+ * exits with 128 + the signal's number after one line on stderr, which says what the stop means
+ * for the command interrupted. A second signal, or a command
  * still not stopped after a second, exits at once.
  */
 import * as NodeFileSystem from "@effect/platform-node/NodeFileSystem"
 import * as NodePath from "@effect/platform-node/NodePath"
 import * as NodeTerminal from "@effect/platform-node/NodeTerminal"
 import { Effect, Exit, Fiber, Layer } from "effect"
-import { runCli } from "./commands.js"
+import { readCommandLine, runCli } from "./commands.js"
 import { ExitCode } from "./exit.js"
 import { processStdio } from "./process-stdio.js"
 import { removeTemporaries } from "./temporaries.js"
@@ -17,6 +18,21 @@ import { workerPlatform } from "./workers.js"
 
 const SIGNALS = { SIGINT: ExitCode.sigint, SIGTERM: ExitCode.sigterm } as const
 type Signal = keyof typeof SIGNALS
+
+/**
+ * What a stop means, by command: only migrate writes files; the simulator's state lives in its
+ * memory. The others write nothing but what they printed.
+ */
+const STOPPED: Readonly<Record<string, string>> = {
+  migrate: "no file was left half-written: every output is as it was before the run",
+  simulate: "the simulator no longer listens, and what it held (scans, sessions, jobs) is gone with it"
+}
+
+/** The line a stop by `signal` prints for `command`. */
+export const stoppedMessage = (command: string | undefined, signal: Signal): string => {
+  const what = command === undefined ? undefined : STOPPED[command]
+  return `scanbridge${command === undefined || what === undefined ? "" : ` ${command}`}: stopped by ${signal}${what === undefined ? "" : `; ${what}`}\n`
+}
 
 /** How long an interrupted command may take to clean up before the process exits regardless. */
 const GRACE_MS = 1_000
@@ -28,10 +44,11 @@ export const run = (entry: URL): void => {
   const node = Layer.mergeAll(NodeFileSystem.layer, NodePath.layer, NodeTerminal.layer)
   const fiber = Effect.runFork(runCli(process.argv).pipe(Effect.provide(Layer.mergeAll(node, workerPlatform(entry), processStdio))))
   let received: Signal | undefined
+  const command = readCommandLine(process.argv.slice(2)).command
   const stop = (signal: Signal) => {
     removeTemporaries()
     // A progress line may stand on the terminal: the message takes its place.
-    process.stderr.write(`${process.stderr.isTTY === true ? "\r\u001b[K" : ""}scanbridge: stopped by ${signal}; no file was left half-written: every output is as it was before the run\n`)
+    process.stderr.write(`${process.stderr.isTTY === true ? "\r\u001b[K" : ""}${stoppedMessage(command, signal)}`)
     process.exit(SIGNALS[signal])
   }
   const onSignal = (signal: Signal) => () => {

@@ -70,12 +70,12 @@ export const run = (...args: ReadonlyArray<string>): Promise<Result> => Effect.r
 
 /**
  * `scanbridge ...args` as a process of its own, from the sources, as a user runs it (to be killed,
- * say); with `stderr`, what it prints there is kept for the test to read (`child.stderr`).
+ * say); with `stderr` or `stdout`, what it prints there is kept for the test to read (`child.stderr`, `child.stdout`).
  */
-export const spawnCli = (args: ReadonlyArray<string>, options: { readonly stderr?: boolean } = {}): ChildProcess =>
+export const spawnCli = (args: ReadonlyArray<string>, options: { readonly stderr?: boolean; readonly stdout?: boolean } = {}): ChildProcess =>
   spawn(process.execPath, ["--conditions=@scanbridge/source", "--import", "tsx", join(repoRoot, "packages/cli/src/main.ts"), ...args], {
     cwd: repoRoot,
-    stdio: ["ignore", "ignore", options.stderr === true ? "pipe" : "ignore"]
+    stdio: ["ignore", options.stdout === true ? "pipe" : "ignore", options.stderr === true ? "pipe" : "ignore"]
   })
 
 /** The exit code of a spawned command, once it has exited (null when a signal ended it). */

@@ -183,7 +183,7 @@ describe("--help", () => {
 
   it("scanbridge --help still lists inspect and diff with their descriptions", async () => {
     const r = await run("--help")
-    expect(r.stdout).toMatch(/^ {2}- inspect \[--record N\] \[--json\] \[--adapter MODULE\.\.\.\] <file> +Show a scan as a table/m)
-    expect(r.stdout).toMatch(/^ {2}- diff \[--record-a N\] \[--record-b N\] \[--tolerance-mm N\] \[--json\] \[--adapter MODULE\.\.\.\] <a> <b> +Compare two scans of one person/m)
+    expect(r.stdout).toMatch(/^ {2}- inspect \[--record N\] \[--length-unit auto\|mm\|cm\|in\] \[--body-fat-scale auto\|percent\|e4\] \[--muscle-mass-unit auto\|g\|kg\] \[--json\] \[--adapter MODULE\.\.\.\] <file> +Show a scan as a table/m)
+    expect(r.stdout).toMatch(/^ {2}- diff \[--record-a N\] \[--record-b N\] \[--tolerance-mm N\] \[--length-unit auto\|mm\|cm\|in\] \[--body-fat-scale auto\|percent\|e4\] \[--muscle-mass-unit auto\|g\|kg\] \[--json\] \[--adapter MODULE\.\.\.\] <a> <b> +Compare two scans of one person/m)
   })
 })

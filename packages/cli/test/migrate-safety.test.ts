@@ -54,7 +54,7 @@ const oneLine = (stderr: string) => {
 
 describe("outputs that would destroy or feed an input", () => {
   it(
-    "an --out that is the input is refused before anything is opened; the input is unchanged",
+    "an --out that is the input is refused before anything is opened, as a mistake of the command line (exit 2); the input is unchanged",
     async () => {
       const dir = await folderWith("same")
       const input = join(dir, "a.ndjson")
@@ -63,7 +63,7 @@ describe("outputs that would destroy or feed an input", () => {
       await symlink(input, join(dir, "link.ndjson"))
       for (const out of [input, join(dir, "link.ndjson"), join(dir, ".", "..", "same", "a.ndjson")]) {
         const r = await run("migrate", input, "--out", out, "--strict")
-        expect(r.code, out).toBe(1)
+        expect(r.code, out).toBe(2)
         expect(r.stdout).toBe("")
         expect(oneLine(r.stderr)).toMatch(/^scanbridge: --out .* is the input .*a\.ndjson: it would be overwritten/)
         expect(await readFile(input, "utf8")).toBe(text)
@@ -74,21 +74,21 @@ describe("outputs that would destroy or feed an input", () => {
   )
 
   it(
-    "an output inside an input folder is refused, naming its flag; so are two outputs in one file",
+    "an output inside an input folder is refused, naming its flag; so are two outputs in one file; each exits 2, a mistake of the command line",
     async () => {
       const dir = await folderWith("inside", "rejects.ndjson")
       await writeFile(join(dir, "in.ndjson"), readFileSync(join(repoRoot, "examples/export/broken.ndjson")))
       const inside = await run("migrate", dir, "--out", join(tmp, "x.ndjson"), "--rejects", join(dir, "rejects.ndjson"))
-      expect(inside.code).toBe(1)
+      expect(inside.code).toBe(2)
       expect(oneLine(inside.stderr)).toMatch(/^scanbridge: --rejects .* is inside the input folder .*inside: the run would read its own output/)
       expect(await readFile(join(dir, "rejects.ndjson"), "utf8")).toBe(OLD)
 
       const twice = await run("migrate", join(dir, "in.ndjson"), "--out", join(tmp, "twice.ndjson"), "--report", join(tmp, "twice.ndjson"))
-      expect(twice.code).toBe(1)
+      expect(twice.code).toBe(2)
       expect(oneLine(twice.stderr)).toMatch(/^scanbridge: --report .*twice\.ndjson is also --out/)
 
       const stdoutTwice = await run("migrate", join(dir, "in.ndjson"), "--report", "-")
-      expect(stdoutTwice.code).toBe(1)
+      expect(stdoutTwice.code).toBe(2)
       expect(oneLine(stdoutTwice.stderr)).toBe("scanbridge: --out and --report both write to standard output; give one of them a file")
     },
     TIMEOUT
@@ -265,7 +265,7 @@ describe("the command line", () => {
     }
   })
 
-  it("migrate --help shows the usage as typed, each flag's default, the exit codes and five examples", async () => {
+  it("migrate --help shows the usage as typed, each flag's default, the exit codes and six examples", async () => {
     const r = await run("migrate", "--help")
     expect(r.code).toBe(0)
     expect(r.stdout).toContain("scanbridge migrate <inputs>...")
@@ -274,7 +274,7 @@ describe("the command line", () => {
     }
     for (const code of ["0", "1", "2", "3", "130", "141", "143"]) expect(r.stdout).toMatch(new RegExp(`^ +${code}  \\S`, "m"))
     const examples = r.stdout.slice(r.stdout.indexOf("EXAMPLES")).split("\n").filter((l) => l.trim().startsWith("$ "))
-    expect(examples).toHaveLength(5)
+    expect(examples).toHaveLength(6)
     for (const e of examples) expect(e).toContain("scanbridge migrate ")
   })
 })

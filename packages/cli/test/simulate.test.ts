@@ -3,7 +3,7 @@ import { describe, expect, it } from "@effect/vitest"
 import { ConfigProvider, Effect, Fiber, Queue } from "effect"
 import { readFileSync } from "node:fs"
 import { join } from "node:path"
-import { command, repoRoot, run } from "./harness.js"
+import { command, exited, repoRoot, run, spawnCli } from "./harness.js"
 
 const get = (url: string, init: RequestInit = {}) => Effect.promise(() => fetch(url, { ...init, signal: AbortSignal.timeout(5000) }))
 const post = (url: string, body: unknown) => get(url, { method: "POST", body: JSON.stringify(body) })
@@ -187,6 +187,30 @@ describe("simulate", () => {
       expect(r.stdout).toContain(text)
     }
   })
+
+  it(
+    "Ctrl-C (SIGINT) stops it with its own line, not migrate's about files, and exit code 130",
+    async () => {
+      const child = spawnCli(["simulate", "--port", "0"], { stdout: true, stderr: true })
+      let out = ""
+      let err = ""
+      child.stderr!.on("data", (chunk: Buffer) => void (err += chunk.toString()))
+      const listening = new Promise<void>((resolve) =>
+        child.stdout!.on("data", (chunk: Buffer) => {
+          out += chunk.toString()
+          if (out.includes("listening on")) resolve()
+        })
+      )
+      const code = exited(child)
+      // It listens before it is stopped: a signal before the command runs is Node's, not the command's.
+      await Promise.race([listening, code.then(() => expect.fail(`simulate exited before it listened: ${err}`))])
+      child.kill("SIGINT")
+      expect(await code).toBe(130)
+      expect(err).toBe("scanbridge simulate: stopped by SIGINT; the simulator no longer listens, and what it held (scans, sessions, jobs) is gone with it\n")
+      expect(err).not.toContain("half-written")
+    },
+    60_000
+  )
 
   it("scanbridge --help lists it with its description", async () => {
     expect((await run("--help")).stdout).toMatch(/^ {2}- simulate \[--port N\] \[--host HOST\] .* +Run the simulator of all four APIs/m)

@@ -14,6 +14,7 @@
 import * as FileSystem from "@effect/platform/FileSystem"
 import * as Path from "@effect/platform/Path"
 import { Effect, Option, Schema } from "effect"
+import type { DecodeOptions } from "@scanbridge/model"
 import { giveBytes } from "./internal/buffers.js"
 import { digestOf } from "./internal/digest.js"
 import { inputContent } from "./internal/read.js"
@@ -55,6 +56,12 @@ const InputDigest = Schema.Struct({ file: Schema.String, bytes: Schema.Number, s
 const ResumableOutput = Schema.Struct({ name: Schema.String, file: Schema.String })
 export type ResumableOutput = typeof ResumableOutput.Type
 
+/**
+ * The units every decode was told (DecodeOptions), each `auto` when not given: a resumed run that
+ * read lengths in another unit would write other scans after the checkpoint than before it.
+ */
+const DecodeUnits = Schema.Struct({ lengthUnit: Schema.String, bodyFatScale: Schema.String, muscleMassUnit: Schema.String })
+
 /** The format this version writes and reads: v1 (no hashes, outputs by the names as given) is refused. */
 export const CHECKPOINT_FORMAT = "scanbridge.checkpoint/v2"
 
@@ -65,6 +72,8 @@ export const Checkpoint = Schema.Struct({
   target: Schema.String,
   /** The modules of the adapters the run added to the built-in ones, as URLs. */
   adapters: Schema.Array(Schema.String),
+  /** The units the decodes were told; absent: every one auto. */
+  decode: Schema.optionalWith(DecodeUnits, { exact: true }),
   /** Each output, and the bytes of it written when the checkpoint was. */
   outputs: Schema.Array(Schema.extend(ResumableOutput, Schema.Struct({ bytes: Schema.Number }))),
   /** The last record written; `key`, its key in a database source, is where that source resumes. */
@@ -131,6 +140,8 @@ export interface ResumingRun {
   readonly target: string
   /** The modules of the adapters added to the built-in ones, as URLs. */
   readonly adapters: ReadonlyArray<string>
+  /** What every decode is told (absent: every unit auto). */
+  readonly decode?: DecodeOptions
   /** The outputs a checkpoint counts the bytes of, each by its real path (`outputPath`). */
   readonly outputs: ReadonlyArray<ResumableOutput>
 }
@@ -141,17 +152,44 @@ const describeOutputs = (outputs: ReadonlyArray<ResumableOutput>, names: Readonl
 
 const describeAdapters = (adapters: ReadonlyArray<string>) => (adapters.length === 0 ? "the built-in adapters only" : `the adapters of ${adapters.join(", ")}`)
 
+/** Each unit the decodes are told, `auto` when not given, by the flag that gives it. */
+const decodeUnitsOf = (options: DecodeOptions = {}): typeof DecodeUnits.Type => ({
+  lengthUnit: options.lengthUnit ?? "auto",
+  bodyFatScale: options.bodyFatScale ?? "auto",
+  muscleMassUnit: options.muscleMassUnit ?? "auto"
+})
+
+const DECODE_FLAGS = { lengthUnit: "--length-unit", bodyFatScale: "--body-fat-scale", muscleMassUnit: "--muscle-mass-unit" } as const
+
+/**
+ * A database checkpoint's input (`sinkInput`), its identity told apart by the decode units that
+ * are not auto: a resume told other units would write scans read otherwise after the checkpoint
+ * than before it, so the sink refuses it as a changed input. With every unit auto the input is as
+ * it was, so a checkpoint of a run before these options resumes as before.
+ */
+export const readWith = <I extends { readonly name: string; readonly identity: string }>(input: I, decode: DecodeOptions | undefined): I => {
+  const units = decodeUnitsOf(decode)
+  const given = (Object.keys(DECODE_FLAGS) as ReadonlyArray<keyof typeof DECODE_FLAGS>).filter((k) => units[k] !== "auto")
+  return given.length === 0 ? input : { ...input, identity: `${input.identity}; read with ${given.map((k) => `${DECODE_FLAGS[k]} ${units[k]} (${k}: "${units[k]}")`).join(", ")}` }
+}
+
 const sameList = (a: ReadonlyArray<string>, b: ReadonlyArray<string>) => a.length === b.length && a.every((x, i) => x === b[i])
 
 /**
  * Why `checkpoint` cannot resume `run`, or undefined if it can: the inputs must be the same files,
- * of the same sizes and times, and the target, the adapters and the outputs the same (an output by
+ * of the same sizes and times, and the target, the adapters, the decode units and the outputs the same (an output by
  * its real path, however it is spelled). Said with what the checkpoint has and how to go on with it.
  */
 export const cannotResume = (checkpoint: Checkpoint, run: ResumingRun): string | undefined => {
   if (checkpoint.target !== run.target) return `the run being resumed wrote ${checkpoint.target}, not ${run.target}`
   if (!sameList(checkpoint.adapters, run.adapters)) {
     return `the run being resumed migrated with ${describeAdapters(checkpoint.adapters)}, this run with ${describeAdapters(run.adapters)}: resume with the same --adapter modules`
+  }
+  const [was, now] = [checkpoint.decode ?? decodeUnitsOf(), decodeUnitsOf(run.decode)]
+  const differing = (Object.keys(DECODE_FLAGS) as ReadonlyArray<keyof typeof DECODE_FLAGS>).filter((k) => was[k] !== now[k])
+  if (differing.length > 0) {
+    const described = (units: typeof DecodeUnits.Type) => differing.map((k) => `${DECODE_FLAGS[k]} ${units[k]}`).join(" ")
+    return `the run being resumed read its records with ${described(was)}, this run with ${described(now)}: resume with ${described(was)}`
   }
   const names = [...new Set([...checkpoint.outputs, ...run.outputs].map((o) => o.name))]
   const differ = names.some((name) => checkpoint.outputs.find((o) => o.name === name)?.file !== run.outputs.find((o) => o.name === name)?.file)

@@ -46,6 +46,7 @@ export {
   checkpointFile,
   inputIdentities,
   readCheckpoint,
+  readWith,
   resumePointOf,
   verifyInputs,
   writeCheckpoint

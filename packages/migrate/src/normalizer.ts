@@ -156,9 +156,13 @@ export class Normalizer extends Context.Tag("@scanbridge/migrate/Normalizer")<No
   /** `base` telling every decode these options (a unit of lengths, say) instead of its own; `base` itself when they are the same. */
   static readonly withOptions = (base: NormalizerService, options: DecodeOptions): NormalizerService =>
     sameOptions(base.options, options) ? base : build(base.adapters, options)
-  /** The Normalizer over these adapters (default: the built-in ones). */
-  static readonly layer = (adapters: ReadonlyArray<Adapter> = builtInAdapters): Layer.Layer<Normalizer, AdapterError> =>
-    adapters === builtInAdapters ? Normalizer.default : Layer.effect(Normalizer, make(adapters))
+  /** The Normalizer over these adapters (default: the built-in ones), telling every decode `options` (default: every unit auto). */
+  static readonly layer = (adapters: ReadonlyArray<Adapter> = builtInAdapters, options: DecodeOptions = {}): Layer.Layer<Normalizer, AdapterError> =>
+    adapters === builtInAdapters
+      ? sameOptions(defaultNormalizer.options, options)
+        ? Normalizer.default
+        : Layer.succeed(Normalizer, Normalizer.withOptions(defaultNormalizer, options))
+      : Layer.effect(Normalizer, Either.map(make(adapters), (n) => Normalizer.withOptions(n, options)))
   /** The Normalizer over the built-in adapters. */
   static readonly default: Layer.Layer<Normalizer> = Layer.succeed(Normalizer, defaultNormalizer)
 }

@@ -7,6 +7,7 @@
 export {
   type CanonicalTarget,
   Catalogue,
+  editDistance,
   type FrontPostureName,
   HUMAN_RANGES,
   LENGTH_SPREAD,

@@ -7,7 +7,7 @@
  * Node's file system on its first call, each client its package when it is made.
  */
 export { normalizePlain as normalize, detectFormatPlain as detectFormat, migrateFile, migratePostgres, encode, encoders, ScanbridgeError } from "./plain.js"
-export type { AdapterOptions, EncodeOptions, MigrateFileOptions, MigratePostgresOptions } from "./plain.js"
+export type { AdapterOptions, EncodeOptions, MigrateFileOptions, MigratePostgresOptions, NormalizeOptions, ReadOptions } from "./plain.js"
 export type { Adapter, Encoded, ScanEncoder, ScanFormat, ScanJson } from "@scanbridge/model"
 export { estimationClient, fitClient, platformClient, sessionClient } from "./clients.js"
 export type { EstimationClient, FitClient, Plain, PlainClient, PlatformClient, SessionClient } from "./clients.js"

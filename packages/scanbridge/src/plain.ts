@@ -4,7 +4,8 @@
  * Effect runs through runPlain, which makes every way it can stop one (errors.ts).
  */
 import { Effect, Either, Layer, Redacted } from "effect"
-import { type Adapter, DecodeError, type Encoded, type LengthUnit, type Scan, type ScanJson } from "@scanbridge/model"
+import { type Adapter, DecodeError, type DecodeOptions, type Encoded, type LengthUnit, type Scan, type ScanJson } from "@scanbridge/model"
+import { previewValue } from "@scanbridge/model/internal"
 import { ScanbridgeError, throwsOnlyScanbridgeError } from "@scanbridge/model/plain"
 import {
   type NormalizerService,
@@ -16,6 +17,7 @@ import {
   listInputs,
   migrate,
   outputFile,
+  readWith,
   refuseOverlaps
 } from "@scanbridge/migrate"
 import { defectsAsErrors, hidingUrls, runPlain } from "./errors.js"
@@ -35,21 +37,68 @@ export interface AdapterOptions {
   readonly adapters?: ReadonlyArray<Adapter>
 }
 
-// One normalizer per collection given, built (and checked) once however often it is used.
-const normalizers = new WeakMap<ReadonlyArray<Adapter>, NormalizerService>()
+/**
+ * What records may leave unstated, told to every decode (the command line's --length-unit,
+ * --body-fat-scale and --muscle-mass-unit). Each is `auto` by default: read from the record's
+ * evidence, or the record rejected with that evidence and the option that would read it.
+ */
+export interface ReadOptions {
+  /**
+   * The unit of the body lengths (the measurements) of inputs that do not state it, or state it
+   * wrongly: `mm`, `cm` or `in`; a record whose lengths are plausible only in another unit is
+   * still rejected. `auto`: each record's stated unit, or the one its lengths show.
+   */
+  readonly lengthUnit?: DecodeOptions["lengthUnit"]
+  /** The scale of body-fat values that do not state it: `percent` (12.5) or `e4` (percent x 10^4: 125000), or `auto`. */
+  readonly bodyFatScale?: DecodeOptions["bodyFatScale"]
+  /** The unit of skeletal-muscle masses that do not state it: `g` or `kg`, or `auto`. */
+  readonly muscleMassUnit?: DecodeOptions["muscleMassUnit"]
+}
+
+export interface NormalizeOptions extends AdapterOptions, ReadOptions {}
+
+/** Each read option's values, for the check of a call's (options from plain JavaScript may be anything). */
+const READ_OPTIONS: { readonly [K in keyof Required<ReadOptions>]: ReadonlyArray<string> } = {
+  lengthUnit: ["auto", "mm", "cm", "in"],
+  bodyFatScale: ["auto", "percent", "e4"],
+  muscleMassUnit: ["auto", "g", "kg"]
+}
+
+/** The read options of a call as DecodeOptions; ScanbridgeError OptionError naming the option and its value for one that is none of its values. */
+const decodeOptionsOf = (options: ReadOptions | undefined): DecodeOptions => {
+  const read: Record<string, string> = {}
+  for (const [name, values] of Object.entries(READ_OPTIONS)) {
+    const value: unknown = options?.[name as keyof ReadOptions]
+    if (value === undefined) continue
+    if (typeof value !== "string" || !values.includes(value)) {
+      throw new ScanbridgeError({ _tag: "OptionError", value, message: `${name} ${previewValue(value)}: expected one of ${values.map((v) => `"${v}"`).join(", ")}` })
+    }
+    read[name] = value
+  }
+  return read as DecodeOptions
+}
+
+// One normalizer per collection given and read options, built (and checked) once however often it is used.
+const normalizers = new WeakMap<ReadonlyArray<Adapter>, Map<string, NormalizerService>>()
+const builtIn = new Map<string, NormalizerService>()
 
 /**
- * The normalizer over the built-in adapters and the given ones; ScanbridgeError AdapterError for
- * a collection it cannot use, Defect for one that throws when it is read (a getter, a Proxy).
+ * The normalizer over the built-in adapters and the given ones, telling every decode the read
+ * options; ScanbridgeError AdapterError for a collection it cannot use, OptionError for a read
+ * option it does not know, Defect for options that throw when they are read (a getter, a Proxy).
  */
-const normalizerOf = (options: AdapterOptions | undefined): NormalizerService =>
+const normalizerOf = (options: NormalizeOptions | undefined): NormalizerService =>
   defectsAsErrors(() => {
+    const read = decodeOptionsOf(options)
+    const key = JSON.stringify(read)
     const extra = options?.adapters
-    if (extra === undefined || extra.length === 0) return defaultNormalizer
-    let normalizer = normalizers.get(extra)
+    const cache = extra === undefined || extra.length === 0 ? builtIn : (normalizers.get(extra) ?? new Map<string, NormalizerService>())
+    if (extra !== undefined && extra.length > 0) normalizers.set(extra, cache)
+    let normalizer = cache.get(key)
     if (normalizer === undefined) {
-      normalizer = orThrow(Normalizer.extend(defaultNormalizer, extra))
-      normalizers.set(extra, normalizer)
+      const base = Normalizer.withOptions(defaultNormalizer, read)
+      normalizer = extra === undefined || extra.length === 0 ? base : orThrow(Normalizer.extend(base, extra))
+      cache.set(key, normalizer)
     }
     return normalizer
   })
@@ -57,7 +106,7 @@ const normalizerOf = (options: AdapterOptions | undefined): NormalizerService =>
 const scansOf = (json: unknown, normalizer: NormalizerService): ReadonlyArray<Scan> => orThrow(normalizer.normalize(json))
 
 /** Every canonical scan a stored JSON value holds (a list page holds several). */
-export const normalizePlain = (json: unknown, options?: AdapterOptions): ReadonlyArray<ScanJson> =>
+export const normalizePlain = (json: unknown, options?: NormalizeOptions): ReadonlyArray<ScanJson> =>
   throwsOnlyScanbridgeError(json, () => scansOf(json, normalizerOf(options)))
 
 /** Which format a JSON value is: its name and API (null for the canonical form). */
@@ -67,7 +116,7 @@ export const detectFormatPlain = (json: unknown, options?: AdapterOptions): { re
     return { format: d.format.name, api: d.format.api }
   })
 
-export interface MigrateFileOptions extends AdapterOptions {
+export interface MigrateFileOptions extends NormalizeOptions {
   /**
    * `canonical` (default), `platform`, `session`, `estimation`, `fit`, or a given adapter's
    * target: one JSON per line; or `csv`, one row per scan under a header, or `parquet`, the same
@@ -117,7 +166,7 @@ export const migrateFile = (inputs: string | ReadonlyArray<string>, options: Mig
 
 const isFiles = (from: MigratePostgresOptions["from"]): from is string | ReadonlyArray<string> => typeof from === "string" || Array.isArray(from)
 
-export interface MigratePostgresOptions extends AdapterOptions {
+export interface MigratePostgresOptions extends NormalizeOptions {
   /**
    * The records: files and folders (as `migrateFile` reads them), or a PostgreSQL database and a
    * query of two columns, a key that orders and names the rows, then the record (JSON, JSONB or text).
@@ -152,7 +201,7 @@ export const migratePostgres = (options: MigratePostgresOptions): Promise<Report
         const source = fromDatabase === undefined ? undefined : yield* postgres.postgresSource(fromDatabase)
         const listed = files === undefined ? undefined : yield* listInputs(files)
         const identities = listed === undefined ? [] : yield* inputIdentities(listed)
-        const sink = yield* postgres.postgresSink({ ...into, input: postgres.sinkInput(fromDatabase ?? identities) })
+        const sink = yield* postgres.postgresSink({ ...into, input: readWith(postgres.sinkInput(fromDatabase ?? identities), normalizer.options) })
         const after = options.resume === true ? yield* sink.resumePoint : undefined
         const inputs = source === undefined ? listed! : source.after(after?.position)
         return yield* migrate({ inputs, into: sink, ...(after === undefined ? {} : { after }) })

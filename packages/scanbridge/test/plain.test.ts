@@ -9,7 +9,7 @@ import { mkdtemp, readFile, readdir, rm, writeFile } from "node:fs/promises"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
-import { type Report, ScanbridgeError, detectFormat, encoders, migrateFile, normalize } from "../src/index.js"
+import { type Report, ScanbridgeError, detectFormat, encoders, migrateFile, migratePostgres, normalize } from "../src/index.js"
 
 const repoRoot = fileURLToPath(new URL("../../..", import.meta.url))
 const text = (file: string) => readFileSync(join(repoRoot, file), "utf8")
@@ -117,6 +117,68 @@ describe("normalize", () => {
       ])
     )
     expect(e.issues.find((i) => i.path.join(".") === "measurementsMm.waist_girth")!.message).toContain("waistGirth")
+  })
+})
+
+/** The example photo scan with every measurement in inches, as a canonical record states millimetres. */
+const inchesScan = {
+  ...photoScan,
+  measurementsMm: Object.fromEntries(Object.entries(photoScan.measurementsMm).map(([k, v]) => [k, Math.round((v / 25.4) * 100) / 100])),
+  notes: []
+}
+
+describe("read options", () => {
+  it("lengthUnit: lengths plausible only in inches are refused naming the option; with lengthUnit \"in\", read as inches with a note", () => {
+    const refused = thrown(() => normalize(inchesScan))
+    expect(refused.code).toBe("DecodeError")
+    expect(refused.message).toContain('(lengthUnit: "in")')
+    const scan = normalize(inchesScan, { lengthUnit: "in" })[0]!
+    const read: Readonly<Record<string, number | undefined>> = scan.measurementsMm
+    for (const [name, mm] of Object.entries(photoScan.measurementsMm)) expect(Math.abs(read[name]! - mm), name).toBeLessThanOrEqual(0.13)
+    expect(scan.notes).toContainEqual(expect.objectContaining({ kind: "assumed", detail: expect.stringContaining('lengthUnit "in"') }))
+    // auto is the default, stated or not.
+    expect(thrown(() => normalize(inchesScan, { lengthUnit: "auto" })).message).toBe(refused.message)
+  })
+
+  it("bodyFatScale and muscleMassUnit reach the estimation API's decode, noted on the scan", () => {
+    const detailsOf = (options: Parameters<typeof normalize>[1]) => normalize(readResponses[0], options)[0]!.notes.map((n) => n.detail)
+    expect(detailsOf({}).filter((d) => /bodyFatScale|muscleMassUnit/.test(d))).toEqual([])
+    expect(detailsOf({ bodyFatScale: "percent" }).filter((d) => d.includes("given by the caller (bodyFatScale)"))).toHaveLength(1)
+    expect(detailsOf({ muscleMassUnit: "g" }).filter((d) => d.includes("given by the caller (muscleMassUnit)"))).toHaveLength(1)
+  })
+
+  it("a value that is none of an option's throws OptionError naming the option, the value and the values", () => {
+    const values = { lengthUnit: ["auto", "mm", "cm", "in"], bodyFatScale: ["auto", "percent", "e4"], muscleMassUnit: ["auto", "g", "kg"] } as const
+    fc.assert(
+      fc.property(fc.constantFrom(...(Object.keys(values) as ReadonlyArray<keyof typeof values>)), fc.anything(), (option, value) => {
+        fc.pre(value !== undefined && !(values[option] as ReadonlyArray<unknown>).includes(value))
+        const error = thrown(() => normalize(photoScan, { [option]: value } as Parameters<typeof normalize>[1]))
+        expect(error.code).toBe("OptionError")
+        expect(error.value).toBe(value)
+        expect(error.message).toMatch(new RegExp(`^${option} .*: expected one of ${values[option].map((v) => `"${v}"`).join(", ")}$`))
+      })
+    )
+  })
+
+  it("migrateFile and migratePostgres take them too: a file of inch lengths migrates with lengthUnit, and is rejected without", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "scanbridge-plain-read-"))
+    try {
+      const input = join(dir, "inches.ndjson")
+      await writeFile(input, `${JSON.stringify(inchesScan)}\n`)
+      const without = await migrateFile(input, { out: join(dir, "a.ndjson") })
+      expect([without.migrated, without.rejected]).toEqual([0, 1])
+      const withIt = await migrateFile(input, { out: join(dir, "b.ndjson"), lengthUnit: "in" })
+      expect([withIt.migrated, withIt.rejected]).toEqual([1, 0])
+      const bad = await migrateFile(input, { out: join(dir, "c.ndjson"), lengthUnit: "inch" as "in" }).catch((e: unknown) => e)
+      expect(bad).toBeInstanceOf(ScanbridgeError)
+      expect((bad as ScanbridgeError).code).toBe("OptionError")
+      // Refused before anything is written.
+      expect((await readdir(dir)).sort()).toEqual(["a.ndjson", "b.ndjson", "inches.ndjson"])
+      const badPostgres = await migratePostgres({ from: input, into: { url: "postgres://127.0.0.1:1/none", table: "scans" }, muscleMassUnit: "lb" as "g" }).catch((e: unknown) => e)
+      expect((badPostgres as ScanbridgeError).code).toBe("OptionError")
+    } finally {
+      await rm(dir, { recursive: true, force: true })
+    }
   })
 })
 

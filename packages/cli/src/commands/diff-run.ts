@@ -4,9 +4,10 @@ import type { Scan } from "@scanbridge/model"
 import { ExitCode, exitWith } from "../exit.js"
 import { differences, onlyIn, renderDiff } from "../render.js"
 import { withAdapters } from "../adapters.js"
+import { type DecodeFlags, decodeOptionsOf } from "./flags.js"
 import { recordsOf } from "./scans.js"
 
-export interface DiffArgs {
+export interface DiffArgs extends DecodeFlags {
   readonly a: string
   readonly b: string
   readonly recordA: Option.Option<number>
@@ -53,4 +54,4 @@ export const runDiff = (args: DiffArgs) =>
       yield* Console.log(`\n${beyond.length} of ${diffs.length} shared measurements differ by more than ${args.toleranceMm} mm`)
     }
     if (beyond.length > 0) yield* exitWith(ExitCode.differs)
-  }))
+  }), decodeOptionsOf(args))

@@ -1,7 +1,7 @@
 /** `scanbridge diff`: two scans of one person, measurement by measurement. The run is diff-run.ts. */
 import { Args, Command } from "@effect/cli"
 import { ExitCode } from "../exit.js"
-import { adapterOption, flag, number, recordOption } from "./flags.js"
+import { adapterOption, decodeFlags, flag, number, recordOption } from "./flags.js"
 import { lazy } from "./lazy.js"
 
 // One paragraph: @effect/cli lists a command with its description only when it is one.
@@ -15,6 +15,7 @@ export const diffCommand = Command.make(
     recordA: recordOption("record-a", "a", "the first record with a scan"),
     recordB: recordOption("record-b", "b", "the first record with a scan"),
     toleranceMm: number("tolerance-mm", 0, Number.MAX_SAFE_INTEGER, 0, `exit with code ${ExitCode.differs} when a shared measurement differs by more than this many mm`),
+    ...decodeFlags,
     json: flag("json", "print {a, b, toleranceMm, differences: [{name, a, b, delta, percent}], onlyInA, onlyInB, beyondTolerance} (default: off, a table)"),
     adapter: adapterOption
   },

@@ -94,3 +94,38 @@ export const databaseUrl = (name: string, description: string) =>
 /** Any text; absent when not given. */
 export const optionalText = (name: string, pseudoName: string, description: string, fallback: string) =>
   Options.text(name).pipe(Options.withPseudoName(pseudoName), Options.optional, (o) => described(o, description, fallback))
+
+/**
+ * The units records may leave unstated, each `auto` by default: read from the evidence of the
+ * record, or the record rejected with that evidence and the flag to give (DecodeOptions).
+ */
+export const decodeFlags = {
+  lengthUnit: choice(
+    "length-unit",
+    ["auto", "mm", "cm", "in"] as const,
+    "auto",
+    "the unit of the body lengths of inputs that do not state it, or state it wrongly; auto reads each record's stated unit, or infers it from how the lengths fit a body, and rejects a record whose lengths are plausible only in another unit"
+  ),
+  bodyFatScale: choice(
+    "body-fat-scale",
+    ["auto", "percent", "e4"] as const,
+    "auto",
+    "the scale of body-fat values that do not state it: percent (12.5), or e4 (percent x 10^4: 125000); auto infers it from the value, or rejects the record saying why it cannot"
+  ),
+  muscleMassUnit: choice(
+    "muscle-mass-unit",
+    ["auto", "g", "kg"] as const,
+    "auto",
+    "the unit of skeletal-muscle masses that do not state it; auto infers it from the value, or rejects the record saying why it cannot"
+  )
+}
+
+/** What the decode flags read: each of them, `auto` unless given. */
+export interface DecodeFlags {
+  readonly lengthUnit: "auto" | "mm" | "cm" | "in"
+  readonly bodyFatScale: "auto" | "percent" | "e4"
+  readonly muscleMassUnit: "auto" | "g" | "kg"
+}
+
+/** The decode flags as every decode is told them (DecodeOptions of @scanbridge/model). */
+export const decodeOptionsOf = (args: DecodeFlags): DecodeFlags => ({ lengthUnit: args.lengthUnit, bodyFatScale: args.bodyFatScale, muscleMassUnit: args.muscleMassUnit })

@@ -1,6 +1,6 @@
 /** `scanbridge inspect`: a scan as a table, or as canonical JSON. The run is inspect-run.ts. */
 import { Args, Command } from "@effect/cli"
-import { adapterOption, flag, recordOption } from "./flags.js"
+import { adapterOption, decodeFlags, flag, recordOption } from "./flags.js"
 import { lazy } from "./lazy.js"
 
 // One paragraph: @effect/cli lists a command with its description only when it is one.
@@ -12,6 +12,7 @@ export const inspectCommand = Command.make(
   {
     file: Args.text({ name: "file" }).pipe(Args.withDescription("a record of any supported format: one JSON document, a JSON array of records, or NDJSON")),
     record: recordOption("record", "the file", "every record"),
+    ...decodeFlags,
     json: flag("json", "print the canonical scans as NDJSON, one per line (default: off, tables)"),
     adapter: adapterOption
   },

@@ -25,6 +25,7 @@ import {
   inputIdentities,
   outputPath,
   readCheckpoint,
+  readWith,
   resumePointOf,
   verifyInputs,
   writeCheckpoint
@@ -35,11 +36,11 @@ import { BrokenPipe, Stdio } from "../stdio.js"
 import { track, untrack } from "../temporaries.js"
 import { WORKERS_FROM_BYTES, defaultWorkers } from "../workers.js"
 import { withAdapters } from "../adapters.js"
-import { CliError, UsageError } from "./errors.js"
-import { STDIN_ARGUMENT } from "./flags.js"
+import { UsageError } from "./errors.js"
+import { type DecodeFlags, STDIN_ARGUMENT, decodeOptionsOf } from "./flags.js"
 
 /** The command line of `scanbridge migrate`, as its flags read it. */
-export interface MigrateArgs {
+export interface MigrateArgs extends DecodeFlags {
   readonly inputs: ReadonlyArray<string>
   readonly from: Option.Option<Redacted.Redacted<string>>
   readonly query: Option.Option<string>
@@ -105,6 +106,8 @@ const checkDatabaseFlags = (args: MigrateArgs) =>
 export const runMigrate = (args: MigrateArgs) => {
   // The pipe's reader going away ends the run as a signal would: nothing is committed.
   let closed = false
+  // What every decode is told, here and on the workers, and what a checkpoint records of it.
+  const decode = decodeOptionsOf(args)
   return withAdapters(args.adapter, ({ modules, normalizer, onWorkers }) => Effect.scoped(
     Effect.gen(function* () {
       const targets = [...normalizer.encoders.keys(), ...TABLE_TARGETS]
@@ -123,11 +126,15 @@ export const runMigrate = (args: MigrateArgs) => {
       // Records go to standard output when no --out is given, unless they go to a database.
       const onStdout = named.filter(([flag, value]) => (flag === "--out" ? Option.isNone(args.into) && (Option.isNone(value) || isStdout(value)) : isStdout(value)))
       if (onStdout.length > 1) {
-        return yield* new CliError({ message: `${onStdout.map(([f]) => f).join(" and ")} both write to standard output; give one of them a file` })
+        return yield* new UsageError({ message: `${onStdout.map(([f]) => f).join(" and ")} both write to standard output; give one of them a file` })
       }
-      yield* refuseOverlaps(
-        given,
-        named.flatMap(([name, value]) => (Option.isSome(value) && !isStdout(value) ? [{ name, file: value.value }] : []))
+      // An output that is an input, or in an input folder, is a mistake of the command line: exit 2.
+      yield* Effect.mapError(
+        refuseOverlaps(
+          given,
+          named.flatMap(([name, value]) => (Option.isSome(value) && !isStdout(value) ? [{ name, file: value.value }] : []))
+        ),
+        (e) => new UsageError({ message: e.message })
       )
 
       // The inputs are listed (or the query checked) before any output is opened: a missing input touches nothing.
@@ -143,7 +150,7 @@ export const runMigrate = (args: MigrateArgs) => {
           ? yield* postgres.postgresSink({
               url: args.into.value,
               table: args.table,
-              input: postgres.sinkInput(source !== undefined ? { query: Option.getOrThrow(args.query) } : identities)
+              input: readWith(postgres.sinkInput(source !== undefined ? { query: Option.getOrThrow(args.query) } : identities), decode)
             })
           : undefined
 
@@ -163,7 +170,7 @@ export const runMigrate = (args: MigrateArgs) => {
             ([name, file]) => Effect.map(outputPath(file), (real) => ({ name, file: real }))
           )
       if (Option.isSome(checkpointAt) && Option.isSome(checkpoint)) {
-        const why = cannotResume(checkpoint.value, { inputs: identities, target, adapters: modules, outputs: resumableOutputs })
+        const why = cannotResume(checkpoint.value, { inputs: identities, target, adapters: modules, decode, outputs: resumableOutputs })
         if (why !== undefined) return yield* new ResumeError({ file: checkpointAt.value, message: `cannot resume: ${why}; run without --resume to start again` })
         if (args.verify && listed !== undefined) yield* verifyInputs(checkpointAt.value, checkpoint.value, listed)
       }
@@ -205,6 +212,7 @@ export const runMigrate = (args: MigrateArgs) => {
               inputs: identities,
               target,
               adapters: modules,
+              decode,
               outputs: resumableOutputs.map((o) => ({ ...o, bytes: written[o.name]?.bytesWritten ?? 0 })),
               position: progress.position,
               report: progress.report,
@@ -217,7 +225,7 @@ export const runMigrate = (args: MigrateArgs) => {
       // from 10.0-10.3 s to 7.9-8.7 s, and the main thread migrates while it starts.
       const workers = Option.isSome(args.workers) ? args.workers.value : defaultWorkers(source !== undefined ? WORKERS_FROM_BYTES : (total ?? 0))
       // Adapters given to runCli as values have no module a worker could import: they migrate here.
-      const pool = workers > 0 && onWorkers ? yield* makeMigratePool({ size: workers, adapterModules: modules }) : undefined
+      const pool = workers > 0 && onWorkers ? yield* makeMigratePool({ size: workers, adapterModules: modules, decodeOptions: decode }) : undefined
 
       const started = yield* Clock.currentTimeMillis
       const nothingYet = { records: 0, migrated: 0, rejected: 0, scans: 0, target: args.to, byFormat: {}, byStatus: {}, byNoteKind: {}, byRejectReason: {} }
@@ -271,5 +279,5 @@ export const runMigrate = (args: MigrateArgs) => {
       () => closed,
       () => new BrokenPipe()
     )
-  ))
+  ), decode)
 }

@@ -9,18 +9,18 @@
 import { Args, Command } from "@effect/cli"
 import { ExitCode } from "../exit.js"
 import { WORKERS_FROM_BYTES } from "../workers.js"
-import { BUILT_IN_TARGETS, adapterOption, choice, count, databaseUrl, file, flag, optionalText, text } from "./flags.js"
+import { BUILT_IN_TARGETS, adapterOption, choice, count, databaseUrl, decodeFlags, file, flag, optionalText, text } from "./flags.js"
 import { lazy } from "./lazy.js"
 
 export { STDIN_ARGUMENT } from "./flags.js"
 
 /** What `scanbridge migrate --help` shows after the flags (see help.ts). */
 export const migrateHelp = {
-  usage: "scanbridge migrate <inputs>... | --from URL --query SQL [--to TARGET] [--units mm|cm|in] [--into URL [--table NAME]] [--resumable] [--resume [--verify]] [--adapter MODULE]... [--out FILE] [--rejects FILE] [--report FILE] [--strict] [--workers N] [--progress WHEN] [--quiet]",
+  usage: "scanbridge migrate <inputs>... | --from URL --query SQL [--to TARGET] [--units mm|cm|in] [--length-unit auto|mm|cm|in] [--body-fat-scale auto|percent|e4] [--muscle-mass-unit auto|g|kg] [--into URL [--table NAME]] [--resumable] [--resume [--verify]] [--adapter MODULE]... [--out FILE] [--rejects FILE] [--report FILE] [--strict] [--workers N] [--progress WHEN] [--quiet]",
   exitCodes: [
     [ExitCode.ok, "every record was migrated or rejected, and the outputs are in place"],
     [ExitCode.failure, "the run failed (an unreadable input, an output that cannot be written); every destination is as it was"],
-    [ExitCode.usage, "a bad command line (an unknown flag, a bad value)"],
+    [ExitCode.usage, "a bad command line (an unknown flag, a bad or missing value, an output that would overwrite or feed an input); nothing was written"],
     [ExitCode.rejected, "--strict, and some records were rejected (the outputs are in place)"],
     [ExitCode.sigint, "interrupted by SIGINT (Ctrl-C); every destination is as it was"],
     [ExitCode.sigterm, "stopped by SIGTERM; every destination is as it was"],
@@ -31,6 +31,7 @@ export const migrateHelp = {
     "gunzip -c results.ndjson.gz | scanbridge migrate - --to platform --strict --quiet > entries.ndjson",
     "scanbridge migrate acme-export/ --adapter ./acme-adapter.js --out scans.ndjson",
     "scanbridge migrate export/ --to csv --units cm --out scans.csv",
+    "scanbridge migrate old-export/ --length-unit in --out scans.ndjson",
     "PGPASSWORD=... scanbridge migrate --from postgres://app@db/legacy --query 'select id, payload from legacy_scans' --into postgres://app@db/analytics --table scans"
   ]
 } as const
@@ -44,7 +45,7 @@ export const migrateCommand = Command.make(
     ),
     from: databaseUrl("from", "read the records from this PostgreSQL database (postgres://user@host:port/db; a password in PGPASSWORD rather than the URL), with --query"),
     query: optionalText("query", "SQL", "with --from, the query whose rows are the records: two columns, a key that orders and names the rows, then the record (JSON, JSONB or text)", "none"),
-    into: databaseUrl("into", "write the scans into this PostgreSQL database, into --table and its rejects into --table_rejects, upserted a chunk at a time"),
+    into: databaseUrl("into", "write the scans into this PostgreSQL database, into --table and its rejects into the table of that name with _rejects after it, upserted a chunk at a time"),
     table: text("table", "NAME", "scans", "with --into, the table of scans (created when missing; NAME or SCHEMA.NAME)"),
     resumable: flag("resumable", "keep a checkpoint beside --out, and keep the outputs written so far if the run stops, so that --resume can go on from there (default: off; a run --into a database always keeps one)"),
     resume: flag("resume", "go on from where the last run of the same inputs stopped (its checkpoint beside --out, or the database's), writing what a run that never stopped writes (default: off)"),
@@ -54,6 +55,7 @@ export const migrateCommand = Command.make(
     ),
     to: text("to", BUILT_IN_TARGETS.join("|"), "canonical", "the shape to write (csv, parquet: one row per scan, for a spreadsheet or an analyst's table), or an --adapter's target"),
     units: choice("units", ["mm", "cm", "in"] as const, "mm", "with --to csv or parquet, the unit of the length columns (height and measurements)"),
+    ...decodeFlags,
     adapter: adapterOption,
     out: file("out", "where to write the records; - for standard output", "standard output"),
     rejects: file("rejects", "where to write {file, line, error, raw} per rejected record", "counted, not kept"),
