@@ -39,8 +39,8 @@ interface LengthsRead {
   readonly stated: LengthUnit
   readonly read: LengthUnit
   readonly at: Path
-  /** Lengths converted from a stated unit other than millimetres. */
-  converted: number
+  /** Lengths converted from each stated unit other than millimetres (a record may mix them). */
+  readonly converted: { cm: number; in: number }
 }
 
 const UNIT_FACTOR = (u: LengthUnit): number => LENGTH_UNITS[u].toBase(1)
@@ -76,10 +76,10 @@ export class DecodeWalk {
    */
   lengthMm(raw: number, stated: LengthUnit, at: Path): number {
     let l = this.lengths
-    if (l === undefined) l = this.lengths = { stated, read: this.givenLengthUnit ?? stated, at, converted: 0 }
+    if (l === undefined) l = this.lengths = { stated, read: this.givenLengthUnit ?? stated, at, converted: { cm: 0, in: 0 } }
     const unit = this.givenLengthUnit ?? stated
     if (unit === "mm") return raw
-    if (unit === stated) l.converted++
+    if (unit === stated) l.converted[unit]++
     return LENGTH_UNITS[unit].toBase(raw)
   }
   /**
@@ -93,8 +93,11 @@ export class DecodeWalk {
     const container = l.at
     if (given !== undefined && given !== l.stated) {
       this.note("assumed", container, `lengths read as ${LENGTH_UNIT_LABELS[given]}, as the caller said (lengthUnit "${given}"), where the record states ${LENGTH_UNIT_LABELS[l.stated]}`)
-    } else if (l.converted > 0) {
-      this.note("converted", container, `${l.converted} length(s) stated in ${LENGTH_UNIT_LABELS[l.stated]}, converted to millimetres`)
+    } else {
+      for (const unit of ["cm", "in"] as const) {
+        const n = l.converted[unit]
+        if (n > 0) this.note("converted", container, `${n} length(s) stated in ${LENGTH_UNIT_LABELS[unit]}, converted to millimetres`)
+      }
     }
     const verdict = judgeLengths(init.measurementsMm, init.subject?.heightMm ?? null, l.read)
     if (verdict._tag === "Plausible") return
