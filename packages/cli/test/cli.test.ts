@@ -411,6 +411,51 @@ describe("migrate", () => {
   )
 })
 
+describe("migrate, inputs that are not what their name says", () => {
+  it(
+    "warns of an input that holds no records, on stderr and in the report, and exits 0: nothing was lost",
+    async () => {
+      for (const [name, content] of [["empty.ndjson", ""], ["blank.ndjson", "\n  \n"], ["none.json", "[]"]] as const) {
+        const input = join(tmp, name)
+        const report = join(tmp, `${name}.report.json`)
+        await writeFile(input, content)
+        const r = await run("migrate", input, "--report", report)
+        expect(r.code).toBe(0)
+        expect(r.stdout).toBe("")
+        const warning = `warning: no records read: ${input} is empty or only blank lines (or an empty JSON array)`
+        expect(r.stderr).toContain(`0 records`)
+        expect(r.stderr).toContain(warning)
+        const written = JSON.parse(await readFile(report, "utf8")) as { records: number; warnings: ReadonlyArray<string> }
+        expect(written).toMatchObject({ records: 0, warnings: [warning.slice("warning: ".length)] })
+      }
+      // One input with records among empty ones: no warning (the report counts what was read).
+      const some = await run("migrate", "examples/export/platform/entries.ndjson", join(tmp, "empty.ndjson"))
+      expect(some.code).toBe(0)
+      expect(some.stderr).not.toContain("warning:")
+    },
+    TIMEOUT
+  )
+
+  it(
+    "reads a JSON array saved under an .ndjson name as its records, pretty-printed or on one line, as the same array in a .json file",
+    async () => {
+      const array = fromRepo("examples/export/platform/entries.ndjson").split("\n").filter((l) => l.trim() !== "").map((l) => JSON.parse(l) as unknown)
+      const reference = join(tmp, "array.json")
+      await writeFile(reference, JSON.stringify(array))
+      const expected = await run("migrate", reference)
+      for (const text of [JSON.stringify(array, null, 2), JSON.stringify(array)]) {
+        const input = join(tmp, "array.ndjson")
+        await writeFile(input, text)
+        const r = await run("migrate", input)
+        expect(r.code).toBe(0)
+        expect(summaryOf(r.stderr)).toMatchObject({ records: array.length, migrated: array.length, rejected: 0 })
+        expect(r.stdout).toBe(expected.stdout)
+      }
+    },
+    TIMEOUT
+  )
+})
+
 describe("inspect", () => {
   it(
     "shows a canonical scan as a table in mm, cm and inches, with its subject and notes",

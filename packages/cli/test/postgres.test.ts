@@ -9,6 +9,7 @@ import type pg from "pg"
 import { existsSync, readFileSync } from "node:fs"
 import { mkdtemp, rm } from "node:fs/promises"
 import { tmpdir } from "node:os"
+import { type AddressInfo, createServer } from "node:net"
 import { join } from "node:path"
 import { type RunningPostgres, startPostgres } from "../../migrate/test/postgres.js"
 import { exited, repoRoot, run, spawnCli } from "./harness.js"
@@ -39,6 +40,9 @@ describe("scanbridge migrate with PostgreSQL", () => {
       expect(Number(scans.rows[0].n)).toBeGreaterThan(0)
       expect(rejects.rows).toEqual([{ record: "row-x", error_tag: "UnknownFormatError" }])
       expect(r.stderr).toContain("8 records")
+      // The reject is in the table beside the scans: no --rejects to ask for.
+      expect(r.stderr).toContain("1 rejected record(s) kept in the table migrated_rejects")
+      expect(r.stderr).not.toContain("pass --rejects FILE")
       for (const text of [r.stdout, r.stderr]) {
         expect(text).not.toContain(Redacted.value(running.server.password))
         expect(text).not.toContain(url)
@@ -71,6 +75,63 @@ describe("scanbridge migrate with PostgreSQL", () => {
       expect(wrong.code).toBe(1)
       expect(wrong.stderr).toContain("password authentication failed")
       expect(wrong.stderr).not.toContain("wrong-secret")
+    },
+    TIMEOUT
+  )
+
+  it(
+    "says when several records were one scan: the table's rows are fewer than the scans, in the summary and the report",
+    async () => {
+      await admin.query("create table twice as select id || '-again' as id, payload from legacy where id <> 'row-x' union all select id, payload from legacy")
+      const dir = await mkdtemp(join(tmpdir(), "scanbridge-pg-twice-"))
+      const report = join(dir, "twice.report.json")
+      const r = await run("migrate", "--from", url, "--query", "select id, payload from twice", "--into", url, "--table", "twice_scans", "--report", report)
+      expect(r.code, r.stderr).toBe(0)
+      // Each of the 7 records twice; some of the 7 are themselves versions of one scan.
+      const rows = Number((await admin.query("select count(*) as n from twice_scans")).rows[0].n)
+      expect(rows).toBeGreaterThan(0)
+      expect(rows).toBeLessThanOrEqual(7)
+      const repeated = 14 - rows
+      expect(r.stderr).toContain(
+        ` migrated to postgres rows as 14 scans (${rows} rows: ${repeated} scan(s) were written over a row of the same scan written earlier in this run, as several records were one scan), 1 rejected\n`
+      )
+      expect(JSON.parse(readFileSync(report, "utf8"))).toMatchObject({ records: 15, scans: 14, repeatedScans: repeated })
+      await rm(dir, { recursive: true, force: true })
+    },
+    TIMEOUT
+  )
+
+  it(
+    "names the side that failed, --from or --into, and PGPASSWORD when the server asks for a password not given",
+    async () => {
+      const noPassword = url.replace(`:${encodeURIComponent(Redacted.value(running.server.password))}@`, "@")
+      expect(noPassword).not.toBe(url)
+      const saved = process.env["PGPASSWORD"]
+      delete process.env["PGPASSWORD"]
+      try {
+        const from = await run("migrate", "--from", noPassword, "--query", "select id, payload from legacy")
+        expect(from.code).toBe(1)
+        expect(from.stderr).toMatch(/--from: connect: .*set PGPASSWORD, or give it in the URL/)
+        const into = await run("migrate", "--from", url, "--query", "select id, payload from legacy", "--into", noPassword)
+        expect(into.code).toBe(1)
+        expect(into.stderr).toMatch(/--into: connect: .*set PGPASSWORD, or give it in the URL/)
+      } finally {
+        if (saved !== undefined) process.env["PGPASSWORD"] = saved
+      }
+      const port = await new Promise<number>((resolve) => {
+        const listener = createServer().listen(0, "127.0.0.1", () => {
+          const { port } = listener.address() as AddressInfo
+          listener.close(() => resolve(port))
+        })
+      })
+      const closed = url.replace(`:${running.server.port}/`, `:${port}/`)
+      const refusedFrom = await run("migrate", "--from", closed, "--query", "select id, payload from legacy", "--into", url)
+      expect(refusedFrom.code).toBe(1)
+      expect(refusedFrom.stderr).toMatch(new RegExp(`--from: connect: .*ECONNREFUSED 127\\.0\\.0\\.1:${port}`))
+      const refusedInto = await run("migrate", "--from", url, "--query", "select id, payload from legacy", "--into", closed)
+      expect(refusedInto.code).toBe(1)
+      expect(refusedInto.stderr).toMatch(new RegExp(`--into: connect: .*ECONNREFUSED 127\\.0\\.0\\.1:${port}`))
+      for (const r of [refusedFrom, refusedInto]) expect(r.stderr).not.toContain(Redacted.value(running.server.password))
     },
     TIMEOUT
   )

@@ -109,6 +109,26 @@ describe("a resumable run", () => {
   )
 
   it(
+    "killed (SIGKILL) while it writes a --report, then resumed, leaves no temporary file of it, and writes the report of a run that never stopped",
+    async () => {
+      // A folder of its own: the only files in it are this run's.
+      const own = join(dir, "report-killed")
+      await mkdir(own)
+      const args = ["migrate", ...inputs(), "--out", join(own, "out.ndjson"), "--rejects", join(own, "out.rejects"), "--report", join(own, "report.json")]
+      await stopMidway([...args, "--resumable", "--quiet"], join(own, "out.ndjson"))
+      // The report's temporary file has the name the resumed run writes: a random one was left for ever.
+      expect(await readdir(own)).toContain(".report.json.resumable.partial")
+      await succeedsAsClean([...args, "--resume", "--quiet"], [
+        [join(own, "out.ndjson"), "ndjson"],
+        [join(own, "out.rejects"), "rejects"],
+        [join(own, "report.json"), "report"]
+      ])
+      expect((await readdir(own)).sort()).toEqual(["out.ndjson", "out.rejects", "report.json"])
+    },
+    TIMEOUT
+  )
+
+  it(
     "refuses to resume after an input has changed, and resumes nothing when there is no checkpoint",
     async () => {
       const input = join(dir, "c.ndjson")

@@ -44,7 +44,8 @@ const ReportSchema = Schema.Struct({
   byFormat: Counts,
   byStatus: Counts,
   byNoteKind: Counts,
-  byRejectReason: Counts
+  byRejectReason: Counts,
+  repeatedScans: Schema.optionalWith(Schema.Number, { exact: true })
 })
 
 const InputIdentity = Schema.Struct({ file: Schema.String, size: Schema.NullOr(Schema.Number), modified: Schema.NullOr(Schema.Number) })

@@ -13,6 +13,7 @@ export {
   type RecordPosition,
   type ResumePoint,
   type SinkChunk,
+  type SinkWritten,
   type SinkOutput,
   type SourceRecord,
   type TextOutputs,

@@ -73,7 +73,17 @@ export interface MigrateSource<E> {
  */
 export interface ChunkSink<E> {
   readonly target: OutputTarget
-  readonly write: (chunk: SinkChunk) => Effect.Effect<void, E>
+  /**
+   * Writes a chunk whole. A sink that keeps one row per scan says how many of the chunk's scans
+   * went over a row this run had written (`SinkWritten`): the report counts them (`repeatedScans`).
+   */
+  readonly write: (chunk: SinkChunk) => Effect.Effect<SinkWritten | void, E>
+}
+
+/** What a sink's write says of a chunk. */
+export interface SinkWritten {
+  /** Scans written over a row of the same scan that this run had written (in this chunk or an earlier one). */
+  readonly repeatedScans: number
 }
 
 /** A chunk of the run, migrated: its records' lines in the sink's target and their rejects. */
@@ -86,7 +96,10 @@ export interface SinkChunk {
   readonly records: number
   /** The chunk's last record, if it holds any: what a resumed run starts after. */
   readonly position: RecordPosition | undefined
-  /** The run's report with this chunk counted: what a resumed run's report goes on from. */
+  /**
+   * The run's report with this chunk counted: what a resumed run's report goes on from. Its
+   * `repeatedScans` are the earlier chunks'; a sink that counts this chunk's adds them.
+   */
   readonly report: Report
 }
 
@@ -165,13 +178,14 @@ interface PlacedChunk extends MigratedChunk {
  */
 const writerOf = <W>(
   options: TextOutputs | SinkOutput<W>,
-  report: () => Report,
+  counter: ReturnType<typeof makeCounter>,
   framing: Framing | undefined
 ): ((chunk: PlacedChunk) => Effect.Effect<void, W | MigrateOutputError>) => {
   const into = options.into
   if (into !== undefined) {
     return (chunk: PlacedChunk): Effect.Effect<void, W> =>
-      Effect.tap(into.write({ out: chunk.out, rejected: chunk.rejected, records: chunk.tally.records, position: chunk.last, report: report() }), () => {
+      Effect.map(into.write({ out: chunk.out, rejected: chunk.rejected, records: chunk.tally.records, position: chunk.last, report: counter.report() }), (written) => {
+        if (written !== undefined) counter.repeated(written.repeatedScans)
         giveBytes(chunk.out)
         giveBytes(chunk.rejected)
       })
@@ -267,9 +281,12 @@ export const migrate = <R = never, W = never>(options: MigrateOptions<R, W>) =>
     if (framing?.footer !== undefined && options.after !== undefined) {
       return yield* new UnknownTargetError({ target: to, message: `${framing.name} is written whole, so a run writing one cannot be resumed` })
     }
-    const write = writerOf(options, () => counter.report(), framing)
+    const write = writerOf(options, counter, framing)
     const after = options.after
-    if (after !== undefined) counter.merge(after.report)
+    if (after !== undefined) {
+      counter.merge(after.report)
+      counter.repeated(after.report.repeatedScans ?? 0)
+    }
     const files = listed === undefined ? [] : yield* resumedFiles(listed, after?.position)
     // By file, in the order read; the files before the resumed one keep the resumed run's.
     const hashed = options.hashInputs === true
@@ -321,5 +338,17 @@ export const migrate = <R = never, W = never>(options: MigrateOptions<R, W>) =>
     if (framing !== undefined && framing.header !== "" && after === undefined) yield* options.output!(framing.header)
     yield* pool === undefined ? migrated : Effect.zip(migrated, pool.started, { concurrent: true })
     if (framing?.footer !== undefined) yield* options.output!(framing.footer())
-    return counter.report()
+    const report = counter.report()
+    // Not an error: nothing was lost, and an input may rightly be empty (a day with no scans). But
+    // a run that read nothing is most often given the wrong file, and "0 records" alone hides it.
+    return report.records > 0 ? report : { ...report, warnings: [`no records read: ${nothingIn(listed)}`] }
   })
+
+/** What held no records, for the warning of a run that read none. */
+const nothingIn = (listed: ListedInputs | undefined): string => {
+  if (listed === undefined) return "the source gave none (a query that returned no rows?)"
+  if (listed.files.length === 0) return "the inputs hold no .ndjson, .jsonl or .json file"
+  const names = listed.files.slice(0, 3).map((f) => f.file)
+  const more = listed.files.length > names.length ? ` and ${listed.files.length - names.length} more` : ""
+  return `${names.join(", ")}${more} ${listed.files.length === 1 ? "is" : "are"} empty or only blank lines (or an empty JSON array)`
+}

@@ -26,6 +26,14 @@ export interface Report {
   readonly byRejectReason: Readonly<Record<string, number>>
   readonly rejected: number
   readonly target: string
+  /**
+   * Only into a sink that keeps one row per scan (a database table, `--into`): scans written over
+   * a row this run had written already, because several records were the same scan (the same
+   * API and id). The table then holds `scans - repeatedScans` rows of this run. Absent when none.
+   */
+  readonly repeatedScans?: number
+  /** What a count does not say and the run should (an input that held no record at all). Absent when none. */
+  readonly warnings?: ReadonlyArray<string>
 }
 
 const pad = (s: string | number, n: number) => String(s).padEnd(n)
@@ -48,8 +56,11 @@ const counts = (title: string, c: Readonly<Record<string, number>>) => {
 /** The summary at the end of a migration; with the time it took when given. */
 export const renderReport = (report: Report, seconds?: number): string => {
   const timing = seconds === undefined ? "" : ` in ${seconds.toFixed(2)} s (${Math.round(report.records / Math.max(seconds, 0.001))}/s)`
+  const repeated = report.repeatedScans ?? 0
+  const rows = repeated === 0 ? "" : ` (${report.scans - repeated} rows: ${repeated} scan(s) were written over a row of the same scan written earlier in this run, as several records were one scan)`
   return [
-    `${report.records} records${timing}: ${report.migrated} migrated to ${report.target} as ${report.scans} scans, ${report.rejected} rejected`,
+    `${report.records} records${timing}: ${report.migrated} migrated to ${report.target} as ${report.scans} scans${rows}, ${report.rejected} rejected`,
+    ...(report.warnings ?? []).map((w) => `warning: ${w}`),
     table(
       ["", "", "count"],
       [

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { Cause, Effect, Either, Exit, Layer, Redacted, Stream, Tracer } from "effect"
 import type pg from "pg"
 import { readFileSync } from "node:fs"
+import { type AddressInfo, createServer } from "node:net"
 import { join } from "node:path"
 import { setFlagsFromString } from "node:v8"
 import { runInNewContext } from "node:vm"
@@ -82,6 +83,9 @@ describe("PostgreSQL in and out", () => {
         const distinct = yield* Effect.promise(() => admin.query("select count(distinct (source_api, scan_key)) as n from scans"))
         expect(scans.length).toBe(Number(distinct.rows[0].n))
         expect(scans.length).toBeGreaterThan(0)
+        // The scans written over a row of the same scan are counted: the rows are the scans less those.
+        expect(report.repeatedScans).toBeGreaterThan(0)
+        expect(report.scans - report.repeatedScans!).toBe(scans.length)
         expect(rejects.length).toBe(report.rejected)
         // A reject is named by its row's key, and holds the record as it was stored.
         const ids = new Set((yield* Effect.promise(() => admin.query("select id::text from legacy"))).rows.map((r) => r.id))
@@ -211,6 +215,8 @@ describe("PostgreSQL in and out", () => {
         expect(resumed.read).toBe(300 - 3 * 64)
         const clean = yield* migrateInto("unbroken", false)
         expect(resumed.report).toEqual(clean.report)
+        // Repeats across the stop are counted too: the keys written before it were kept beside the checkpoint.
+        expect(resumed.report.scans - resumed.report.repeatedScans!).toBe(Number((yield* Effect.promise(() => admin.query("select count(*) as n from resumed"))).rows[0].n))
         const strip = (rows: ReadonlyArray<Record<string, unknown>>) => rows.map(({ xmin: _, ...row }) => row)
         expect(strip(yield* Effect.promise(() => rowsOf("resumed")))).toEqual(strip(yield* Effect.promise(() => rowsOf("unbroken"))))
         expect(strip(yield* Effect.promise(() => rowsOf("resumed_rejects")))).toEqual(strip(yield* Effect.promise(() => rowsOf("unbroken_rejects"))))
@@ -274,6 +280,80 @@ describe("PostgreSQL in and out", () => {
           expect(text).not.toContain(Redacted.value(server.password))
           expect(text).not.toContain(wrong)
         }
+      }),
+    TIMEOUT
+  )
+
+  it.live(
+    "counts the scans several records were, within a chunk and across chunks, whether or not a checkpoint is kept",
+    () =>
+      Effect.gen(function* () {
+        const entries = readFileSync(join(EXPORT, "platform/entries.ndjson"), "utf8").split("\n").filter((l) => l.trim() !== "")
+        // 15 scans of their own ids, then 11 records that are scans already read: 26 records, 15 rows.
+        const scan = (i: number) => {
+          const entry = JSON.parse(entries[0]!) as { entry: { id: string } }
+          entry.entry.id = `twice_${i}`
+          return JSON.stringify(entry)
+        }
+        yield* Effect.promise(() => admin.query("create table twice (id bigint primary key, payload text)"))
+        const records = [...[...Array(15).keys()].map(scan), ...[0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 14].map(scan)]
+        for (const [i, r] of records.entries()) yield* Effect.promise(() => admin.query("insert into twice values ($1, $2)", [i, r]))
+        for (const input of [undefined, { name: "twice", identity: "26 rows" }]) {
+          const table = input === undefined ? "twice_plain" : "twice_kept"
+          const report = yield* Effect.scoped(
+            Effect.gen(function* () {
+              const url = urlOf(server)
+              const source = yield* postgresSource({ url, query: "select id, payload from twice", batch: 5 })
+              const into = yield* postgresSink({ url, table, ...(input === undefined ? {} : { input }) })
+              return yield* migrate({ inputs: source, into })
+            })
+          ).pipe(Effect.provide(layer))
+          const rows = Number((yield* Effect.promise(() => admin.query(`select count(*) as n from ${table}`))).rows[0].n)
+          expect(report).toMatchObject({ records: 26, migrated: 26, scans: 26, repeatedScans: 11 })
+          expect(rows).toBe(15)
+        }
+      }),
+    TIMEOUT
+  )
+
+  it.live(
+    "names the side that failed (--from, --into), and what to do about a password the server asks for",
+    () =>
+      Effect.gen(function* () {
+        const query = "select id, payload from legacy"
+        const noPassword = Redacted.make(`postgres://${server.username}@${server.host}:${server.port}/${server.database}`)
+        const saved = process.env["PGPASSWORD"]
+        delete process.env["PGPASSWORD"]
+        const [from, into] = yield* Effect.all([
+          Effect.flip(Effect.scoped(postgresSource({ url: noPassword, query, name: "--from" }))),
+          Effect.flip(Effect.scoped(postgresSink({ url: noPassword, table: "nowhere", name: "--into" })))
+        ]).pipe(Effect.ensuring(Effect.sync(() => (saved === undefined ? undefined : void (process.env["PGPASSWORD"] = saved)))))
+        expect(from.message).toMatch(/^--from: connect: .*password.*: set PGPASSWORD, or give it in the URL/)
+        expect(into.message).toMatch(/^--into: connect: .*password.*: set PGPASSWORD, or give it in the URL/)
+        const wrong = yield* Effect.flip(Effect.scoped(postgresSink({ url: urlOf(server, "not-it"), table: "nowhere", name: "--into" })))
+        expect(wrong).toMatchObject({ operation: "connect", code: "28P01" })
+        expect(wrong.message).toMatch(/^--into: connect: .*\(the password, from the URL or else PGPASSWORD, is not this user's: check it\)$/)
+        // A port nothing listens on: the free one a server just left.
+        const port = yield* Effect.promise(
+          () =>
+            new Promise<number>((resolve) => {
+              const listener = createServer().listen(0, "127.0.0.1", () => {
+                const { port } = listener.address() as AddressInfo
+                listener.close(() => resolve(port))
+              })
+            })
+        )
+        const closed = urlOf({ ...server, port })
+        const refusedFrom = yield* Effect.flip(Effect.scoped(postgresSource({ url: closed, query, name: "--from" })))
+        const refusedInto = yield* Effect.flip(Effect.scoped(postgresSink({ url: closed, table: "nowhere", name: "--into" })))
+        for (const [side, e] of [["--from", refusedFrom], ["--into", refusedInto]] as const) {
+          expect(e).toMatchObject({ operation: "connect", code: "ECONNREFUSED" })
+          expect(e.message).toMatch(new RegExp(`^${side}: connect: .*ECONNREFUSED 127\\.0\\.0\\.1:${port} \\(no server accepts connections there`))
+        }
+        // Failures after the connection name their side too.
+        const bad = yield* Effect.flip(Effect.scoped(postgresSource({ url: urlOf(server), query: "select id from nowhere", name: "--from" })))
+        expect(bad.message).toMatch(/^--from: read: /)
+        for (const e of [from, into, wrong, refusedFrom, refusedInto, bad]) expect(`${String(e)} ${JSON.stringify(e)}`).not.toContain(Redacted.value(server.password))
       }),
     TIMEOUT
   )

@@ -57,6 +57,17 @@ const file = fc.tuple(fc.boolean(), fc.array(fc.tuple(piece, ending), { maxLengt
   concat([utf8(bom ? "\uFEFF" : ""), ...lines.flat(), tail])
 )
 
+/**
+ * A file as above, NDJSON whatever its lines: one whose first non-blank line opens a JSON array
+ * is read as a JSON array (see "a JSON array under another name than .json"), so such a file gets
+ * a record before it.
+ */
+const ndjsonFile = file.map((bytes) => {
+  const bom = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0
+  const first = new TextDecoder().decode(bytes.subarray(bom)).split("\n").find((line) => line.trim() !== "")
+  return first?.trim().startsWith("[") ? concat([bytes.subarray(0, bom), utf8('{"first":1}\n'), bytes.subarray(bom)]) : bytes
+})
+
 /** Where each line of some bytes begins. */
 const lineStarts = (bytes: Uint8Array) => [0, ...[...bytes.keys()].filter((i) => bytes[i] === 10).map((i) => i + 1)]
 
@@ -66,7 +77,7 @@ describe("reading NDJSON in chunks of bytes", () => {
     try {
       let n = 0
       await fc.assert(
-        fc.asyncProperty(file, async (bytes) => {
+        fc.asyncProperty(ndjsonFile, async (bytes) => {
           const path = join(dir, `f${n++}.ndjson`)
           writeFileSync(path, bytes)
           const records = await read(readRecords(path))
@@ -360,6 +371,90 @@ describe("standard input", () => {
     expect(error).toBeInstanceOf(MigrateInputError)
     expect(error.message).toContain("standard input")
   })
+})
+
+describe("a JSON array under another name than .json", () => {
+  const array = (n: number, pretty: boolean) => {
+    const values = entries(n).map((e) => JSON.parse(e) as unknown)
+    return pretty ? JSON.stringify(values, null, 2) : JSON.stringify(values)
+  }
+
+  it("is read as its elements, as the same array in a .json file is, whatever its name, layout or compression", () =>
+    inTemp(async (dir) =>
+      fc.assert(
+        fc.asyncProperty(
+          fc.integer({ min: 0, max: 40 }),
+          fc.boolean(),
+          fc.constantFrom("a.ndjson", "a.jsonl", "a.ndjson.gz", "a.txt"),
+          fc.constantFrom("", "\n", "\n\n  \n"),
+          async (n, pretty, name, around) => {
+            const text = `${around}${array(n, pretty)}${around}`
+            const path = join(dir, name)
+            await writeFile(path, name.endsWith(".gz") ? gzipSync(text) : text)
+            await writeFile(join(dir, "a.json"), text)
+            const read = await run({ inputs: [path] })
+            const reference = await run({ inputs: [join(dir, "a.json")] })
+            expect(read.report).toMatchObject({ records: n, migrated: n, rejected: 0 })
+            expect(read.out).toBe(reference.out)
+            expect(read.rejects).toEqual([])
+          }
+        ),
+        { numRuns: 30 }
+      )
+    ))
+
+  it("numbers its records by element, so that a reject names the element", () =>
+    inTemp(async (dir) => {
+      const path = join(dir, "scans.ndjson")
+      await writeFile(path, JSON.stringify([JSON.parse(ENTRIES[0]!), { kind: "not a scan" }, JSON.parse(ENTRIES[1]!)], null, 2))
+      const { report, rejects } = await run({ inputs: [path] })
+      expect(report).toMatchObject({ records: 3, migrated: 2, rejected: 1 })
+      expect(rejects.map((r) => [r.file, r.line, r.error.tag])).toEqual([[path, 2, "UnknownFormatError"]])
+    }))
+
+  // The choice documented at fileChooser: an array on the first line and records after it is NDJSON.
+  it("is NDJSON when its first line is a whole array and other records follow: that line is one reject, the others migrate", () =>
+    inTemp(async (dir) => {
+      const path = join(dir, "mixed.ndjson")
+      await writeFile(path, `[${ENTRIES[0]}]\n${entries(5).join("\n")}\n`)
+      const { report, rejects } = await run({ inputs: [path] })
+      expect(report).toMatchObject({ records: 6, migrated: 5, rejected: 1 })
+      expect(rejects.map((r) => [r.line, r.raw])).toEqual([[1, `[${ENTRIES[0]}]`]])
+    }))
+
+  it("that does not parse is refused once, saying it is a JSON array, not read as a reject per line", () =>
+    inTemp(async (dir) => {
+      for (const name of ["broken.ndjson", "broken.json"]) {
+        const path = join(dir, name)
+        await writeFile(path, array(20, true).replace(/\}\s*,\s*\{/, "} {"))
+        const error = await failure({ inputs: [path] })
+        expect(error).toBeInstanceOf(MigrateInputError)
+        expect(error.message).toMatch(new RegExp(`^${path.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}: this file is a JSON array, and it does not parse as one \\(.+\\); fix it, or write one record per line \\(NDJSON\\)$`))
+      }
+    }))
+})
+
+describe("inputs that hold no records", () => {
+  it("end in a report that says so (warnings), and a run that read records has none", () =>
+    inTemp(async (dir) => {
+      const files = ["a.ndjson", "b.json", "c.ndjson.gz", "d.jsonl", "e.ndjson"].map((f) => join(dir, f))
+      await writeFile(files[0]!, "")
+      await writeFile(files[1]!, "[]")
+      await writeFile(files[2]!, gzipSync("\n\n"))
+      await writeFile(files[3]!, " \r\n")
+      await writeFile(files[4]!, "")
+      const one = await run({ inputs: [files[0]!] })
+      expect(one.report).toMatchObject({ records: 0, warnings: [`no records read: ${files[0]} is empty or only blank lines (or an empty JSON array)`] })
+      const all = await run({ inputs: files })
+      expect(all.report.warnings).toEqual([`no records read: ${files.slice(0, 3).join(", ")} and 2 more are empty or only blank lines (or an empty JSON array)`])
+      const folder = await run({ inputs: [dir] })
+      expect(folder.report.warnings).toHaveLength(1)
+      await mkdir(join(dir, "nothing"))
+      expect((await run({ inputs: [join(dir, "nothing")] })).report.warnings).toEqual(["no records read: the inputs hold no .ndjson, .jsonl or .json file"])
+      const some = await run({ inputs: [...files, join(repo, "examples/export/platform/entries.ndjson")] })
+      expect(some.report.records).toBeGreaterThan(0)
+      expect(some.report).not.toHaveProperty("warnings")
+    }))
 })
 
 describe("named pipes", () => {

@@ -1,7 +1,8 @@
 /**
  * Resuming a run (`after`): whatever chunk a run stopped after, a run resumed from there, with the
  * outputs as far as they had been written, ends with the bytes and the report of a run that never
- * stopped, over NDJSON (blank lines, rejects, a line too long for a chunk), a JSON array and a .gz.
+ * stopped, over NDJSON (blank lines, rejects, a line too long for a chunk, a first record that is an
+ * array), a JSON array (named .json, and pretty-printed or on one line under an NDJSON name) and a .gz.
  * A run that hashes its inputs hashes exactly what a resumed run stands on: each file up to the
  * last record written, and `verifyInputs` reads the same bytes again.
  */
@@ -54,7 +55,12 @@ describe("a resumed run", () => {
       await writeFile(join(dir, "b.json"), `[${records.join(",")}]`)
       await writeFile(join(dir, "c.ndjson.gz"), gzipSync(`${many(CHUNK_LINES + 3, 7)}`))
       await writeFile(join(dir, "d.ndjson"), `${records[0]}\n${"x".repeat(2 * 1024 * 1024)}\n${many(40, 3)}`)
-      const inputs = ["a.ndjson", "b.json", "c.ndjson.gz", "d.ndjson"].map((f) => join(dir, f))
+      // JSON arrays under NDJSON names (read as their elements, in chunks), and NDJSON whose first record is an array.
+      const elements = Array.from({ length: CHUNK_LINES + 40 }, (_, i) => records[i % records.length]!)
+      await writeFile(join(dir, "e.ndjson"), JSON.stringify(elements.map((r) => JSON.parse(r) as unknown), null, 2))
+      await writeFile(join(dir, "f.jsonl"), `[${records.join(",")}]\n`)
+      await writeFile(join(dir, "g.ndjson"), `[${records[0]}]\n${many(30, 1)}`)
+      const inputs = ["a.ndjson", "b.json", "c.ndjson.gz", "d.ndjson", "e.ndjson", "f.jsonl", "g.ndjson"].map((f) => join(dir, f))
       for (const to of ["canonical", "csv"]) {
         const clean = await Effect.runPromise(runOf(inputs, to))
         expect(clean.progress.length).toBeGreaterThan(6)

@@ -139,7 +139,7 @@ export const runMigrate = (args: MigrateArgs) => {
 
       // The inputs are listed (or the query checked) before any output is opened: a missing input touches nothing.
       const postgres = Option.isSome(args.from) || Option.isSome(args.into) ? yield* Effect.promise(() => import("@scanbridge/migrate/postgres")) : undefined
-      const source = postgres !== undefined && Option.isSome(args.from) ? yield* postgres.postgresSource({ url: args.from.value, query: Option.getOrThrow(args.query) }) : undefined
+      const source = postgres !== undefined && Option.isSome(args.from) ? yield* postgres.postgresSource({ url: args.from.value, query: Option.getOrThrow(args.query), name: "--from" }) : undefined
       const listed = source === undefined ? yield* listInputs(given) : undefined
       // A query is its own identity: a resume of another query is refused, not read from the first's key on.
       const identities = listed === undefined ? [{ file: Option.getOrThrow(args.query), size: null, modified: null }] : yield* inputIdentities(listed)
@@ -149,6 +149,7 @@ export const runMigrate = (args: MigrateArgs) => {
         postgres !== undefined && Option.isSome(args.into)
           ? yield* postgres.postgresSink({
               url: args.into.value,
+              name: "--into",
               table: args.table,
               input: readWith(postgres.sinkInput(source !== undefined ? { query: Option.getOrThrow(args.query) } : identities), decode)
             })
@@ -196,7 +197,9 @@ export const runMigrate = (args: MigrateArgs) => {
       const rejects = yield* open(args.rejects, "--rejects")
       // The report is written whole at the end, from the report the checkpoint goes on from: nothing
       // of it to resume, and the same bytes whether or not the run being resumed was given --report.
-      const reportFile = yield* open(args.report, undefined)
+      // A resumable run's is kept under the name its resumed run writes (opened anew, not appended to), as
+      // a random one killed with the process (SIGKILL: no finalizer runs) was left behind for ever.
+      const reportFile = yield* open(args.report, "--report")
       const writerOf = (output: OutputFile | undefined, value: Option.Option<string>) => (output !== undefined ? output.write : isStdout(value) ? toStdout : undefined)
       // Without --rejects, rejects are counted in the report, not formatted.
       const rejectsWriter = writerOf(rejects, args.rejects)
@@ -270,7 +273,9 @@ export const runMigrate = (args: MigrateArgs) => {
       if (!args.quiet) {
         const seconds = ((yield* Clock.currentTimeMillis) - started) / 1000
         yield* stdio.err(`${renderReport(report, seconds)}\n`)
-        if (report.rejected > 0 && Option.isNone(args.rejects)) yield* stdio.err(`${report.rejected} rejected record(s) not kept: pass --rejects FILE to keep them\n`)
+        // An empty input only warns (in the summary above and in the report), and exits 0: nothing was lost.
+        if (report.rejected > 0 && sink !== undefined) yield* stdio.err(`${report.rejected} rejected record(s) kept in the table ${args.table}${postgres!.REJECTS_SUFFIX}\n`)
+        else if (report.rejected > 0 && Option.isNone(args.rejects)) yield* stdio.err(`${report.rejected} rejected record(s) not kept: pass --rejects FILE to keep them\n`)
       }
       if (args.strict && report.rejected > 0) yield* exitWith(ExitCode.rejected)
     })

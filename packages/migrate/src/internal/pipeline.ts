@@ -104,7 +104,12 @@ const addAll = (into: Record<string, number>, from: Readonly<Record<string, numb
  */
 export const makeCounter = (target: string) => {
   const total = emptyTally()
+  let repeatedScans = 0
   return {
+    /** Counts scans a sink wrote over a row of the same scan it had written in this run. */
+    repeated(n: number): void {
+      repeatedScans += n
+    },
     merge(tally: Tally): void {
       total.records += tally.records
       total.migrated += tally.migrated
@@ -126,7 +131,8 @@ export const makeCounter = (target: string) => {
         byFormat: { ...byFormat },
         byStatus: { ...byStatus },
         byNoteKind: { ...byNoteKind },
-        byRejectReason: { ...byRejectReason }
+        byRejectReason: { ...byRejectReason },
+        ...(repeatedScans === 0 ? {} : { repeatedScans })
       }
     }
   }

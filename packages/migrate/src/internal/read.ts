@@ -364,11 +364,21 @@ const recordRanges = (bytes: Uint8Array): Array<readonly [number, number]> => {
   return ranges
 }
 
+/** Whether a document's first character (after a byte order mark and white space) opens an array. */
+const opensArray = (bytes: Uint8Array): boolean => {
+  let at = hasBom(bytes) ? 3 : 0
+  while (isSpace(bytes[at])) at++
+  return bytes[at] === 0x5b
+}
+
 /**
  * A JSON document's chunks: an array's elements (or a lone object) as records, each as
- * JSON.stringify writes it. A document that does not parse is read line by line, as NDJSON.
+ * JSON.stringify writes it. A document that does not parse is read line by line, as NDJSON, but
+ * for one that opens an array: its lines are pieces of one value, and as records each would be a
+ * reject of its own (a pretty-printed array of 300 scans, some 1,700 `InvalidJson`) that says
+ * nothing of the file. It is refused once, with where it stops parsing.
  */
-const documentChunks = (file: string, bytes: Uint8Array, inputBytes: number): Stream.Stream<InputChunk> => {
+const documentChunks = (file: string, bytes: Uint8Array, inputBytes: number): Stream.Stream<InputChunk, MigrateInputError> => {
   let text: string
   let utf8 = true
   try {
@@ -380,7 +390,15 @@ const documentChunks = (file: string, bytes: Uint8Array, inputBytes: number): St
   let json: unknown
   try {
     json = JSON.parse(text)
-  } catch {
+  } catch (e) {
+    if (opensArray(bytes)) {
+      return Stream.fail(
+        new MigrateInputError({
+          file,
+          message: `${file}: this file is a JSON array, and it does not parse as one (${describe(e)}); fix it, or write one record per line (NDJSON)`
+        })
+      )
+    }
     return linesOf(file, Stream.make(bytes), (end) => Math.round((inputBytes * end) / Math.max(bytes.length, 1)))
   }
   const items: ReadonlyArray<unknown> = Array.isArray(json) ? json : [json]
@@ -489,51 +507,99 @@ const gunzip = <R>(file: string, bytes: Stream.Stream<Uint8Array, MigrateInputEr
 
 const collect = <E, R>(bytes: Stream.Stream<Uint8Array, E, R>) => Effect.map(Stream.runCollect(bytes), (parts) => concat(Chunk.toReadonlyArray(parts)))
 
-/** Whether a line says its input is NDJSON: a JSON value but an array. Undefined for a blank line. */
-const isNdjsonLine = (bytes: Uint8Array): boolean | undefined => {
-  const text = lossy.decode(hasBom(bytes) ? bytes.subarray(3) : bytes).trim()
-  if (text === "") return undefined
+/** How an input is read: as NDJSON lines, or as one JSON document. */
+type Reading = "lines" | "document"
+
+/**
+ * Chooses how to read an input from its first lines: called with each line (without its \n, a
+ * byte order mark maybe first) until it answers, then, if it has not, with null at the input's end.
+ */
+type Chooser = (line: Uint8Array | null) => Reading | undefined
+
+/** A line's text, trimmed, without a byte order mark. */
+const lineText = (bytes: Uint8Array) => lossy.decode(hasBom(bytes) ? bytes.subarray(3) : bytes).trim()
+
+const parses = (text: string): { readonly value: unknown } | undefined => {
   try {
-    return !Array.isArray(JSON.parse(text))
+    return { value: JSON.parse(text) as unknown }
   } catch {
-    return false
+    return undefined
   }
 }
 
 /**
- * Standard input's chunks. When its first non-blank line is a JSON value other than an array,
- * it is NDJSON, streamed as it comes. Otherwise (a pretty-printed document, or an array on one
- * line) it is one JSON document, read whole, like a `.json` file (line by line if it does not
- * parse). Only the first line is held before the choice.
+ * Standard input: when its first non-blank line is a JSON value other than an array, it is NDJSON,
+ * streamed as it comes. Otherwise (a pretty-printed document, or an array on one line) it is one
+ * JSON document, read whole, like a `.json` file (line by line if it does not parse).
  */
-const stdinChunks = (bytes: Stream.Stream<Uint8Array, MigrateInputError>, consumed: () => number): Stream.Stream<InputChunk, MigrateInputError> =>
+const stdinChooser = (): Chooser => (line) => {
+  if (line === null) return "lines"
+  const text = lineText(line)
+  if (text === "") return undefined
+  const parsed = parses(text)
+  return parsed !== undefined && !Array.isArray(parsed.value) ? "lines" : "document"
+}
+
+/**
+ * A file named as NDJSON (or anything but `.json`) that holds a JSON array is read as a `.json`
+ * file is, whatever its name: its elements are the records. It is a JSON array when its first
+ * non-blank line opens one and either does not parse alone (the array goes on over the next lines:
+ * pretty-printed) or is the file's only line (an array on one line). A first line that is a whole
+ * array followed by other records is NDJSON whose first record is an array: read line by line, that
+ * record is rejected as what it is, and the others migrate. Only the first line that opens an array
+ * costs a parse; any other file is streamed as before.
+ */
+const fileChooser = (): Chooser => {
+  let wholeArray = false
+  return (line) => {
+    if (line === null) return wholeArray ? "document" : "lines"
+    const text = lineText(line)
+    if (text === "") return undefined
+    if (wholeArray || !text.startsWith("[")) return "lines"
+    if (parses(text) === undefined) return "document"
+    wholeArray = true
+    return undefined
+  }
+}
+
+/**
+ * An input's chunks, read as `choose` decides from its first lines: as lines, streamed, or as one
+ * document, read whole. Only the lines before the choice are held.
+ */
+const chosenChunks = <R>(
+  bytes: Stream.Stream<Uint8Array, MigrateInputError, R>,
+  choose: Chooser,
+  asLines: (all: Stream.Stream<Uint8Array, MigrateInputError, R>) => Stream.Stream<InputChunk, MigrateInputError, R>,
+  asDocument: (all: Stream.Stream<Uint8Array, MigrateInputError, R>) => Stream.Stream<InputChunk, MigrateInputError, R>
+): Stream.Stream<InputChunk, MigrateInputError, R> =>
   Stream.unwrapScoped(
     Effect.gen(function* () {
       const pull = yield* Stream.toPull(bytes)
       const head: Array<Uint8Array> = []
       let line: Array<Uint8Array> = []
-      let ndjson: boolean | undefined
+      let reading: Reading | undefined
       let ended = false
-      while (ndjson === undefined && !ended) {
+      while (reading === undefined && !ended) {
         const parts = yield* Effect.catchAll(pull, Option.match({ onNone: () => Effect.succeed(null), onSome: Effect.fail }))
         if (parts === null) {
           ended = true
-          ndjson = isNdjsonLine(concat(line)) ?? true
+          const last = concat(line)
+          reading = (last.length > 0 ? choose(last) : undefined) ?? choose(null) ?? "lines"
           break
         }
         for (const part of parts) {
           head.push(part)
           let from = 0
-          for (let lf = part.indexOf(10); ndjson === undefined && lf >= 0; lf = part.indexOf(10, from)) {
-            ndjson = isNdjsonLine(concat([...line, part.subarray(from, lf)]))
+          for (let lf = part.indexOf(10); reading === undefined && lf >= 0; lf = part.indexOf(10, from)) {
+            reading = choose(concat([...line, part.subarray(from, lf)]))
             line = []
             from = lf + 1
           }
-          if (ndjson === undefined) line.push(part.subarray(from))
+          if (reading === undefined) line.push(part.subarray(from))
         }
       }
       const all = Stream.concat(Stream.fromIterable(head), ended ? Stream.empty : Stream.repeatEffectChunkOption(pull))
-      return ndjson ? linesOf(STDIN, all) : Stream.unwrap(Effect.map(collect(all), (document) => documentChunks(STDIN, document, consumed())))
+      return reading === "document" ? asDocument(all) : asLines(all)
     })
   )
 
@@ -569,15 +635,12 @@ export const inputChunks = (input: InputFile, stdin?: StdinBytes, hashed = false
           : bytesOf(fs, input)
       let read = 0
       const counted = Stream.map(source, (bytes) => ((read += bytes.length), bytes))
-      if (input.kind === "stdin") return stdinChunks(counted, () => read)
-      const gz = isGzip(file)
-      const content = gz ? gunzip(file, counted) : counted
-      if (/\.json(?:\.gz)?$/.test(file)) {
+      const asDocument = (content: Stream.Stream<Uint8Array, MigrateInputError>) =>
         // A JSON document is read whole: its records only exist once it parses.
-        return Stream.unwrap(
+        Stream.unwrap(
           Effect.map(collect(content), (bytes) => {
             const chunks = documentChunks(file, bytes, read)
-            if (!hashed) return chunks
+            if (!hashed || input.kind === "stdin") return chunks
             // All of it is hashed with the first chunk; each chunk carries the same digest.
             let rest = bytes
             const whole = () => {
@@ -588,10 +651,17 @@ export const inputChunks = (input: InputFile, stdin?: StdinBytes, hashed = false
             return withDigests(file, chunks, whole, digestOnly)
           })
         )
-      }
+      if (input.kind === "stdin") return chosenChunks(counted, stdinChooser(), (all) => linesOf(STDIN, all), asDocument)
+      const gz = isGzip(file)
+      const content = gz ? gunzip(file, counted) : counted
+      if (/\.json(?:\.gz)?$/.test(file)) return asDocument(content)
       // A regular file's reads are buffers of `takeBytes`, given back as they are cut into chunks.
-      const lines = gz ? linesOf(file, content, () => read) : linesOf(file, content, undefined, input.kind === "file" && input.size !== null)
-      return hashed ? withDigests(file, lines, (chunk) => (chunk._tag === "Lines" ? { bytes: chunk.bytes, upTo: lastRecordEnd(chunk) } : undefined), digestOnly) : lines
+      const asLines = (all: Stream.Stream<Uint8Array, MigrateInputError>) => {
+        const lines = gz ? linesOf(file, all, () => read) : linesOf(file, all, undefined, input.kind === "file" && input.size !== null)
+        return hashed ? withDigests(file, lines, (chunk) => (chunk._tag === "Lines" ? { bytes: chunk.bytes, upTo: lastRecordEnd(chunk) } : undefined), digestOnly) : lines
+      }
+      // Any other name may still hold a JSON array (fileChooser): a resumed run chooses as the first did, from the same bytes.
+      return chosenChunks(content, fileChooser(), asLines, asDocument)
     })
   )
 

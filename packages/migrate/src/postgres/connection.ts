@@ -11,6 +11,11 @@ import { PostgresError } from "./errors.js"
 export interface PostgresOptions {
   /** `postgres://user:password@host:port/database`; held redacted, never in an error, a log or a span. */
   readonly url: Redacted.Redacted<string>
+  /**
+   * What errors call this database, when a run has more than one: the flag that gave its URL
+   * (`--from`, `--into`). Every PostgresError of the source or sink then begins with it.
+   */
+  readonly name?: string
 }
 
 const JSON_OID = 114

@@ -15,8 +15,31 @@ export class PostgresError extends Schema.TaggedError<PostgresError>("@scanbridg
   static of(operation: string, url: Redacted.Redacted<string>, cause: unknown): PostgresError {
     const message = cause instanceof Error ? cause.message : String(cause)
     const code = typeof cause === "object" && cause !== null && "code" in cause && typeof cause.code === "string" ? cause.code : null
-    return new PostgresError({ operation, code, message: `${operation}: ${scrub(message, url)}` })
+    return new PostgresError({ operation, code, message: `${operation}: ${scrub(message, url)}${hintOf(code, message)}` })
   }
+
+  /**
+   * This error said of one database of several (a run reads from one and writes into another):
+   * its message begins with `name`, such as the flag that gave its URL (`--from`).
+   */
+  on(name: string | undefined): PostgresError {
+    return name === undefined || this.message.startsWith(`${name}: `) ? this : new PostgresError({ operation: this.operation, code: this.code, message: `${name}: ${this.message}` })
+  }
+}
+
+/**
+ * What to do about the failures whose driver message does not say: a password the server asks for
+ * and that was never given (SCRAM: the driver's "client password must be a string"; md5 or plain:
+ * the server's "empty password returned by client"; `pg` takes it from the URL, else from
+ * PGPASSWORD), one it refuses, a server that does not answer.
+ */
+const hintOf = (code: string | null, message: string): string => {
+  if (/password must be a string|empty password|no password supplied/i.test(message)) {
+    return " (the server asks for a password, and none was given: set PGPASSWORD, or give it in the URL, postgres://USER:PASSWORD@HOST/DATABASE)"
+  }
+  if (code === "28P01") return " (the password, from the URL or else PGPASSWORD, is not this user's: check it)"
+  if (code === "ECONNREFUSED") return " (no server accepts connections there: is it running, and are the URL's host and port right?)"
+  return ""
 }
 
 /** `text` without the URL, its password (as written and decoded) or its user info. */

@@ -79,6 +79,18 @@ export const createCheckpoints = (table: TableName): string =>
   `"table_name" text not null, "input" text not null, "identity" text not null, "position" jsonb not null, "report" jsonb not null, ` +
   `"updated_at" timestamptz not null default now(), primary key ("table_name", "input"))`
 
+export const RUN_KEYS = "scanbridge_run_keys"
+
+/**
+ * The scans a run with a checkpoint has written, by key, for the report's `repeatedScans`: kept
+ * beside the checkpoint (and written in the same transactions), so that a resumed run counts a
+ * scan it repeats from before the stop as the run that never stopped would. `temporary`: for a
+ * run with no checkpoint, whose keys live as long as its connection.
+ */
+export const createRunKeys = (table: TableName, temporary: boolean): string =>
+  `create ${temporary ? "temporary table" : `table if not exists ${qualified({ schema: table.schema, name: RUN_KEYS })}`}${temporary ? ` ${quote(RUN_KEYS)}` : ""} (` +
+  `"table_name" text not null, "input" text not null, "source_api" text not null, "scan_key" text not null, primary key ("table_name", "input", "source_api", "scan_key"))`
+
 /** The SQL type names `format_type` gives for ours. */
 export const FORMAT_TYPES: Readonly<Record<string, string>> = { timestamptz: "timestamp with time zone" }
 

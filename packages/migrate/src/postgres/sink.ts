@@ -28,7 +28,9 @@ import {
   columnsDiffer,
   createTable,
   CHECKPOINTS,
+  RUN_KEYS,
   createCheckpoints,
+  createRunKeys,
   qualified,
   quote,
   tableName
@@ -89,6 +91,27 @@ const copyAndUpsert = (client: pg.PoolClient, url: Redacted.Redacted<string>, ta
         `on conflict (${keys}) do update set ${updates.join(", ")} where ${changed}`
     )
   })
+
+/**
+ * How many of the staged scans go over a row this run had written: a key staged n times is n - 1
+ * repeats, and n if an earlier chunk wrote it. The chunk's keys join the run's (`runKeys`, rows of
+ * this table and input), in the chunk's transaction: a chunk rolled back takes its keys back too.
+ */
+const repeatsIn = (client: pg.PoolClient, url: Redacted.Redacted<string>, stage: string, runKeys: string, run_: readonly [string, string]) => {
+  const keys = SCANS_KEY.map(quote).join(", ")
+  return Effect.map(
+    run<{ repeated: string }>(
+      client,
+      url,
+      "write",
+      `with staged as (select ${keys}, count(*) as n from ${stage} group by ${keys}), ` +
+        `fresh as (insert into ${runKeys} ("table_name", "input", ${keys}) select $1, $2, ${keys} from staged on conflict do nothing returning 1) ` +
+        `select ((select coalesce(sum(n), 0) from staged) - (select count(*) from fresh))::text as repeated`,
+      run_
+    ),
+    ({ rows }) => Number(rows[0]?.repeated ?? 0)
+  )
+}
 
 /** U+0000 and lone UTF-16 surrogates: what PostgreSQL text cannot hold. */
 const UNSTORABLE = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g
@@ -216,17 +239,35 @@ export const postgresSink = (options: PostgresSinkOptions): Effect.Effect<Postgr
           )
     yield* stageFor(client, url, scans, `"scanbridge_stage_scans"`)
     yield* stageFor(client, url, rejects, `"scanbridge_stage_rejects"`)
+    // A run with a checkpoint keeps its scans' keys beside it, for the run that resumes it; one
+    // without, for as long as its connection.
+    yield* run(client, url, "create table", createRunKeys(name, input === undefined))
+    const runKeys = input === undefined ? quote(RUN_KEYS) : qualified({ schema: name.schema, name: RUN_KEYS })
+    const thisRun = [scans.name, input?.name ?? ""] as const
     const write = (chunk: SinkChunk) =>
       Effect.gen(function* () {
         yield* run(client, url, "write", "begin")
-        if (chunk.out.length > 0) yield* copyAndUpsert(client, url, scans, `"scanbridge_stage_scans"`, chunk.out)
+        // A run's first chunk (nothing counted before it, so not a resumed run's) forgets the keys of any earlier run of the input.
+        if (chunk.report.records === chunk.records) yield* run(client, url, "write", `delete from ${runKeys} where "table_name" = $1 and "input" = $2`, thisRun)
+        let repeatedScans = 0
+        if (chunk.out.length > 0) {
+          yield* copyAndUpsert(client, url, scans, `"scanbridge_stage_scans"`, chunk.out)
+          repeatedScans = yield* repeatsIn(client, url, `"scanbridge_stage_scans"`, runKeys, thisRun)
+        }
         if (chunk.rejected.length > 0) yield* copyAndUpsert(client, url, rejects, `"scanbridge_stage_rejects"`, rejectRows(chunk.rejected))
-        yield* checkpoint(chunk)
+        const report = repeatedScans === 0 ? chunk.report : { ...chunk.report, repeatedScans: (chunk.report.repeatedScans ?? 0) + repeatedScans }
+        yield* checkpoint({ ...chunk, report })
         yield* run(client, url, "write", "commit")
+        return { repeatedScans }
       }).pipe(
         // A failed chunk is rolled back whole (if the connection still answers): what was committed before stays.
         Effect.tapError(() => Effect.ignore(run(client, url, "write", "rollback"))),
+        Effect.mapError((e) => e.on(options.name)),
         Effect.withSpan("scanbridge.postgres.write", { attributes: { table: scans.name, records: chunk.records } })
       )
-    return { target: { to: POSTGRES_ROWS }, write, resumePoint }
-  }).pipe(Effect.withSpan("scanbridge.postgres.sink", { attributes: { table: options.table } }))
+    return { target: { to: POSTGRES_ROWS }, write, resumePoint: Effect.mapError(resumePoint, (e) => e.on(options.name)) }
+  }).pipe(
+    // The run's other database, if it has one, fails with errors of its own: each names its side.
+    Effect.mapError((e) => e.on(options.name)),
+    Effect.withSpan("scanbridge.postgres.sink", { attributes: { table: options.table } })
+  )

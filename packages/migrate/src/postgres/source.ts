@@ -127,10 +127,15 @@ export const postgresSource = (options: PostgresSourceOptions): Effect.Effect<Po
         )
       )
     }
+    // The run's other database, if it has one, fails with errors of its own: each names its side.
+    const named = (records: Stream.Stream<ReadonlyArray<SourceRecord>, PostgresError>) => Stream.mapError(records, (e) => e.on(options.name))
     const after = (position: RecordPosition | undefined): MigrateSource<PostgresError> =>
-      position?.key === undefined ? { records: recordsAfter(undefined) } : { records: recordsAfter({ key: position.key, line: position.line }) }
-    return { records: recordsAfter(options.after), after }
-  }).pipe(Effect.withSpan("scanbridge.postgres.source"))
+      position?.key === undefined ? { records: named(recordsAfter(undefined)) } : { records: named(recordsAfter({ key: position.key, line: position.line })) }
+    return { records: named(recordsAfter(options.after)), after }
+  }).pipe(
+    Effect.mapError((e) => e.on(options.name)),
+    Effect.withSpan("scanbridge.postgres.source")
+  )
 
 /** A row as the source reads it: the key and the record as text, whether the key repeats the one before, whether it is the resumed run's last. */
 type SourceRow = [key: string | null, record: string | null, duplicate: boolean | null, resumedFrom: boolean | null]
