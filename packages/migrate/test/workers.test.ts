@@ -13,7 +13,7 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { Worker } from "node:worker_threads"
-import { type MigratePool, Normalizer, makeMigratePool, migrate, outputFile, textOf } from "../src/index.js"
+import { type MigratePool, Normalizer, defaultNormalizer, makeMigratePool, migrate, outputFile, textOf } from "../src/index.js"
 import type { LengthUnit } from "@scanbridge/model"
 import { CHUNK_BYTES, CHUNK_LINES } from "../src/internal/read.js"
 
@@ -287,6 +287,46 @@ describe("migrate on worker threads", () => {
           expect(out).toBe(kept.out)
           expect(JSON.stringify(report)).toBe(JSON.stringify(kept.report))
         }
+      }).pipe(Effect.scoped, Effect.provide(platformOf("./worker-entry.ts"))),
+    TIMEOUT
+  )
+
+  it.effect(
+    "tells its workers the caller's decode options, and reads as the calling thread told the same does",
+    () =>
+      Effect.gen(function* () {
+        // Canonical records of one body with its lengths in inches: refused as they stand, read with lengthUnit "in".
+        const record = (i: number) =>
+          JSON.stringify({
+            format: "scanbridge.scan/v1",
+            source: { api: "platform", id: `scan-${i}` },
+            status: "success",
+            createdAt: null,
+            expiresAt: null,
+            externalId: null,
+            method: null,
+            subject: { age: 30, gender: "male", heightMm: 1640 + (i % 7), weightG: 70000 },
+            measurementsMm: { backNeckHeight: 54.6, hipGirth: 35.5 + (i % 3), waistGirth: 29 },
+            composition: null,
+            posture: null,
+            avatar: null,
+            adjustment: null,
+            failure: null,
+            notes: []
+          })
+        const file = join(dir, "inches.ndjson")
+        yield* Effect.promise(() => writeFile(file, `${Array.from({ length: 2 * CHUNK_LINES }, (_, i) => record(i)).join("\n")}\n`))
+        const told = yield* Effect.tap(makeMigratePool({ size: 1, decodeOptions: { lengthUnit: "in" } }), (pool) => pool.started)
+        const there = yield* run([file], "canonical", told)
+        expect(there.report.migrated).toBe(2 * CHUNK_LINES)
+        expect(there.out).toContain('"backNeckHeight":1386.84')
+        const here = yield* run([file], "canonical").pipe(Effect.provideService(Normalizer, Normalizer.withOptions(defaultNormalizer, { lengthUnit: "in" })))
+        expect(there.out).toBe(here.out)
+        // The same pool without the options: every record refused, with the way out.
+        const untold = yield* startedPool(1)
+        const refused = yield* run([file], "canonical", untold)
+        expect(refused.report.rejected).toBe(2 * CHUNK_LINES)
+        expect(refused.rejects).toContain("--length-unit in")
       }).pipe(Effect.scoped, Effect.provide(platformOf("./worker-entry.ts"))),
     TIMEOUT
   )
