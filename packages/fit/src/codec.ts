@@ -13,7 +13,6 @@ import {
   type Encoded,
   GENDER_CODES,
   LENGTH_UNITS_ACCEPTED,
-  LENGTH_UNIT_LABELS,
   type LengthUnit,
   type Note,
   type Path,
@@ -31,7 +30,6 @@ import {
 import {
   DecodeWalk,
   EncodeWalk,
-  LENGTH_UNIT_WAY_OUT,
   MeasurementsBuilder,
   NoteList,
   measurementIndex,
@@ -117,13 +115,6 @@ const TARGETS = new Map<string, Target>([
 // Where the walk notes how the lengths were read, and refuses them when they are plausible only in another unit.
 const LENGTHS_PATH: Path = ["estimations", "measurements"]
 
-/** The first length item's stated unit: the one every other length of the record must state. */
-interface FirstLength {
-  readonly unit: LengthUnit
-  readonly spelling: string
-  readonly index: number
-}
-
 const assumeUnit = (w: DecodeWalk, i: number, type: string, unit: string): void =>
   w.note("assumed", itemPath(i, "unit"), `${type} without a unit: read in ${unit}, the unit spec 03 gives it`)
 
@@ -142,7 +133,6 @@ const statedLength = (w: DecodeWalk, i: number, type: string, unit: string): Len
 const readItems = (w: DecodeWalk, items: ReadonlyArray<Wire.EstimationItem>) => {
   const measurements = new MeasurementsBuilder()
   const subject: Subject = {}
-  let first: FirstLength | undefined
   for (let i = 0; i < items.length; i++) {
     const item = items[i]!
     let type = item.estimationType ?? ""
@@ -168,15 +158,7 @@ const readItems = (w: DecodeWalk, items: ReadonlyArray<Wire.EstimationItem>) => 
       const stated = statedLength(w, i, type, unit)
       const value = numberOf(w, i, item.value)
       if (value < 0) w.fail(itemPath(i, "value"), item.value, `a ${type} of at least 0`)
-      if (first === undefined) first = { unit: stated, spelling: unit, index: i }
-      else if (stated !== first.unit && w.givenLengthUnit === undefined) {
-        // One record, two units: which one its lengths are in is in doubt.
-        w.fail(
-          itemPath(i, "unit"),
-          unit,
-          `${LENGTH_UNIT_LABELS[first.unit]}, as the record's first length (item ${first.index}, ${previewValue(first.spelling)}) states: lengths of one body in two units are in doubt; if all are in one unit, pass it with ${LENGTH_UNIT_WAY_OUT}`
-        )
-      }
+      // A record may state several units: the walk converts each length from its own, noting each unit once.
       measurements.setAt(target.index, w.lengthMm(value, stated, LENGTHS_PATH))
       continue
     }

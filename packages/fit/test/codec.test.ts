@@ -1320,14 +1320,16 @@ describe("lengths and their units", () => {
     expect(ok(fitAdapter.formats[0]!.decode(json, { lengthUnit: "in" }))[0]!.measurementsMm.hipGirth).toBeCloseTo(902.97, 6)
   })
 
-  it("refuses lengths of one record stated in two units, unless the caller gives one", () => {
+  it("reads lengths of one record stated in two units, each from its own, with one note per unit", () => {
     const json = withItems(HEIGHT_1640, item("HIP_GIRTH", "903", "mm"), item("WAIST_GIRTH", "27.6", "INCHES"))
-    const e = decodeError(json)
-    expect(e.path).toEqual(itemPath(2, "unit"))
-    expect(e.value).toBe("INCHES")
-    expect(e.message).toContain('millimetres, as the record\'s first length (item 1, "mm") states')
-    expect(e.message).toContain("--length-unit (lengthUnit in the plain and Effect APIs)")
-    expect(ok(decodeEstimationResultEither(json, { lengthUnit: "mm" })).measurementsMm).toEqual({ hipGirth: 903, waistGirth: 27.6 })
+    const scan = decode(json)
+    expect(scan.measurementsMm.hipGirth).toBe(903)
+    expect(scan.measurementsMm.waistGirth).toBeCloseTo(701.04, 6)
+    expect(scan.notes.filter((n) => n.kind === "converted").map((n) => n.detail)).toContain("1 length(s) stated in inches, converted to millimetres")
+    // The caller's unit is the unit of every length: 27.6 mm is no waist of this body, and is noted as such.
+    const given = ok(decodeEstimationResultEither(json, { lengthUnit: "mm" }))
+    expect(given.measurementsMm).toEqual({ hipGirth: 903, waistGirth: 27.6 })
+    expect(given.notes.some((n) => n.kind === "assumed" && n.detail.includes("plausible in no unit"))).toBe(true)
   })
 
   it("reads each right-side type without its _R as the type, with an aliased note", () => {

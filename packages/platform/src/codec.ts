@@ -19,7 +19,6 @@ import {
   LENGTH_UNITS_ACCEPTED,
   type LengthUnit,
   isRecord,
-  convertLength,
   convertMass,
   lengthUnitOf
 } from "@scanbridge/model"
@@ -129,8 +128,6 @@ const readMeasurements = (r: DecodeWalk, items: ReadonlyArray<Wire.MeasurementIt
   // The unit spelling last read and its unit: a record states one spelling on every item.
   let spelled: string = Wire.UNITS.length
   let unit: LengthUnit = "mm"
-  // The unit the record's first length states: the walk reads the record's lengths in it.
-  let recordUnit: LengthUnit | undefined
   for (let i = 0; i < items.length; i++) {
     const item = items[i]!
     const entry = measurementAt(i, item.name)
@@ -151,16 +148,8 @@ const readMeasurements = (r: DecodeWalk, items: ReadonlyArray<Wire.MeasurementIt
       unit = read
     }
     if (entry.alias) r.note("aliased", ["measurements", i], `${item.name} read as ${entry.name}: another spelling of it`)
-    recordUnit ??= unit
-    if (unit === recordUnit || r.givenLengthUnit !== undefined) {
-      built.setAt(entry.index, r.lengthMm(item.value, unit, MEASUREMENTS_AT))
-      continue
-    }
-    // A record that states two units: the walk reads its lengths in the first one's unit, and
-    // notes that once; a length in another is converted here, with a note of its own.
-    const mm = r.lengthMm(convertLength(item.value, unit, "mm"), "mm", MEASUREMENTS_AT)
-    if (unit !== "mm") r.note("converted", ["measurements", i], `${entry.name} ${item.value} ${item.unit} -> ${mm} mm: stated in another unit than the record's other lengths`)
-    built.setAt(entry.index, mm)
+    // A record may state several units: the walk converts each length from its own, noting each unit once.
+    built.setAt(entry.index, r.lengthMm(item.value, unit, MEASUREMENTS_AT))
   }
   return built.build()
 }

@@ -602,12 +602,12 @@ describe("decoding the spec's entries", () => {
     const cm = ok(decodeEntryEither({ ...STATS_ENTRY, measurements: [{ name: "hipGirth", unit: "cm", value: 90.35 }, { name: "neckGirth", unit: "cm", value: 38.1 }] }))
     expect(cm.measurementsMm).toEqual({ hipGirth: 903.5, neckGirth: 381 })
     expect(cm.notes).toEqual([{ kind: "converted", path: "measurements", detail: "2 length(s) stated in centimetres, converted to millimetres" }])
-    // Two units in one record: the first length's is the record's (one note); the other length is noted where it is.
+    // Two units in one record: each length converted from its own, one note per unit.
     const mixed = ok(decodeEntryEither({ ...STATS_ENTRY, measurements: [{ name: "hipGirth", unit: "cm", value: 90.35 }, { name: "neckGirth", unit: "in", value: 15 }] }))
     expect(mixed.measurementsMm).toEqual({ hipGirth: 903.5, neckGirth: 381 })
     expect(mixed.notes).toEqual([
-      { kind: "converted", path: "measurements[1]", detail: "neckGirth 15 in -> 381 mm: stated in another unit than the record's other lengths" },
-      { kind: "converted", path: "measurements", detail: "1 length(s) stated in centimetres, converted to millimetres" }
+      { kind: "converted", path: "measurements", detail: "1 length(s) stated in centimetres, converted to millimetres" },
+      { kind: "converted", path: "measurements", detail: "1 length(s) stated in inches, converted to millimetres" }
     ])
     const error = expectDecodeError(err(decodeEntryEither({ entry: { ...STATS_ENTRY, measurements: [{ name: "hipGirth", unit: "%", value: 9 }] } })))
     expect(error.path).toEqual(["entry", "measurements", 0, "unit"])
