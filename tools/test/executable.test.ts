@@ -76,7 +76,7 @@ describe("signals", () => {
         const r = await done
         expect(r.code).toBe(code)
         const lines = r.stderr.split("\n").filter((l) => l !== "")
-        expect(lines).toEqual([`scanbridge: stopped by ${signal}; no file was left half-written: every output is as it was before the run`])
+        expect(lines).toEqual([`scanbridge migrate: stopped by ${signal}; no file was left half-written: every output is as it was before the run`])
         expect(await partials(dir)).toEqual([])
         for (const f of ["scans.ndjson", "rejects.ndjson", "report.json"]) expect(await readFile(join(dir, f), "utf8")).toBe(OLD)
       },
