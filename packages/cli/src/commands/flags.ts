@@ -6,7 +6,8 @@
 import { HelpDoc, Options, ValidationError } from "@effect/cli"
 import { Effect, Option } from "effect"
 
-const invalid = (message: string) => ValidationError.invalidValue(HelpDoc.p(message))
+/** A bad value, said as every other error of the command is: `scanbridge: --to xml: ...`. */
+export const invalid = (message: string) => ValidationError.invalidValue(HelpDoc.p(`scanbridge: ${message}`))
 
 const described = <A>(options: Options.Options<A>, description: string, fallback: string | undefined) =>
   Options.withDescription(options, fallback === undefined ? description : `${description} (default: ${fallback})`)

@@ -9,9 +9,9 @@
  *
  * The command's flags; the run is simulate-run.ts, loaded when the command runs.
  */
-import { Command, HelpDoc, Options, ValidationError } from "@effect/cli"
+import { Command, Options } from "@effect/cli"
 import { Effect, Redacted } from "effect"
-import { flag, integer, number, text } from "./flags.js"
+import { flag, integer, invalid, number, text } from "./flags.js"
 import { lazy } from "./lazy.js"
 
 // One paragraph: @effect/cli lists a command with its description only when it is one.
@@ -22,7 +22,7 @@ const description =
 const secret = Options.redacted("secret").pipe(
   Options.withPseudoName("SECRET"),
   Options.mapEffect((value) =>
-    Redacted.value(value) === "" ? Effect.fail(ValidationError.invalidValue(HelpDoc.p("--secret: expected a secret that is not empty"))) : Effect.succeed(value)
+    Redacted.value(value) === "" ? Effect.fail(invalid("--secret: expected a secret that is not empty")) : Effect.succeed(value)
   ),
   Options.optional,
   Options.withDescription(
