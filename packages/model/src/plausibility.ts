@@ -33,6 +33,7 @@ const PLAUSIBLE: LengthVerdict = { _tag: "Plausible" }
 const HUMAN = HUMAN_RANGES.heightMm
 const round3 = (n: number) => round(n, 3)
 
+const NAMES = MEASUREMENT_NAMES
 // Each measurement's band as shares of stature, by catalogue position.
 const LOW = MEASUREMENT_NAMES.map((n) => PROPORTIONS[n] / LENGTH_SPREAD)
 const HIGH = MEASUREMENT_NAMES.map((n) => PROPORTIONS[n] * LENGTH_SPREAD)
@@ -43,21 +44,19 @@ const isHuman = (heightMm: number | null): heightMm is number => heightMm !== nu
 /**
  * The first length (catalogue order) that is not plausible at `scale` times its millimetres, or
  * -1 when all are: against `stature` when given, else against the stature the others imply.
+ * Reads the record's object in place: this runs for every record of a bulk migration.
  */
-const firstImplausible = (values: ReadonlyArray<number | undefined>, scale: number, stature: number | null): number => {
-  if (stature !== null) {
-    for (let i = 0; i < values.length; i++) {
-      const v = values[i]
-      if (v !== undefined && (v * scale < LOW[i]! * stature || v * scale > HIGH[i]! * stature)) return i
-    }
-    return -1
-  }
+const firstImplausible = (lengths: Lengths, scale: number, stature: number | null): number => {
   // Each length allows the statures from v / HIGH to v / LOW; all of them must share one human one.
   let lo: number = HUMAN.min
   let hi: number = HUMAN.max
-  for (let i = 0; i < values.length; i++) {
-    const v = values[i]
+  for (let i = 0; i < NAMES.length; i++) {
+    const v = lengths[NAMES[i]!]
     if (v === undefined) continue
+    if (stature !== null) {
+      if (v * scale < LOW[i]! * stature || v * scale > HIGH[i]! * stature) return i
+      continue
+    }
     lo = Math.max(lo, (v * scale) / HIGH[i]!)
     hi = Math.min(hi, (v * scale) / LOW[i]!)
     if (lo > hi) return i
@@ -65,14 +64,14 @@ const firstImplausible = (values: ReadonlyArray<number | undefined>, scale: numb
   return -1
 }
 
-const evidenceOf = (values: ReadonlyArray<number | undefined>, i: number, stature: number | null): LengthEvidence => {
+const evidenceOf = (lengths: Lengths, i: number, stature: number | null): LengthEvidence => {
   const name = MEASUREMENT_NAMES[i]!
   const band = `${round3(LOW[i]!)}-${round3(HIGH[i]!)} x stature`
   const plausible =
     stature !== null
       ? `${Math.round(LOW[i]! * stature)}-${Math.round(HIGH[i]! * stature)} mm: ${band} ${stature} mm`
       : `${Math.round(LOW[i]! * HUMAN.min)}-${Math.round(HIGH[i]! * HUMAN.max)} mm: ${band}, a stature of ${HUMAN.min}-${HUMAN.max} mm that the other lengths agree on`
-  return { name, mm: values[i]!, plausible }
+  return { name, mm: lengths[name]!, plausible }
 }
 
 const UNITS = Object.keys(LENGTH_UNITS) as ReadonlyArray<LengthUnit>
@@ -83,11 +82,10 @@ const factor = (u: LengthUnit): number => LENGTH_UNITS[u].toBase(1)
  * were taken to be in), against the subject's stature in millimetres (null when unknown).
  */
 export const judgeLengths = (measurementsMm: Lengths, heightMm: number | null, read: LengthUnit): LengthVerdict => {
-  const values = MEASUREMENT_NAMES.map((n) => measurementsMm[n])
   const stature = isHuman(heightMm) ? heightMm : null
-  const wrong = firstImplausible(values, 1, stature)
+  const wrong = firstImplausible(measurementsMm, 1, stature)
   if (wrong < 0) return PLAUSIBLE
-  const evidence = evidenceOf(values, wrong, stature)
-  const others = UNITS.filter((u) => u !== read && firstImplausible(values, factor(u) / factor(read), stature) < 0)
+  const evidence = evidenceOf(measurementsMm, wrong, stature)
+  const others = UNITS.filter((u) => u !== read && firstImplausible(measurementsMm, factor(u) / factor(read), stature) < 0)
   return others.length > 0 ? { _tag: "OtherUnit", units: others, evidence } : { _tag: "Implausible", evidence }
 }
