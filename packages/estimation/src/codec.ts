@@ -238,7 +238,7 @@ const readOtherKeys = (w: DecodeWalk, m: Readonly<Record<string, number>>): Reco
     } else if (Object.hasOwn(m, alias.spelling.name)) {
       w.note("dropped", path, `${key} = ${m[key]}, another spelling of ${alias.spelling.name}: the record has ${alias.spelling.name} too, which is kept`)
     } else {
-      w.note("aliased", path, `${key} read as ${alias.spelling.name}: another spelling of it`)
+      w.aliased(path, key, alias.spelling.name)
       renamed = true
     }
   }

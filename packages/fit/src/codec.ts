@@ -144,7 +144,7 @@ const readItems = (w: DecodeWalk, items: ReadonlyArray<Wire.EstimationItem>) => 
         w.note("dropped", itemPath(i), `unknown estimationType ${previewValue(type)}${guess ? ` (did you mean ${guess.name}?)` : ""}`)
         continue
       }
-      w.note("aliased", itemPath(i, "estimationType"), `${type} read as ${alias.spelling.name}: another spelling of it`)
+      w.aliased(itemPath(i, "estimationType"), type, alias.spelling.name)
       type = alias.spelling.name
       target = TARGETS.get(type)!
     }

@@ -80,7 +80,7 @@ export const readScanEither = (json: unknown, options: DecodeOptions = {}): Eith
     [],
     (w) => {
       for (const note of scan.notes) w.add(note)
-      for (const [other, name] of renamed ?? []) w.note("aliased", ["measurementsMm", other], `${other} read as ${name}: another spelling of it`)
+      for (const [other, name] of renamed ?? []) w.aliased(["measurementsMm", other], other, name)
       // In catalogue order, as every reader writes them, wherever a renamed one stood.
       const measurementsMm: Record<string, number> = {}
       for (const name of MEASUREMENT_NAMES) {

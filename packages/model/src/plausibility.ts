@@ -8,7 +8,7 @@
  * (inches stored under `mm`); the verdict names that unit and a length that shows it.
  */
 import { HUMAN_RANGES, LENGTH_SPREAD, MEASUREMENT_NAMES, type MeasurementName, PROPORTIONS } from "./catalogue.js"
-import { LENGTH_UNITS, type LengthUnit, round } from "./units.js"
+import { LENGTH_UNITS, type LengthUnit, MM_PER_UNIT, round } from "./units.js"
 
 type Lengths = Readonly<Partial<Record<MeasurementName, number>>>
 
@@ -75,7 +75,6 @@ const evidenceOf = (lengths: Lengths, i: number, stature: number | null): Length
 }
 
 const UNITS = Object.keys(LENGTH_UNITS) as ReadonlyArray<LengthUnit>
-const factor = (u: LengthUnit): number => LENGTH_UNITS[u].toBase(1)
 
 /**
  * The verdict on a record's lengths (millimetres as read, `read` being the unit their raw values
@@ -86,6 +85,6 @@ export const judgeLengths = (measurementsMm: Lengths, heightMm: number | null, r
   const wrong = firstImplausible(measurementsMm, 1, stature)
   if (wrong < 0) return PLAUSIBLE
   const evidence = evidenceOf(measurementsMm, wrong, stature)
-  const others = UNITS.filter((u) => u !== read && firstImplausible(measurementsMm, factor(u) / factor(read), stature) < 0)
+  const others = UNITS.filter((u) => u !== read && firstImplausible(measurementsMm, MM_PER_UNIT[u] / MM_PER_UNIT[read], stature) < 0)
   return others.length > 0 ? { _tag: "OtherUnit", units: others, evidence } : { _tag: "Implausible", evidence }
 }

@@ -165,5 +165,8 @@ export const lengthUnitOf = (spelling: string): LengthUnit | undefined => LENGTH
 /** What `lengthUnitOf` accepts, for a message: `mm, cm or in (any case; also millimetres, inches, ...)`. */
 export const LENGTH_UNITS_ACCEPTED = "mm, cm or in (in any case, or spelt out: millimetres, MILLIMETERS, centimetres, inch, INCHES, ...)"
 
+/** Millimetres in one of each length unit. */
+export const MM_PER_UNIT: Readonly<Record<LengthUnit, number>> = { mm: 1, cm: LENGTH_UNITS.cm.toBase(1), in: MM_PER_INCH }
+
 /** A length's unit as people name it in a message: `millimetres`. */
 export const LENGTH_UNIT_LABELS: Readonly<Record<LengthUnit, string>> = { mm: "millimetres", cm: "centimetres", in: "inches" }

@@ -147,7 +147,7 @@ const readMeasurements = (r: DecodeWalk, items: ReadonlyArray<Wire.MeasurementIt
       spelled = item.unit
       unit = read
     }
-    if (entry.alias) r.note("aliased", ["measurements", i], `${item.name} read as ${entry.name}: another spelling of it`)
+    if (entry.alias) r.aliased(["measurements", i], item.name, entry.name)
     // A record may state several units: the walk converts each length from its own, noting each unit once.
     built.setAt(entry.index, r.lengthMm(item.value, unit, MEASUREMENTS_AT))
   }

@@ -127,7 +127,7 @@ const targetOf = (c: Ctx, i: number, type: string | number): Target | undefined 
   // Another spelling of a documented name (KNEE_HEIGHT for KNEE_HEIGHT_R) says which length it is.
   const alias = sessionDialect.measurementByAlias(type)
   if (alias !== undefined) {
-    c.w.note("aliased", itemPath(i, "measurementType"), `${type} read as ${alias.spelling.name}: another spelling of it`)
+    c.w.aliased(itemPath(i, "measurementType"), type, alias.spelling.name)
     return TARGETS.get(alias.spelling.name)
   }
   const guess = sessionDialect.suggest(type)

@@ -12,7 +12,7 @@ import type { DecodeOptions } from "../adapter.js"
 import { DecodeError, EncodeError, type Path, previewValue } from "../errors.js"
 import { judgeLengths } from "../plausibility.js"
 import { type Note, type NoteKind, type Scan, type ScanInit, scanOf } from "../scan.js"
-import { LENGTH_UNITS, LENGTH_UNIT_LABELS, type LengthUnit, round } from "../units.js"
+import { LENGTH_UNITS, LENGTH_UNIT_LABELS, type LengthUnit, MM_PER_UNIT, round } from "../units.js"
 
 // A walk stops at the first value it cannot read or write; this carries the error out of it.
 class Abort<E> {
@@ -43,8 +43,6 @@ interface LengthsRead {
   readonly converted: { cm: number; in: number }
 }
 
-const UNIT_FACTOR = (u: LengthUnit): number => LENGTH_UNITS[u].toBase(1)
-
 /** The way out a length message names: the CLI's flag and the API's option. */
 export const LENGTH_UNIT_WAY_OUT = "--length-unit (lengthUnit in the plain and Effect APIs)"
 
@@ -55,17 +53,17 @@ export const LENGTH_UNIT_WAY_OUT = "--length-unit (lengthUnit in the plain and E
 export class DecodeWalk {
   private readonly log = new NoteList()
   private lengths: LengthsRead | undefined = undefined
+  /** The unit the caller gave for every body length (DecodeOptions.lengthUnit), or undefined for auto. */
+  readonly givenLengthUnit: LengthUnit | undefined
   constructor(
     readonly format: string,
     readonly base: Path = [],
     /** Turns a path the codec knows into the input's own spelling of it (proto3 field names). */
     readonly locate: (path: Path) => Path = samePath,
     readonly options: DecodeOptions = NO_OPTIONS
-  ) {}
-  /** The unit the caller gave for every body length (DecodeOptions.lengthUnit), or undefined for auto. */
-  get givenLengthUnit(): LengthUnit | undefined {
-    const u = this.options.lengthUnit
-    return u === undefined || u === "auto" ? undefined : u
+  ) {
+    const u = options.lengthUnit
+    this.givenLengthUnit = u === undefined || u === "auto" ? undefined : u
   }
   /**
    * A body length in millimetres: `raw` in the unit its record states (the format's own unit
@@ -103,13 +101,13 @@ export class DecodeWalk {
     if (verdict._tag === "Plausible") return
     const { name, mm, plausible } = verdict.evidence
     const path = l.at
-    const raw = round(mm / UNIT_FACTOR(l.read), 6)
+    const raw = round(mm / MM_PER_UNIT[l.read], 6)
     const how = given !== undefined ? `as the caller said (lengthUnit "${given}")` : "the unit the record states"
     if (verdict._tag === "Implausible") {
       return this.note("assumed", path, `${name} ${raw} ${l.read} is plausible in no unit for this body (plausible ${plausible}): kept as read`)
     }
     const others = verdict.units
-    const asOthers = others.map((u) => `${raw} ${u} would be ${round(raw * UNIT_FACTOR(u), 1)} mm`).join(", ")
+    const asOthers = others.map((u) => `${raw} ${u} would be ${round(raw * MM_PER_UNIT[u], 1)} mm`).join(", ")
     const labels = others.map((u) => LENGTH_UNIT_LABELS[u]).join(" or ")
     const wayOut =
       given !== undefined
@@ -132,6 +130,10 @@ export class DecodeWalk {
   /** `path` as in `makeNote`: a string is a path formatted already. */
   note(kind: NoteKind, path: Path | string, detail: string): void {
     this.log.note(kind, path, detail)
+  }
+  /** The `aliased` note of a measurement read under another spelling of its name (`kneeHeight` for kneeHeightR). */
+  aliased(path: Path | string, other: string, documented: string): void {
+    this.note("aliased", path, `${other} read as ${documented}: another spelling of it`)
   }
   /** A note made elsewhere (a timestamp's), bounded as the walk's own. */
   add(note: Note): void {
