@@ -1303,7 +1303,8 @@ const unnoted = (scan: Scan, back: Scan, notes: ReadonlyArray<Note>, step: (path
   return [...new Set([...before.keys(), ...after.keys()])].filter((path) => {
     const a = before.get(path)
     const b = after.get(path)
-    if (Object.is(a, b) || (a === 0 && b === 0)) return false
+    // A part that is null and one whose every field is null say the same: nothing known.
+    if (Object.is(a, b) || (a === 0 && b === 0) || (a == null && b == null)) return false
     const note = noteAt(path)
     if (note === undefined) return true
     if (note.kind === "converted" && typeof a === "number" && typeof b === "number") return Math.abs(a - b) > step(path) / 2 + 1e-9 * Math.abs(a)
