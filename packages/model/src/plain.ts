@@ -92,7 +92,11 @@ export const throwsOnlyScanbridgeError = <A>(value: unknown, f: () => A): A => {
   }
 }
 
-const orThrow = <A>(result: Either.Either<A, ScanbridgeFailure>): A => {
+/**
+ * The value of an Either, or its failure thrown as a ScanbridgeError: how a plain function (here
+ * and in the plain API) turns the Either of an Effect API into a value or a throw.
+ */
+export const orThrow = <A>(result: Either.Either<A, ScanbridgeFailure | OtherFailure>): A => {
   if (Either.isLeft(result)) throw new ScanbridgeError(result.left)
   return result.right
 }

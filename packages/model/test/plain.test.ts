@@ -1,4 +1,4 @@
-import { FastCheck as fc } from "effect"
+import { Either, FastCheck as fc } from "effect"
 import { describe, expect, it } from "@effect/vitest"
 import {
   Catalogue,
@@ -7,6 +7,7 @@ import {
   e4ToPercent,
   isScan,
   makeScan,
+  orThrow,
   parseScan,
   percentToE4,
   validateScan
@@ -50,6 +51,12 @@ describe("the plain entry", () => {
 
   it.prop("validateScan throws only ScanbridgeError on arbitrary JSON", [fc.jsonValue()], ([json]) => {
     expect(thrown(() => validateScan(json)).code).toBe("DecodeError")
+  })
+
+  it.prop("orThrow gives a Right's value and throws a Left as the ScanbridgeError of its tag", [fc.jsonValue(), fc.string()], ([value, message]) => {
+    expect(orThrow(Either.right(value))).toBe(value)
+    const error = thrown(() => orThrow(Either.left({ _tag: "OptionError", value, message })))
+    expect(error).toMatchObject({ code: "OptionError", value, message, path: [], issues: [] })
   })
 
   it("converts units on plain numbers", () => {

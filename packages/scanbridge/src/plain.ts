@@ -3,10 +3,10 @@
  * objects and throw one error class, `ScanbridgeError` (from `@scanbridge/model/plain`): an
  * Effect runs through runPlain, which makes every way it can stop one (errors.ts).
  */
-import { Effect, Either, Layer, Redacted } from "effect"
+import { Effect, Layer, Redacted } from "effect"
 import { type Adapter, DecodeError, type DecodeOptions, type Encoded, type LengthUnit, type Scan, type ScanJson } from "@scanbridge/model"
 import { previewValue } from "@scanbridge/model/internal"
-import { ScanbridgeError, throwsOnlyScanbridgeError } from "@scanbridge/model/plain"
+import { ScanbridgeError, orThrow, throwsOnlyScanbridgeError } from "@scanbridge/model/plain"
 import {
   type NormalizerService,
   type Report,
@@ -23,11 +23,6 @@ import {
 import { defectsAsErrors, hidingUrls, runPlain } from "./errors.js"
 
 export { ScanbridgeError }
-
-const orThrow = <A>(result: Either.Either<A, ConstructorParameters<typeof ScanbridgeError>[0]>): A => {
-  if (Either.isLeft(result)) throw new ScanbridgeError(result.left)
-  return result.right
-}
 
 export interface AdapterOptions {
   /**
