@@ -148,8 +148,8 @@ const wouldTake = (ratio: number, limit: number): string => {
   if (ratio >= TARGET) return "-"
   const beyond = 1 / ratio - 1
   const building = 1 / limit - 1
-  const room = 1 / TARGET - 1 - building
-  return room <= 0 ? "cannot pass: the limit is below the target" : `the rest of the work ${((beyond - building) / room).toFixed(1)} x faster`
+  const restBudget = 1 / TARGET - 1 - building
+  return restBudget <= 0 ? "cannot pass: the limit is below the target" : `the rest of the work ${((beyond - building) / restBudget).toFixed(1)} x faster`
 }
 const recordsOf = (variants: ReadonlyArray<Template>, n: number) =>
   Array.from({ length: n }, (_, i) => variants[i % variants.length]!.pieces.join(i.toString(36).padStart(7, "0")))

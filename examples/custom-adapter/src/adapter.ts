@@ -1,5 +1,5 @@
 /** Tapeline for the migration engine: its name, its one format, and its encoder. */
-import { Context, Either, Layer } from "effect"
+import { Either } from "effect"
 import { type Adapter, isRecord } from "@scanbridge/model"
 import { FITTING_FORMAT, decodeFittingEither, encodeFittingEither } from "./codec.js"
 import { TAPELINE, tapelineDialect } from "./dialect.js"
@@ -19,9 +19,4 @@ export const tapelineAdapter: Adapter = {
     }
   ],
   encoder: { target: TAPELINE, encode: encodeFittingEither }
-}
-
-/** The adapter as a service, for code that builds its normalizer from layers. */
-export class TapelineAdapter extends Context.Tag("@scanbridge-example/tapeline/TapelineAdapter")<TapelineAdapter, Adapter>() {
-  static readonly layer = Layer.succeed(TapelineAdapter, tapelineAdapter)
 }

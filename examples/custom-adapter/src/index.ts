@@ -4,7 +4,7 @@
  */
 import { tapelineAdapter } from "./adapter.js"
 
-export { TapelineAdapter, tapelineAdapter } from "./adapter.js"
+export { tapelineAdapter } from "./adapter.js"
 export { FITTING_FORMAT, decodeFittingEither, encodeFittingEither } from "./codec.js"
 export { SPELLINGS, TAPELINE, tapelineDialect } from "./dialect.js"
 export { FITTING_VERSION, Fitting } from "./wire.js"

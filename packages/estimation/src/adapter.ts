@@ -1,5 +1,4 @@
 /** The estimation API's shapes for the migration engine: a read response and a read item. */
-import { Context, Layer } from "effect"
 import { type Adapter, isRecord } from "@scanbridge/model"
 import { oneScan } from "@scanbridge/model/internal"
 import { type UnitOptions, decodeReadItemEither, decodeReadResponseEither, encodeReadResponseEither, unitsWith } from "./codec.js"
@@ -46,8 +45,3 @@ export const estimationAdapterWith = (units: UnitOptions = {}): Adapter => {
 }
 
 export const estimationAdapter: Adapter = estimationAdapterWith()
-
-export class EstimationAdapter extends Context.Tag("@scanbridge/estimation/EstimationAdapter")<EstimationAdapter, Adapter>() {
-  static readonly layer = Layer.succeed(EstimationAdapter, estimationAdapter)
-  static readonly layerWith = (units: UnitOptions) => Layer.succeed(EstimationAdapter, estimationAdapterWith(units))
-}

@@ -233,7 +233,7 @@ const readOtherKeys = (w: DecodeWalk, m: Readonly<Record<string, number>>): Reco
     const path = [...MEASUREMENT.path, key]
     if (alias === undefined) {
       // Past the notes' limit the note is only counted: no guess to make for it.
-      const guess = w.room ? estimationDialect.suggest(key) : undefined
+      const guess = w.keepsNextNote ? estimationDialect.suggest(key) : undefined
       w.note("dropped", path, `unknown measurement ${key} = ${m[key]}${guess ? ` (did you mean ${guess.name}?)` : ""}`)
     } else if (Object.hasOwn(m, alias.spelling.name)) {
       w.note("dropped", path, `${key} = ${m[key]}, another spelling of ${alias.spelling.name}: the record has ${alias.spelling.name} too, which is kept`)

@@ -34,4 +34,4 @@ export {
   type Photos,
   type UploadedPhoto
 } from "./client.js"
-export { EstimationAdapter, estimationAdapter, estimationAdapterWith } from "./adapter.js"
+export { estimationAdapter, estimationAdapterWith } from "./adapter.js"

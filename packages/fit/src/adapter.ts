@@ -1,5 +1,4 @@
 /** The fit shapes for the migration engine: the client library's estimation result. */
-import { Context, Layer } from "effect"
 import { type Adapter, isRecord } from "@scanbridge/model"
 import { oneScan } from "@scanbridge/model/internal"
 import { decodeEstimationResultEither, encodeEstimationResultEither } from "./codec.js"
@@ -18,8 +17,4 @@ export const fitAdapter: Adapter = {
     }
   ],
   encoder: { target: "fit", encode: encodeEstimationResultEither }
-}
-
-export class FitAdapter extends Context.Tag("@scanbridge/fit/FitAdapter")<FitAdapter, Adapter>() {
-  static readonly layer = Layer.succeed(FitAdapter, fitAdapter)
 }

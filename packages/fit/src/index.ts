@@ -69,4 +69,4 @@ export {
   readRejection
 } from "./client-library.js"
 export { FitClient, type FitClientOptions, type FitClientService, type ProductSupport } from "./client.js"
-export { FitAdapter, fitAdapter } from "./adapter.js"
+export { fitAdapter } from "./adapter.js"

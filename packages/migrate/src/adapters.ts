@@ -29,7 +29,7 @@ export class AdapterError extends Schema.TaggedError<AdapterError>("@scanbridge/
 const isFunction = (u: unknown): u is (...args: ReadonlyArray<never>) => unknown => typeof u === "function"
 
 /** What is wrong with a value meant to be an adapter, or undefined when it is one. */
-const flaw = (u: unknown): string | undefined => {
+const whyNotAnAdapter = (u: unknown): string | undefined => {
   if (!isRecord(u)) return "is not an object"
   const { name, formats, encoder } = u
   if (typeof name !== "string" || name === "") return "has no name (a non-empty string)"
@@ -49,10 +49,10 @@ const flaw = (u: unknown): string | undefined => {
 }
 
 /** Whether a value (a module's export, say) has an adapter's shape. */
-export const isAdapter = (u: unknown): u is Adapter => flaw(u) === undefined
+export const isAdapter = (u: unknown): u is Adapter => whyNotAnAdapter(u) === undefined
 
 /** Two of these claim one name, or one claims a name Scanbridge keeps (`reserved`: the name and whose it is). */
-const clash = (kind: string, names: ReadonlyArray<readonly [owner: string, name: string]>, reserved: Readonly<Record<string, string>>): AdapterError | undefined => {
+const duplicateOrReservedName = (kind: string, names: ReadonlyArray<readonly [owner: string, name: string]>, reserved: Readonly<Record<string, string>>): AdapterError | undefined => {
   const seen = new Map<string, string>()
   for (const [owner, name] of names) {
     if (Object.hasOwn(reserved, name)) return new AdapterError({ adapter: owner, message: `adapter ${owner}: the ${kind} ${JSON.stringify(name)} is ${reserved[name]}` })
@@ -71,7 +71,7 @@ const CANONICAL = { [CANONICAL_TARGET]: "the canonical form's" }
  */
 export const checkAdapters = (adapters: ReadonlyArray<unknown>): Either.Either<ReadonlyArray<Adapter>, AdapterError> => {
   for (const [i, a] of adapters.entries()) {
-    const wrong = flaw(a)
+    const wrong = whyNotAnAdapter(a)
     if (wrong !== undefined) {
       const name = isRecord(a) && typeof a["name"] === "string" && a["name"] !== "" ? a["name"] : `#${i + 1}`
       return Either.left(new AdapterError({ adapter: name, message: `adapter ${name} ${wrong}` }))
@@ -79,17 +79,17 @@ export const checkAdapters = (adapters: ReadonlyArray<unknown>): Either.Either<R
   }
   const valid = adapters as ReadonlyArray<Adapter>
   const error =
-    clash(
+    duplicateOrReservedName(
       "API name",
       valid.map((a) => [a.name, a.name] as const),
       CANONICAL
     ) ??
-    clash(
+    duplicateOrReservedName(
       "format name",
       valid.flatMap((a) => a.formats.map((f) => [a.name, f.name] as const)),
       { [SCAN_FORMAT]: "the canonical form's" }
     ) ??
-    clash(
+    duplicateOrReservedName(
       "target",
       valid.map((a) => [a.name, a.encoder.target] as const),
       { ...CANONICAL, ...Object.fromEntries(TABLE_TARGETS.map((t) => [t, "a table output's"])), [POSTGRES_ROWS]: "the PostgreSQL sink's" }
@@ -102,8 +102,8 @@ export const checkAdapters = (adapters: ReadonlyArray<unknown>): Either.Either<R
  * every named export that is an adapter. `specifier` names the module in the error.
  */
 export const adaptersOfModule = (module: Readonly<Record<string, unknown>>, specifier: string): Either.Either<ReadonlyArray<Adapter>, AdapterError> => {
-  const fallback = module["default"]
-  const candidates = fallback !== undefined ? (Array.isArray(fallback) ? fallback : [fallback]) : Object.values(module).filter(isAdapter)
+  const defaultExport = module["default"]
+  const candidates = defaultExport !== undefined ? (Array.isArray(defaultExport) ? defaultExport : [defaultExport]) : Object.values(module).filter(isAdapter)
   if (candidates.length === 0) {
     return Either.left(new AdapterError({ adapter: specifier, message: `${specifier} exports no adapter (a default export, or a named export with name, formats and encoder)` }))
   }

@@ -220,7 +220,7 @@ const resumedFiles = (listed: ListedInputs, position: RecordPosition | undefined
 }
 
 /** With a pool, the chunks this thread may hold besides the pool's (migrated or being migrated). */
-const HERE = 3
+const CALLING_THREAD_CHUNKS = 3
 /** Reads ahead of the migration, in the queue of `readAhead` (a read is a chunk or a few). */
 const READ_AHEAD = 2
 
@@ -249,24 +249,24 @@ export const migrate = <R = never, W = never>(options: MigrateOptions<R, W>) =>
     if (options.stdin === undefined && listed?.files.some((f) => f.kind === "stdin")) return yield* MigrateInputError.noStdin()
     const pool = options.pool
     const keepRejects = into !== undefined || options.rejects !== undefined
-    const here = migrateChunk(normalizer, target, keepRejects)
-    const migrateHere = (chunk: InputChunk) => Effect.sync(() => here(chunk))
+    const migrateChunkSync = migrateChunk(normalizer, target, keepRejects)
+    const migrateOnThisThread = (chunk: InputChunk) => Effect.sync(() => migrateChunkSync(chunk))
     // With a pool, this thread migrates too, but only a chunk the workers have no room for: it
     // also reads and writes, and one worker fewer is one heap fewer. A permit is a place in the
     // workers' queues; none free, the chunk is migrated here.
-    const room = pool === undefined ? undefined : yield* Effect.makeSemaphore(pool.concurrency)
+    const workerQueuePlaces = pool === undefined ? undefined : yield* Effect.makeSemaphore(pool.concurrency)
     const run = (chunk: InputChunk): Effect.Effect<MigratedChunk, MigrateWorkerError | UnknownTargetError> => {
       // A chunk past CHUNK_BYTES is one very large record: it stays here, so a worker's heap
       // can be kept small.
       const large = chunk._tag === "Lines" && chunk.bytes.length > CHUNK_BYTES
-      if (pool === undefined || room === undefined || large) return migrateHere(chunk)
+      if (pool === undefined || workerQueuePlaces === undefined || large) return migrateOnThisThread(chunk)
       // Until the workers have started, this thread migrates rather than wait for them.
       return Effect.flatMap(pool.isStarted, (started) =>
         started
-          ? room.withPermitsIfAvailable(1)(pool.migrateChunk(target, chunk, keepRejects)).pipe(
-              Effect.flatMap(Option.match({ onNone: (): Effect.Effect<MigratedChunk> => migrateHere(chunk), onSome: Effect.succeed }))
+          ? workerQueuePlaces.withPermitsIfAvailable(1)(pool.migrateChunk(target, chunk, keepRejects)).pipe(
+              Effect.flatMap(Option.match({ onNone: (): Effect.Effect<MigratedChunk> => migrateOnThisThread(chunk), onSome: Effect.succeed }))
             )
-          : migrateHere(chunk)
+          : migrateOnThisThread(chunk)
       )
     }
     const counter = makeCounter(to)
@@ -274,7 +274,7 @@ export const migrate = <R = never, W = never>(options: MigrateOptions<R, W>) =>
     // memory stays bounded), but taken back in input order: the output is the same bytes with or
     // without a pool. With a single place here, this thread would wait, idle, for the worker's
     // oldest chunk each time it finished its own (its result cannot be taken before that one's);
-    // with HERE it migrates on meanwhile.
+    // with CALLING_THREAD_CHUNKS it migrates on meanwhile.
     let bytesRead = 0
     const framing = options.output === undefined ? undefined : framingOf(target)
     // An output with a footer cannot be appended to: a resumed run's would need the end the first one never wrote.
@@ -317,7 +317,7 @@ export const migrate = <R = never, W = never>(options: MigrateOptions<R, W>) =>
     let position = after?.position
     const migrated = readAhead(chunks, READ_AHEAD).pipe(
       Stream.mapEffect((chunk) => Effect.map(run(chunk), (migrated): PlacedChunk => ({ ...migrated, inputBytes: chunk.inputBytes, digest: chunk.digest })), {
-        concurrency: pool === undefined ? 1 : pool.concurrency + HERE
+        concurrency: pool === undefined ? 1 : pool.concurrency + CALLING_THREAD_CHUNKS
       }),
       // Written behind: the next chunk is migrated while the last one's bytes are written.
       Stream.buffer({ capacity: 2 }),

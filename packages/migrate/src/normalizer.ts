@@ -89,7 +89,7 @@ const build = (adapters: ReadonlyArray<Adapter>, options: DecodeOptions = {}): N
   const apis = adapters.map((a) => a.name)
   const encoders = new Map<string, ScanEncoder>([[canonicalEncoder.target, canonicalEncoder], ...adapters.map((a) => [a.encoder.target, a.encoder] as const)])
 
-  const among = (candidates: ReadonlyArray<ScanFormat>, json: unknown, explicit: boolean): Either.Either<Detected, UnknownFormatError> => {
+  const detectOneOf = (candidates: ReadonlyArray<ScanFormat>, json: unknown, explicit: boolean): Either.Either<Detected, UnknownFormatError> => {
     // Counted in a loop, not filtered: this runs once per record of a migration.
     let found: ScanFormat | undefined
     let count = 0
@@ -111,10 +111,10 @@ const build = (adapters: ReadonlyArray<Adapter>, options: DecodeOptions = {}): N
   }
 
   const detectOrThrow = (json: unknown): Either.Either<Detected, UnknownFormatError> => {
-    if (!isEnvelope(json)) return among(formats, json, false)
+    if (!isEnvelope(json)) return detectOneOf(formats, json, false)
     const named = formats.filter((f) => f.name === json.source || f.api === json.source)
     if (named.length === 0) return Either.left(UnknownFormatError.unknownSource(names, apis, json.source))
-    return among(named, json.payload, true)
+    return detectOneOf(named, json.payload, true)
   }
 
   // Shape tests answer true or false, but whatever one throws (a stack overflow on a record

@@ -2,7 +2,7 @@
  * What an adapter offers the migration engine: its API's name, the JSON shapes it reads, how to
  * tell them from the shape alone, how to decode them to canonical scans, and how to write a scan
  * back in its API's shape. Each adapter package exports one (`platformAdapter`,
- * `sessionAdapter`, ...) as a plain value and as a Context.Tag; an integrator's own storage
+ * `sessionAdapter`, ...) as a plain value; an integrator's own storage
  * format is one more, in a package of its own (docs/adapters.md).
  */
 import type { Either } from "effect"

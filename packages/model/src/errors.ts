@@ -78,11 +78,11 @@ interface Open {
 }
 
 // JSON's text for a value inside an array or object; undefined where JSON leaves the key out.
-const scalarText = (value: unknown, room: number): string | undefined => {
+const scalarText = (value: unknown, charsLeft: number): string | undefined => {
   switch (typeof value) {
     case "string":
-      // Enough of the string for `room` characters of its JSON, and one more to show it goes on.
-      return JSON.stringify(value.length > room + 2 ? value.slice(0, room + 2) : value)
+      // Enough of the string for `charsLeft` characters of its JSON, and one more to show it goes on.
+      return JSON.stringify(value.length > charsLeft + 2 ? value.slice(0, charsLeft + 2) : value)
     case "number":
       return Number.isFinite(value) ? JSON.stringify(value) : String(value)
     case "boolean":

@@ -52,7 +52,7 @@ describe("NoteList", () => {
     list.note("assumed", ["a"], "kept")
     list.omit("dropped", 5)
     list.note("converted", ["b"], "counted")
-    expect(list.room).toBe(false)
+    expect(list.keepsNextNote).toBe(false)
     expect(list.list()).toEqual([
       { kind: "assumed", path: "a", detail: "kept" },
       { kind: "dropped", path: OMITTED_PATH, detail: "6 more note(s) left out after the first 1 (1 converted, 5 dropped)" }

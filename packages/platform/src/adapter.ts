@@ -2,7 +2,6 @@
  * The platform's shapes for the migration engine: an entry (bare, or in its `{entry}`
  * envelope; the REST or the client library's variant) and a list page.
  */
-import { Context, Layer } from "effect"
 import { type Adapter, isRecord } from "@scanbridge/model"
 import { hasOnlyKey, oneScan } from "@scanbridge/model/internal"
 import { decodeEntryEither, decodeListPageEither, encodeEntryEither, looksClientLibrary as isClientLibrary } from "./codec.js"
@@ -41,8 +40,4 @@ export const platformAdapter: Adapter = {
     }
   ],
   encoder: { target: "platform", encode: encodeEntryEither }
-}
-
-export class PlatformAdapter extends Context.Tag("@scanbridge/platform/PlatformAdapter")<PlatformAdapter, Adapter>() {
-  static readonly layer = Layer.succeed(PlatformAdapter, platformAdapter)
 }

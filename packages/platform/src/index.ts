@@ -31,6 +31,6 @@ export {
   type ScanTokenOptions,
   type Scope
 } from "./client.js"
-export { PlatformAdapter, platformAdapter } from "./adapter.js"
+export { platformAdapter } from "./adapter.js"
 export { photosOfScan } from "./client-library.js"
 export { HOSTED_SCANNER_SCREENS, type HostedScannerOptions, type HostedScannerScreen, hostedScannerUrl } from "./hosted-scanner.js"

@@ -1,5 +1,4 @@
 /** The session API's shape for the migration engine: ScanningResults, in any proto3 spelling. */
-import { Context, Layer } from "effect"
 import { type Adapter, isRecord } from "@scanbridge/model"
 import { hasOnlyKeysIn, oneScan } from "@scanbridge/model/internal"
 import { decodeResultsEither, encodeResultsEither } from "./codec.js"
@@ -28,8 +27,4 @@ export const sessionAdapter: Adapter = {
     }
   ],
   encoder: { target: "session", encode: encodeResultsEither }
-}
-
-export class SessionAdapter extends Context.Tag("@scanbridge/session/SessionAdapter")<SessionAdapter, Adapter>() {
-  static readonly layer = Layer.succeed(SessionAdapter, sessionAdapter)
 }

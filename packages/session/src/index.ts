@@ -40,5 +40,5 @@ export {
   type SessionClientOptions,
   type SessionClientService
 } from "./client.js"
-export { SessionAdapter, sessionAdapter } from "./adapter.js"
+export { sessionAdapter } from "./adapter.js"
 export { SessionWidgetError, type WidgetOptions, type WidgetSettings, checkWidgetOptions, widgetOptions } from "./widget.js"

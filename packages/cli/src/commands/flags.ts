@@ -9,19 +9,19 @@ import { Effect, Option } from "effect"
 /** A bad value, said as every other error of the command is: `scanbridge: --to xml: ...`. */
 export const invalid = (message: string) => ValidationError.invalidValue(HelpDoc.p(`scanbridge: ${message}`))
 
-const described = <A>(options: Options.Options<A>, description: string, fallback: string | undefined) =>
-  Options.withDescription(options, fallback === undefined ? description : `${description} (default: ${fallback})`)
+const described = <A>(options: Options.Options<A>, description: string, shownDefault: string | undefined) =>
+  Options.withDescription(options, shownDefault === undefined ? description : `${description} (default: ${shownDefault})`)
 
-/** One of `values`, defaulting to `fallback`. */
-export const choice = <const C extends ReadonlyArray<string>>(name: string, values: C, fallback: C[number], description: string): Options.Options<C[number]> =>
+/** One of `values`, defaulting to `defaultValue`. */
+export const choice = <const C extends ReadonlyArray<string>>(name: string, values: C, defaultValue: C[number], description: string): Options.Options<C[number]> =>
   Options.text(name).pipe(
     Options.withPseudoName(values.join("|")),
     Options.mapEffect((value) => {
       const found = values.find((v) => v === value)
       return found === undefined ? Effect.fail(invalid(`--${name} ${value}: expected one of ${values.join(", ")}`)) : Effect.succeed(found as C[number])
     }),
-    Options.withDefault(fallback),
-    (o) => described(o, description, fallback)
+    Options.withDefault(defaultValue),
+    (o) => described(o, description, defaultValue)
   )
 
 const WHOLE = /^\s*-?\d+\s*$/
@@ -39,25 +39,25 @@ const bounded = (name: string, min: number, max: number, whole: boolean) =>
     })
   )
 
-/** A whole number from `min` up; absent when not given, with what that means as `fallback`. */
-export const count = (name: string, min: number, description: string, fallback: string): Options.Options<Option.Option<number>> =>
-  bounded(name, min, Number.POSITIVE_INFINITY, true).pipe(Options.optional, (o) => described(o, description, fallback))
+/** A whole number from `min` up; absent when not given, with what that means as `shownDefault`. */
+export const count = (name: string, min: number, description: string, shownDefault: string): Options.Options<Option.Option<number>> =>
+  bounded(name, min, Number.POSITIVE_INFINITY, true).pipe(Options.optional, (o) => described(o, description, shownDefault))
 
 /** A number from `min` to `max` (a fraction allowed). */
-export const number = (name: string, min: number, max: number, fallback: number, description: string): Options.Options<number> =>
-  bounded(name, min, max, false).pipe(Options.withDefault(fallback), (o) => described(o, description, String(fallback)))
+export const number = (name: string, min: number, max: number, defaultValue: number, description: string): Options.Options<number> =>
+  bounded(name, min, max, false).pipe(Options.withDefault(defaultValue), (o) => described(o, description, String(defaultValue)))
 
 /** A whole number from `min` to `max`. */
-export const integer = (name: string, min: number, max: number, fallback: number, description: string): Options.Options<number> =>
-  bounded(name, min, max, true).pipe(Options.withDefault(fallback), (o) => described(o, description, String(fallback)))
+export const integer = (name: string, min: number, max: number, defaultValue: number, description: string): Options.Options<number> =>
+  bounded(name, min, max, true).pipe(Options.withDefault(defaultValue), (o) => described(o, description, String(defaultValue)))
 
-/** Any text, defaulting to `fallback`. */
-export const text = (name: string, pseudoName: string, fallback: string, description: string): Options.Options<string> =>
-  Options.text(name).pipe(Options.withPseudoName(pseudoName), Options.withDefault(fallback), (o) => described(o, description, fallback))
+/** Any text, defaulting to `defaultValue`. */
+export const text = (name: string, pseudoName: string, defaultValue: string, description: string): Options.Options<string> =>
+  Options.text(name).pipe(Options.withPseudoName(pseudoName), Options.withDefault(defaultValue), (o) => described(o, description, defaultValue))
 
 /** A file name, or `-` for a standard stream; absent when not given. */
-export const file = (name: string, description: string, fallback: string) =>
-  Options.text(name).pipe(Options.withPseudoName("FILE"), Options.optional, (o) => described(o, description, fallback))
+export const file = (name: string, description: string, shownDefault: string) =>
+  Options.text(name).pipe(Options.withPseudoName("FILE"), Options.optional, (o) => described(o, description, shownDefault))
 
 /** A switch, off unless given. */
 export const flag = (name: string, description: string) => Options.withDescription(Options.boolean(name), description)
@@ -66,8 +66,8 @@ export const flag = (name: string, description: string) => Options.withDescripti
 export const STDIN_ARGUMENT = "\u0000-"
 
 /** The flag that picks one record of a multi-record file (inspect, diff). */
-export const recordOption = (name: string, of: string, fallback: string) =>
-  count(name, 1, `the record of ${of} to read, 1-based: the NDJSON record (blank lines are not records) or the JSON array's element`, fallback)
+export const recordOption = (name: string, of: string, shownDefault: string) =>
+  count(name, 1, `the record of ${of} to read, 1-based: the NDJSON record (blank lines are not records) or the JSON array's element`, shownDefault)
 
 /** The repeatable `--adapter MODULE` flag: modules whose adapters a command adds to the built-in ones. */
 export const adapterOption = Options.text("adapter").pipe(
@@ -93,8 +93,8 @@ export const databaseUrl = (name: string, description: string) =>
   Options.redacted(name).pipe(Options.withPseudoName("URL"), Options.optional, (o) => described(o, description, "none"))
 
 /** Any text; absent when not given. */
-export const optionalText = (name: string, pseudoName: string, description: string, fallback: string) =>
-  Options.text(name).pipe(Options.withPseudoName(pseudoName), Options.optional, (o) => described(o, description, fallback))
+export const optionalText = (name: string, pseudoName: string, description: string, shownDefault: string) =>
+  Options.text(name).pipe(Options.withPseudoName(pseudoName), Options.optional, (o) => described(o, description, shownDefault))
 
 /**
  * The units records may leave unstated, each `auto` by default: read from the evidence of the

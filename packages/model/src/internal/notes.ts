@@ -23,7 +23,7 @@ export class NoteList {
   constructor(readonly limit: number = MAX_NOTES) {}
 
   /** Whether a note added now would be kept: callers whose detail costs something ask first. */
-  get room(): boolean {
+  get keepsNextNote(): boolean {
     return this.kept.length < this.limit
   }
 

@@ -124,8 +124,8 @@ export class DecodeWalk {
     return this.log.list()
   }
   /** Whether a note now would be kept: a note whose detail costs something to write asks first. */
-  get room(): boolean {
-    return this.log.room
+  get keepsNextNote(): boolean {
+    return this.log.keepsNextNote
   }
   /** `path` as in `makeNote`: a string is a path formatted already. */
   note(kind: NoteKind, path: Path | string, detail: string): void {
@@ -146,7 +146,7 @@ export class DecodeWalk {
   noteUnknownKeys(path: Path, keys: ReadonlyArray<UnknownKey>): void {
     for (let i = 0; i < keys.length; i++) {
       // Past the limit the rest are only counted: previewing a million values is the cost.
-      if (!this.log.room) return this.log.omit("dropped", keys.length - i)
+      if (!this.log.keepsNextNote) return this.log.omit("dropped", keys.length - i)
       const { path: at, value } = keys[i]!
       this.note("dropped", [...path, ...at], `unknown key ${String(at[at.length - 1])} = ${previewValue(value)}: the canonical scan has no place for it`)
     }
