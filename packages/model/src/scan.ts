@@ -9,9 +9,10 @@ import { fastTest } from "./internal/fast.js"
 import { digitsAt, wallClockMillis } from "./internal/time.js"
 import { Either, Schema } from "effect"
 import type { FastCheck } from "effect"
-// Arbitrary's module rather than the barrel's namespace, and makeLazy over the `fc` the
-// annotation is given rather than Arbitrary.make: a bundle that uses Scan (the CLI) then keeps
-// neither fast-check nor the rest of Arbitrary, which are a fifth of effect's code at start-up.
+// makeLazy over the `fc` the annotation is given, not Arbitrary.make, which refers to effect's
+// FastCheck: a bundle that uses Scan (the CLI's, which reads each barrel import as the module's
+// own) then leaves fast-check out; Arbitrary's own walk stays in. Unbundled, Node loads
+// fast-check whatever this file does: effect/Schema imports effect/FastCheck.
 import { makeLazy } from "effect/Arbitrary"
 import { Catalogue, HUMAN_RANGES, MEASUREMENT_NAMES, type MeasurementName, POSTURE_FRONT, POSTURE_RIGHT, PROPORTIONS } from "./catalogue.js"
 import type { FrontPostureName, RightPostureName } from "./catalogue.js"
