@@ -12,11 +12,10 @@ import { Worker } from "node:worker_threads"
 import { MARKER } from "./is-worker.js"
 
 /**
- * Inputs from this size up are migrated on worker threads by default. A worker takes some
- * 300 ms to start (it loads the migration engine again, dist/worker.js) and has a heap of its
- * own, so on two cores the main thread alone is as fast up to some 64 MiB of
- * NDJSON (about a second of migrating). Beyond, the main thread and one worker won (the figures
- * are in docs/migrate.md).
+ * Inputs from this size up are migrated on worker threads by default. A worker takes time to
+ * start (it loads the migration engine again, dist/worker.js) and has a heap of its own, so on
+ * two cores the main thread alone is as fast below this size; beyond, the main thread and one
+ * worker win (measured: docs/migrate.md, bench/results.md).
  */
 export const WORKERS_FROM_BYTES = 64 * 1024 * 1024
 
@@ -30,9 +29,8 @@ export const defaultWorkers = (inputBytes: number, cores: number = availablePara
 /**
  * A worker's heap. V8 would let each one grow to hundreds of megabytes, where a chunk (at most
  * 1 MiB of NDJSON; a larger one stays on the main thread) needs a few tens. The young generation
- * is where a chunk's records live and die: at 8 MB a worker spent some 16 % of its time in GC
- * (scavenging several times per chunk, and promoting what a chunk still held), at 32 MB some
- * 12 % (CPU profiles of 50k platform entries), for a few MB more RSS.
+ * is where a chunk's records live and die: a small one scavenges several times per chunk and
+ * promotes what a chunk still held, so it is sized above a chunk's needs, for a few MB more RSS.
  */
 const WORKER_HEAP = { maxYoungGenerationSizeMb: 24, maxOldGenerationSizeMb: 96 } as const
 

@@ -193,7 +193,7 @@ const NO_VALIDATION = { disableValidation: true } as const
 /**
  * Builds an error of the input without a stack trace: its message and fields say what is wrong
  * and where in the record; the frames of the decoder that found it say nothing to the user. The
- * capture was 73 % of a rejected record's normalize (migrate lowered the limit for its chunks
+ * capture was most of a rejected record's normalize (migrate lowered the limit for its chunks
  * only; this makes a direct `normalize` call as cheap).
  */
 const withoutStack = <A>(make: () => A): A => {

@@ -43,7 +43,7 @@ const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/
  */
 export const isUtcTimestamp = (s: string): boolean => {
   if (s.length !== 24) return false
-  // - - T : : . Z (charCodeAt inline: a helper closure here was 4 % of a list page's profile)
+  // - - T : : . Z (charCodeAt inline: a helper closure here showed in a list page's profile)
   if (
     s.charCodeAt(4) !== 45 || s.charCodeAt(7) !== 45 || s.charCodeAt(10) !== 84 || s.charCodeAt(13) !== 58 ||
     s.charCodeAt(16) !== 58 || s.charCodeAt(19) !== 46 || s.charCodeAt(23) !== 90

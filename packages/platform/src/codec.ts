@@ -104,7 +104,7 @@ const MEASUREMENT_BY_SPELLING = new Map<string, Known>([
 
 // The name the last record had at each position, and what it is: an export lists its records'
 // measurements in one order, and comparing two strings costs less than hashing the new one that
-// JSON.parse just made (Map.get was 80 % of reading the measurements).
+// JSON.parse just made (Map.get was most of reading the measurements).
 const MAX_REMEMBERED = 64
 const namesAt: Array<string | undefined> = []
 const knownAt: Array<Known> = []

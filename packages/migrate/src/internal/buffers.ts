@@ -1,10 +1,9 @@
 /**
  * Byte buffers a thread uses again rather than lets go. Every ArrayBuffer allocated is memory
- * outside the JS heap, and V8 answers each few dozen MiB of it with a full mark-compact: a run of
- * 200k platform entries that allocated one per read, per chunk and per chunk's output did 20-32
- * mark-compacts per thread (a plain loop: 1), and V8's helper threads spent 1.7-2.5 s of CPU on
- * them against 0.4 s. A buffer moved to another thread and back is not a new allocation for
- * either (measured: 2,000 MiB sent back and forth, no mark-compact), so buffers circulate: the
+ * outside the JS heap, and V8 answers each few dozen MiB of it with a full mark-compact: a run
+ * that allocated one per read, per chunk and per chunk's output did tens of mark-compacts per
+ * thread where a plain loop did one (docs/migrate.md). A buffer moved to another thread and back
+ * is not a new allocation for either (it brings on no mark-compact), so buffers circulate: the
  * reading thread's chunks go to a worker, which gives them to its own free list and takes its
  * outputs from it; the outputs come back and, once written, are the reading thread's again.
  *

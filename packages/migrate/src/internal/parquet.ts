@@ -13,9 +13,9 @@ import { type Cell, type ColumnType, scanColumns } from "../table.js"
 import { textOf } from "../output.js"
 
 /**
- * Rows per row group: 10,240 (ten chunks). Measured on 1M scans: 10,000-row groups wrote in
- * 6.3-7.0 s at 221-249 MB peak RSS; 100,000-row groups took 10.7 s and 902 MB (the writer holds a
- * row group's values and pages at once) for a file 8 % smaller.
+ * Rows per row group: 10,240 (ten chunks). The writer holds a row group's values and pages at
+ * once, so larger groups cost memory in proportion, and time, for a file only a little smaller
+ * (measured on 1M scans: docs/databases.md).
  */
 export const ROW_GROUP = 10_240
 

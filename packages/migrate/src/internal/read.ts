@@ -105,9 +105,9 @@ const invalidUtf8 = (file: string, line: number, bytes: Uint8Array, offset: numb
   }
 })
 
-// Strict, so a byte that is not UTF-8 is found rather than mended. Line by line: decoding a
-// whole chunk at once was 7 % of a mixed input's time, each line on its own is a fifth of that
-// (V8 makes a line's string directly, where a chunk's string is sliced per line).
+// Strict, so a byte that is not UTF-8 is found rather than mended. Line by line, which costs
+// less than decoding a whole chunk at once: V8 makes a line's string directly, where a chunk's
+// string is sliced per line.
 const strict = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true })
 
 /**
@@ -194,8 +194,8 @@ export const lastRecordEnd = (chunk: Extract<InputChunk, { _tag: "Lines" }>): nu
 
 /**
  * Lines or records per chunk: large enough to amortise what a chunk costs whatever its size (the
- * stream's fibers, a worker's message: some 1 ms of the main thread, measured at 256 lines, when
- * 200k platform entries were 780 chunks), small enough to share the work out finely. A chunk's
+ * stream's fibers, a worker's message, which weighed on the main thread at 256 lines), small
+ * enough to share the work out finely. A chunk's
  * records are read one at a time and its outputs are bytes, so its size holds nothing live on
  * the heap.
  */
@@ -204,7 +204,7 @@ export const CHUNK_LINES = 1024
  * A chunk holds at most this many bytes, unless it is one line larger than that, which `migrate`
  * keeps off the workers. One unit of the recycled buffers (buffers.ts), so that every chunk's
  * buffer fits every free one: at 2 MiB, chunks of 2 to 3 MiB and outputs of every size recycled
- * poorly, and 1M mixed records peaked at 280-300 MB against 190-200 MB.
+ * poorly, and a run's peak RSS grew by half.
  */
 export const CHUNK_BYTES = 1024 * 1024
 

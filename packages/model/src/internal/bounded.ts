@@ -1,7 +1,7 @@
 /**
  * Decoding with a bounded list of problems. Effect's `errors: "all"` builds an issue object for
- * every bad item before anything can be cut: a 2 MB array of wrong items costs over a hundred MB
- * and seconds. Here a refused value is walked along its schema: arrays and structs item by item,
+ * every bad item before anything can be cut: a large array of wrong items costs far more memory
+ * and time than parsing it did. Here a refused value is walked along its schema: arrays and structs item by item,
  * each item first tried with its compiled guard (no allocation when it passes); only the first
  * MAX_ISSUES bad leaves go through Schema for their messages, the others are counted.
  */
@@ -16,7 +16,7 @@ type Check = (u: unknown) => boolean
 // Guards and decoders of the schema's nodes, made when a refused value first needs them.
 const checks = new WeakMap<SchemaAST.AST, Map<Excess, Check>>()
 // ParseResult's decoders answer with the issue itself: Schema's wrap it in a ParseError, an Error
-// whose stack capture was 73 % of a rejected record's cost, for the issue to be read back out.
+// whose stack capture was most of a rejected record's cost, for the issue to be read back out.
 const decoders = new WeakMap<SchemaAST.AST, Map<Excess, (u: unknown) => Either.Either<unknown, ParseResult.ParseIssue>>>()
 
 const memo = <V>(cache: WeakMap<SchemaAST.AST, Map<Excess, V>>, ast: SchemaAST.AST, excess: Excess, make: () => V): V => {

@@ -187,7 +187,7 @@ export class EncodeWalk {
  * A Schema filter's two arguments, to spread into `Schema.filter(...oneOf(keys))`: exactly one of
  * `keys` is present (or, with `orNone`, at most one), as in a protobuf oneof; the message lists
  * what was found. The second is the filter's `fastTest`, so that compiled guards count the keys
- * without the filter's Option and issue machinery (5 % of a pending session record's normalize).
+ * without the filter's Option and issue machinery, which every pending session record would pay.
  */
 export const oneOf = (
   keys: ReadonlyArray<string>,
