@@ -1,7 +1,5 @@
-import { readFile } from "node:fs/promises"
 import { type Options, defineConfig } from "tsup"
-
-type Plugin = NonNullable<Options["esbuildPlugins"]>[number]
+import { type Plugin, deepImports } from "../../tsup.shared"
 
 /**
  * @effect/cli parses YAML, TOML and INI for its file options (Options.fileParse and the like),
@@ -17,43 +15,6 @@ const noConfigFileParsers: Plugin = {
       contents: `export const parse = () => { throw new Error("scanbridge reads no ${args.path} files") }`,
       loader: "js"
     }))
-  }
-}
-
-/**
- * An import (at the start of a line) from a barrel whose every export is a module's namespace
- * (`export * as Effect from "./Effect.js"`).
- */
-const BARRELS = /^import\s+(type\s+)?\{([^}]*)\}\s*from\s*"(effect|@effect\/cli)"/gm
-
-/**
- * The workspace's sources import effect's modules from its barrel (`import { Effect, Stream } from
- * "effect"`), and esbuild cannot tree-shake a namespace re-exported by a barrel: it builds the
- * whole namespace object, so every function of every module named is kept, parsed and run at
- * start-up (half of effect's code here). Each such import is read as the module's own
- * (`import * as Effect from "effect/Effect"`), whose unused functions esbuild leaves out. The
- * lines stay where they were, for the source maps.
- */
-const deepImports: Plugin = {
-  name: "deep-imports",
-  setup(build) {
-    build.onLoad({ filter: /\/packages\/[^/]+\/src\/.*\.ts$/ }, async (args) => {
-      const source = await readFile(args.path, "utf8")
-      const contents = source.replace(BARRELS, (whole, allTypes: string | undefined, names: string, barrel: string) => {
-        const imports = names
-          .split(",")
-          .map((name) => name.trim())
-          .filter((name) => name !== "")
-          .map((name) => {
-            const [, onlyType, imported, local] = /^(type\s+)?(\w+)(?:\s+as\s+(\w+))?$/.exec(name) ?? []
-            if (imported === undefined) throw new Error(`${args.path}: cannot read "${name}" in ${whole}`)
-            return `import ${allTypes ?? onlyType ?? ""}* as ${local ?? imported} from "${barrel}/${imported}";`
-          })
-        // As many lines as the import had, so that the rest of the file keeps its line numbers.
-        return imports.join(" ") + "\n".repeat(whole.split("\n").length - 1)
-      })
-      return { contents, loader: "ts" }
-    })
   }
 }
 

@@ -5,16 +5,8 @@
  * `internal/`), photo checks from the JPEG header, the adapter the migration engine reads it
  * with, and `EstimationClient`, an Effect service over HttpClient.
  */
-export * as Wire from "./wire.js"
-export { type BodyFatScale, type LengthUnit, type MuscleMassUnit, estimationDialect } from "./dialect.js"
-export {
-  type EncodeOptions,
-  FORMATS,
-  type UnitOptions,
-  decodeReadItemEither,
-  decodeReadResponseEither,
-  encodeReadResponseEither
-} from "./codec.js"
+// The adapter, codec, dialect and Wire, also exported alone by @scanbridge/estimation/adapter (no client).
+export * from "./adapter-entry.js"
 export { type JpegInfo, type PhotoProblem, type PhotoRule, checkPhoto, makeJpeg, readJpegInfo } from "./jpeg.js"
 export {
   type EstimationHttpFailure,
@@ -34,4 +26,3 @@ export {
   type Photos,
   type UploadedPhoto
 } from "./client.js"
-export { estimationAdapter, estimationAdapterWith } from "./adapter.js"

@@ -5,21 +5,8 @@
  * validators, the adapter the migration engine reads it with, and `FitClient`, an Effect
  * service over HttpClient.
  */
-export * as Wire from "./wire.js"
-export { FITTING_POINTS, FIT_UNITS, type FitStatSpelling, type FitUnit, type FittingPointName, fitDialect, fittingPointDisplayName } from "./dialect.js"
-export {
-  FORMATS,
-  type Recommended,
-  type Rejected,
-  type SizeContext,
-  type Supported,
-  decodeCreateSessionResponseEither,
-  decodeEstimationResultEither,
-  decodeRecommendedSizeResponseEither,
-  decodeSizeFittingEither,
-  decodeSizeRecommendationsEither,
-  encodeEstimationResultEither
-} from "./codec.js"
+// The adapter, codec, dialect and Wire, also exported alone by @scanbridge/fit/adapter (no client).
+export * from "./adapter-entry.js"
 export { type CreatePurchaseRequest, type PurchaseItem, type PurchaseOrder, buildPurchase } from "./purchase.js"
 export {
   type AvatarType,
@@ -69,4 +56,3 @@ export {
   readRejection
 } from "./client-library.js"
 export { FitClient, type FitClientOptions, type FitClientService, type ProductSupport } from "./client.js"
-export { fitAdapter } from "./adapter.js"

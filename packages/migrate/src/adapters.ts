@@ -6,10 +6,10 @@
  */
 import { Effect, Either, Schema } from "effect"
 import { type Adapter, SCAN_FORMAT, isRecord } from "@scanbridge/model"
-import { estimationAdapter } from "@scanbridge/estimation"
-import { fitAdapter } from "@scanbridge/fit"
-import { platformAdapter } from "@scanbridge/platform"
-import { sessionAdapter } from "@scanbridge/session"
+import { estimationAdapter } from "@scanbridge/estimation/adapter"
+import { fitAdapter } from "@scanbridge/fit/adapter"
+import { platformAdapter } from "@scanbridge/platform/adapter"
+import { sessionAdapter } from "@scanbridge/session/adapter"
 import { POSTGRES_ROWS } from "./postgres/rows.js"
 import { TABLE_TARGETS } from "./table.js"
 

@@ -19,18 +19,8 @@ export {
   type TextOutputs,
   migrate
 } from "./migrate.js"
-export { AdapterError, adaptersOfModule, builtInAdapters, checkAdapters, importAdapters } from "./adapters.js"
-export {
-  type Detected,
-  type NormalizeError,
-  Normalizer,
-  type NormalizerService,
-  UnknownTargetError,
-  defaultNormalizer,
-  detectFormat,
-  normalize,
-  normalizeEither
-} from "./normalizer.js"
+// Detection and normalize, also exported alone by the light entry @scanbridge/migrate/normalizer.
+export * from "./normalizer-entry.js"
 export { type InputFile, type ListedInputs, MigrateInputError, type StdinBytes, listInputs } from "./inputs.js"
 export { MigrateOutputError, type NamedOutput, type OutputFile, type OutputFileOptions, type TextWriter, outputFile, outputPath, refuseOverlaps, textOf } from "./output.js"
 export { type Reject, type Report, renderReport, table } from "./report.js"

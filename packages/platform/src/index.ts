@@ -4,9 +4,8 @@
  * with, and `PlatformClient`, an Effect service over HttpClient. The client's pre-request
  * checks live in `internal/` and are not part of the API.
  */
-export * as Wire from "./wire.js"
-export { PLATFORM_POSTURE, PLATFORM_UNITS, platformDialect } from "./dialect.js"
-export { FORMATS, decodeEntryEither, decodeListPageEither, decodeSummaryEither, encodeEntryEither } from "./codec.js"
+// The adapter, codec, dialect and Wire, also exported alone by @scanbridge/platform/adapter (no client).
+export * from "./adapter-entry.js"
 export {
   PlatformAlreadyDeletedError,
   PlatformBadRequestError,
@@ -31,6 +30,5 @@ export {
   type ScanTokenOptions,
   type Scope
 } from "./client.js"
-export { platformAdapter } from "./adapter.js"
 export { photosOfScan } from "./client-library.js"
 export { HOSTED_SCANNER_SCREENS, type HostedScannerOptions, type HostedScannerScreen, hostedScannerUrl } from "./hosted-scanner.js"
