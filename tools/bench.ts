@@ -559,7 +559,7 @@ const run = async () => {
     "| target | measured | |",
     "|---|---|---|",
     // By target, in the order measured within one.
-    ...[...summary].sort((a, b) => parseInt(a.target) - parseInt(b.target)).map((s) => `| ${s.target} | ${s.measured} | ${s.pass ? "PASS" : "MISS"} |`)
+    ...[...summary].sort((a, b) => Number.parseInt(a.target, 10) - Number.parseInt(b.target, 10)).map((s) => `| ${s.target} | ${s.measured} | ${s.pass ? "PASS" : "MISS"} |`)
   ]
   const text = [
     "# Benchmark results",

@@ -188,10 +188,10 @@ describe("the PostgreSQL source's query", () => {
       Effect.gen(function* () {
         yield* sql("create table canary (n int)")
         yield* sql("insert into canary values (1)")
-        const escape = yield* Effect.flip(
+        const injected = yield* Effect.flip(
           pgToMemory("select id, payload from legacy) as s; drop table canary; select * from (select 1 as id, '{}' as payload")
         )
-        expect(escape).toMatchObject({ _tag: "PostgresError", code: "42601" })
+        expect(injected).toMatchObject({ _tag: "PostgresError", code: "42601" })
         const deletes = yield* Effect.flip(pgToMemory("with gone as (delete from canary returning n) select n, '{}' from gone"))
         expect(deletes).toBeInstanceOf(PostgresError)
         yield* sql("create sequence counter")

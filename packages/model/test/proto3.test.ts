@@ -43,7 +43,7 @@ const ok = <A, E>(result: Either.Either<A, E>): A =>
 const err = <A, E>(result: Either.Either<A, E>): E =>
   Either.getOrThrowWith(Either.flip(result), (a) => new Error(`expected a Left, got ${JSON.stringify(a)}`))
 
-const valueOf = (json: unknown) => ok(read(json)).value
+const decodedValue = (json: unknown) => ok(read(json)).value
 
 /** The DecodeError of reading `json`, checked to name the format, the path and the value. */
 const failure = (json: unknown): DecodeError => {
@@ -119,7 +119,7 @@ describe("reader", () => {
 
   describe("null", () => {
     it("means unset: the field is absent from the result", () => {
-      const value = valueOf({ bigCount: null, ratio: null, color: null, created_at: null, nestedMsg: null, items: null, label: "x" })
+      const value = decodedValue({ bigCount: null, ratio: null, color: null, created_at: null, nestedMsg: null, items: null, label: "x" })
       expect(value).toEqual({ label: "x" })
       for (const key of ["bigCount", "ratio", "color", "createdAt", "nestedMsg", "items"]) expect(Object.hasOwn(value, key), key).toBe(false)
     })
@@ -147,7 +147,7 @@ describe("reader", () => {
       ["9223372036854775807", "9223372036854775807"],
       ["-9223372036854775808", "-9223372036854775808"]
     ])("reads %j as %j", (input, printed) => {
-      expect(valueOf({ bigCount: input }).bigCount).toBe(printed)
+      expect(decodedValue({ bigCount: input }).bigCount).toBe(printed)
     })
 
     it.each<[string, unknown]>([
@@ -171,7 +171,7 @@ describe("reader", () => {
     })
 
     it("reads repeated int64 elementwise", () => {
-      expect(valueOf({ counts: [1, "02", -0] }).counts).toEqual(["1", "2", "0"])
+      expect(decodedValue({ counts: [1, "02", -0] }).counts).toEqual(["1", "2", "0"])
     })
   })
 
@@ -185,7 +185,7 @@ describe("reader", () => {
       ["Infinity", Number.POSITIVE_INFINITY],
       ["-Infinity", Number.NEGATIVE_INFINITY]
     ])("reads %j as %d", (input, n) => {
-      expect(valueOf({ ratio: input }).ratio).toBe(n)
+      expect(decodedValue({ ratio: input }).ratio).toBe(n)
     })
 
     it.each<[unknown]>([["abc"], [""], [" 1"], ["infinity"], [true], [[1]]])("refuses %j", (input) => {
@@ -206,7 +206,7 @@ describe("reader", () => {
       [-1, -1],
       ["PURPLE", "PURPLE"]
     ])("reads %j as %j", (input, value) => {
-      expect(valueOf({ color: input }).color).toBe(value)
+      expect(decodedValue({ color: input }).color).toBe(value)
     })
 
     it.each<[unknown]>([[1.5], [true], [{}]])("refuses %j", (input) => {
@@ -216,7 +216,7 @@ describe("reader", () => {
 
   describe("timestamp", () => {
     it("keeps a valid timestamp as written and refuses an invalid one", () => {
-      expect(valueOf({ created_at: "2026-01-02T12:04:05.123456789+09:00" }).createdAt).toBe("2026-01-02T12:04:05.123456789+09:00")
+      expect(decodedValue({ created_at: "2026-01-02T12:04:05.123456789+09:00" }).createdAt).toBe("2026-01-02T12:04:05.123456789+09:00")
       const e = failure({ created_at: "2026-02-30T00:00:00Z" })
       expect(e.path).toEqual(["created_at"])
       expect(e.value).toBe("2026-02-30T00:00:00Z")
