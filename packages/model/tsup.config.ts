@@ -1,3 +1,3 @@
 import { packageBuild } from "../../tsup.shared"
 
-export default packageBuild(["src/index.ts", "src/plain.ts", "src/internal/index.ts"])
+export default packageBuild(["src/index.ts", "src/plain.ts", "src/adapter-kit.ts", "src/internal/index.ts"])

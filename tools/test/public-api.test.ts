@@ -1,8 +1,9 @@
 /**
  * Each package's public surface is deliberate and written down: its `src/index.ts` names what it
  * exports (no bare `export *`, which would make every helper of a module API), and its README's
- * `## Public API` section lists every one of those names, in backticks. Model's second entry,
- * `@scanbridge/model/internal`, is held to the same: its names are listed in model's README.
+ * `## Public API` section lists every one of those names, in backticks. Model's other entries,
+ * the adapter kit `@scanbridge/model/adapter` and `@scanbridge/model/internal`, are held to the
+ * same: their names are listed in model's README.
  */
 import { existsSync, readFileSync, readdirSync } from "node:fs"
 import { join } from "node:path"
@@ -82,8 +83,8 @@ const packages = readdirSync(join(root, "packages"))
 
 const entries: ReadonlyArray<Entry> = [
   ...packages.filter((pkg) => existsSync(join(root, pkg, "src/index.ts"))).map((pkg) => ({ pkg, entry: `${pkg}/src/index.ts` })),
-  // Model's entry for Scanbridge's own packages, listed in model's README (not covered by semver).
-  ...(existsSync(join(root, "packages/model/src/internal/index.ts")) ? [{ pkg: "packages/model", entry: "packages/model/src/internal/index.ts" }] : [])
+  // Model's adapter kit (covered by semver) and its entry for Scanbridge's own packages (not), listed in model's README.
+  ...["packages/model/src/adapter-kit.ts", "packages/model/src/internal/index.ts"].filter((entry) => existsSync(join(root, entry))).map((entry) => ({ pkg: "packages/model", entry }))
 ]
 
 const read = (path: string) => readFileSync(join(root, path), "utf8")
@@ -119,6 +120,7 @@ describe("reading an entry module and a README", () => {
 describe("the public API of every package", () => {
   it("covers every package that has an entry module", () => {
     expect(entries.map((e) => e.pkg)).toEqual(expect.arrayContaining(["packages/migrate", "packages/model", "packages/scanbridge", "packages/simulator"]))
+    expect(entries.map((e) => e.entry)).toContain("packages/model/src/adapter-kit.ts")
   })
 
   it.each(packages)("%s has a README with a Public API section", (pkg) => {

@@ -1,6 +1,6 @@
 /** The estimation API's shapes for the migration engine: a read response and a read item. */
 import { type Adapter, isRecord } from "@scanbridge/model"
-import { oneScan } from "@scanbridge/model/internal"
+import { oneScan } from "@scanbridge/model/adapter"
 import { type UnitOptions, decodeReadItemEither, decodeReadResponseEither, encodeReadResponseEither, unitsWith } from "./codec.js"
 import { estimationDialect } from "./dialect.js"
 

@@ -7,7 +7,7 @@ import type * as HttpClient from "@effect/platform/HttpClient"
 import type { ConfigError } from "effect"
 import { Config, Context, Duration, Effect, Either, Layer, Redacted, Schedule } from "effect"
 import { DecodeError, type Scan, type Stats } from "@scanbridge/model"
-import { checkStats, schemaDecoder } from "@scanbridge/model/internal"
+import { checkHumanStats, schemaDecoder } from "@scanbridge/model/adapter"
 import { ApiClient, ApiStatusError, type RetryOptions } from "@scanbridge/http"
 import { type UnitOptions, decodeReadResponseEither } from "./codec.js"
 import {
@@ -184,7 +184,7 @@ const make = (options: EstimationClientOptions): Effect.Effect<EstimationClientS
 
     const createEstimation = (token: AccessToken, stats: Stats) =>
       Effect.gen(function* () {
-        const checked = yield* Either.mapLeft(checkStats(stats), (p) => new EstimationInputError(p))
+        const checked = yield* Either.mapLeft(checkHumanStats(stats), (p) => new EstimationInputError(p))
         if (!LANGUAGE.test(lang)) {
           return yield* Effect.fail(new EstimationInputError({ path: ["lang"], value: lang, message: `lang: ${JSON.stringify(lang)} is not an ISO 639-1 code` }))
         }
@@ -263,7 +263,7 @@ const make = (options: EstimationClientOptions): Effect.Effect<EstimationClientS
     const estimate = (stats: Stats, photos: Photos, wait: AwaitOptions = {}) =>
       Effect.gen(function* () {
         // Everything that can be refused locally is, before the first request.
-        yield* Either.mapLeft(checkStats(stats), (p) => new EstimationInputError(p))
+        yield* Either.mapLeft(checkHumanStats(stats), (p) => new EstimationInputError(p))
         yield* photoError("front", photos.front)
         yield* photoError("right", photos.right)
         let token = yield* authenticate()

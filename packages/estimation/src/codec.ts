@@ -28,20 +28,20 @@ import {
 import {
   type DecodeWalk,
   EncodeWalk,
-  LENGTH_UNIT_WAY_OUT,
-  type ScanInitJson,
-  attempt,
-  likelyMistake,
-  measurementValues,
+  LENGTH_UNIT_FLAG_AND_OPTION,
+  type FullScanInit,
+  runWalk,
+  likelyUnitMistake,
+  emptyMeasurementValues,
   measurementsFrom,
-  previewsQuoted,
+  isShortPlainString,
   previewValue,
   exactSchemaDecoder,
   type UnknownKey,
   unknownKeysOfItem,
   sourceIdFor,
   walkScan
-} from "@scanbridge/model/internal"
+} from "@scanbridge/model/adapter"
 import type { Percent, PercentE4 } from "@scanbridge/model"
 import { type BodyFatScale, type LengthUnit, type MuscleMassUnit, estimationDialect } from "./dialect.js"
 import {
@@ -130,7 +130,7 @@ const isHuman = (value: number, range: Range): boolean => value >= range.min && 
 
 const checkHuman = (w: DecodeWalk, path: Path, value: number, unit: string, range: Range, quantity: "length" | "mass") => {
   if (!isHuman(value, range)) {
-    w.fail(path, value, `${unit} of a person, ${range.min}-${range.max}${likelyMistake(value, range, quantity)}`)
+    w.fail(path, value, `${unit} of a person, ${range.min}-${range.max}${likelyUnitMistake(value, range, quantity)}`)
   }
   return value
 }
@@ -139,7 +139,7 @@ const HEIGHT_PATH = ["estimation", "input", "height"]
 const WEIGHT_PATH = ["estimation", "input", "weight"]
 
 /** The subject as the create form sent it: height in mm, weight in g (spec 02, step 2). */
-const readSubject = (w: DecodeWalk, input: Wire.Input | undefined): ScanInitJson["subject"] => {
+const readSubject = (w: DecodeWalk, input: Wire.Input | undefined): FullScanInit["subject"] => {
   if (input === undefined) return { age: null, gender: null, heightMm: null, weightG: null }
   return {
     age: input.age,
@@ -176,13 +176,13 @@ const quantity = <U extends string>(what: string, option: keyof UnitOptions, way
 })
 
 // The way out every message names: the CLI's flag and the plain and Effect APIs' option, as
-// LENGTH_UNIT_WAY_OUT names the length unit's.
+// LENGTH_UNIT_FLAG_AND_OPTION names the length unit's.
 /** @internal */
 export const BODY_FAT_SCALE_WAY_OUT = "--body-fat-scale (bodyFatScale in the plain and Effect APIs)"
 /** @internal */
 export const MUSCLE_MASS_UNIT_WAY_OUT = "--muscle-mass-unit (muscleMassUnit in the plain and Effect APIs)"
 
-const LENGTH = quantity("result.measurement", "lengthUnit", LENGTH_UNIT_WAY_OUT, LENGTH_CANDIDATES)
+const LENGTH = quantity("result.measurement", "lengthUnit", LENGTH_UNIT_FLAG_AND_OPTION, LENGTH_CANDIDATES)
 const BODY_FAT = quantity("body_fat_percentage", "bodyFatScale", BODY_FAT_SCALE_WAY_OUT, BODY_FAT_CANDIDATES)
 const MUSCLE_MASS = quantity("skeletal_muscle_mass", "muscleMassUnit", MUSCLE_MASS_UNIT_WAY_OUT, MUSCLE_CANDIDATES)
 
@@ -253,7 +253,7 @@ const readOtherKeys = (w: DecodeWalk, m: Readonly<Record<string, number>>): Reco
 
 const readMeasurements = (w: DecodeWalk, result: Wire.Result, statureMm: number | null, exact: boolean) => {
   const m = result.measurement
-  const values = measurementValues()
+  const values = emptyMeasurementValues()
   const low = statureMm ?? HUMAN_RANGES.heightMm.min
   const high = statureMm ?? HUMAN_RANGES.heightMm.max
   let survey = surveyLengths(m, low, high, values)
@@ -334,10 +334,10 @@ const noteJob = (w: DecodeWalk, e: Wire.Estimation): void => {
     code !== undefined &&
     result !== undefined &&
     result !== null &&
-    previewsQuoted(version) &&
-    previewsQuoted(work_id) &&
-    previewsQuoted(result.version) &&
-    previewsQuoted(result.work_id)
+    isShortPlainString(version) &&
+    isShortPlainString(work_id) &&
+    isShortPlainString(result.version) &&
+    isShortPlainString(result.work_id)
   ) {
     const text = `code ${code}, version "${version}", work_id "${work_id}", result.version "${result.version}", result.work_id "${result.work_id}"`
     return w.note("dropped", "estimation", text + JOB_DROPPED)
@@ -562,7 +562,7 @@ const writeCode = (w: EncodeWalk, f: NonNullable<Scan["failure"]>): { readonly c
  */
 export const encodeReadResponseEither = (scan: Scan, options: EncodeOptions = {}): Either.Either<Encoded<Wire.ReadResponseJson>, EncodeError> => {
   const w = new EncodeWalk(FORMATS.readResponse)
-  return attempt<Encoded<Wire.ReadResponseJson>, EncodeError>(() => {
+  return runWalk<Encoded<Wire.ReadResponseJson>, EncodeError>(() => {
     const id = sourceIdFor(w, scan, ESTIMATION_ID)
     w.dropIf(scan.externalId !== null, ["externalId"], `${scan.externalId}: the estimation API has no id of the integrator's`)
     w.dropIf(scan.expiresAt !== null, ["expiresAt"], `${scan.expiresAt}: estimations do not expire`)

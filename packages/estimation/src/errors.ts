@@ -4,7 +4,7 @@
  * these errors carry the status and whatever message the body had.
  */
 import { Schema } from "effect"
-import { inputErrorFields } from "@scanbridge/model/internal"
+import { inputErrorFields } from "@scanbridge/model/adapter"
 import { type ApiEncodeError, type ApiRedirectError, type ApiResponseTooLargeError, type ApiStatusError, type ApiTimeoutError, type ApiTransportError, statusFields } from "@scanbridge/http"
 
 // The request URL shows its query with the client id redacted: it is a secret.

@@ -15,7 +15,7 @@ import {
   formatPath,
   makeScan
 } from "@scanbridge/model"
-import { LENGTH_UNIT_WAY_OUT, previewValue } from "@scanbridge/model/internal"
+import { LENGTH_UNIT_FLAG_AND_OPTION, previewValue } from "@scanbridge/model/adapter"
 import {
   type EncodeOptions,
   FORMATS,
@@ -492,7 +492,7 @@ describe("decode: unit inference", () => {
     expect(e.path).toEqual(["estimation", "result", "measurement", "waist_girth"])
     expect(e.value).toBe(20)
     expect(e.message).toContain("waist_girth 20")
-    expect(e.message).toContain(`; state the unit with ${LENGTH_UNIT_WAY_OUT}`)
+    expect(e.message).toContain(`; state the unit with ${LENGTH_UNIT_FLAG_AND_OPTION}`)
   })
 
   it("values in mm and in cm in one record are a contradiction naming both", () => {
@@ -501,7 +501,7 @@ describe("decode: unit inference", () => {
     expect(e.value).toBe(70)
     expect(e.message).toContain("waist_girth 70")
     expect(e.message).toContain("bust_girth 862")
-    expect(e.message).toContain(`; state the unit with ${LENGTH_UNIT_WAY_OUT}`)
+    expect(e.message).toContain(`; state the unit with ${LENGTH_UNIT_FLAG_AND_OPTION}`)
   })
 
   it("without a stature, values that fit both units are undecided: a DecodeError at the measurement", () => {
@@ -511,7 +511,7 @@ describe("decode: unit inference", () => {
     expect(e.value).toEqual([225])
     expect(e.message).toContain("millimetres")
     expect(e.message).toContain("centimetres")
-    expect(e.message).toContain(`; state the unit with ${LENGTH_UNIT_WAY_OUT}`)
+    expect(e.message).toContain(`; state the unit with ${LENGTH_UNIT_FLAG_AND_OPTION}`)
   })
 
   it("without a stature, a value outside the cm band still decides", () => {
@@ -541,7 +541,7 @@ describe("decode: unit inference", () => {
     expect(e.path).toEqual(["estimation", "result", "measurement"])
     expect(e.value).toBe(20)
     expect(e.message).toContain("plausible in inches and not in millimetres")
-    expect(e.message).toContain(LENGTH_UNIT_WAY_OUT)
+    expect(e.message).toContain(LENGTH_UNIT_FLAG_AND_OPTION)
   })
 
   it("body fat in percent x 10^4 is read as e4", () => {
@@ -635,7 +635,7 @@ describe("decode: the way out each message names", () => {
     expect(e.path).toEqual(["estimation", "result", "measurement"])
     expect(e.message).toContain('lengths read as millimetres (as the caller said (lengthUnit "mm")) are plausible in')
     expect(e.message).toContain("inches")
-    expect(e.message).toContain(`pass the unit they are in with ${LENGTH_UNIT_WAY_OUT}`)
+    expect(e.message).toContain(`pass the unit they are in with ${LENGTH_UNIT_FLAG_AND_OPTION}`)
   })
 })
 
@@ -699,7 +699,7 @@ describe("decode: other spellings of the API's keys", () => {
     const e = decodeError(success({ result: result({ measurement: { bust_girth: 862, knee_height: Math.round(KNEE_MM / 10) } }) }))
     expect(e.path).toEqual(["estimation", "result", "measurement", "knee_height"])
     expect(e.message).toContain(`knee_height ${Math.round(KNEE_MM / 10)}`)
-    expect(e.message).toContain(LENGTH_UNIT_WAY_OUT)
+    expect(e.message).toContain(LENGTH_UNIT_FLAG_AND_OPTION)
   })
 
   it("another spelling beside the key itself is dropped, the key kept", () => {
@@ -1180,7 +1180,7 @@ describe("properties", () => {
       expect(e).toBeInstanceOf(DecodeError)
       expect(e.path).toEqual(["measurements", 0, "estimation", "result", "measurement", blamed!.key])
       expect(e.value).toBe(blamed!.raw)
-      expect(e.message).toContain(`; state the unit with ${LENGTH_UNIT_WAY_OUT}`)
+      expect(e.message).toContain(`; state the unit with ${LENGTH_UNIT_FLAG_AND_OPTION}`)
       expect(e.message).toContain(`${values[target]!.key} ${values[target]!.raw}`)
     },
     RUNS

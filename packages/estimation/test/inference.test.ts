@@ -1,7 +1,7 @@
 import { FastCheck as fc } from "effect"
 import { describe, expect, it } from "@effect/vitest"
 import { HUMAN_RANGES, MEASUREMENT_NAMES, type MeasurementName, PROPORTIONS } from "@scanbridge/model"
-import { measurementBit, measurementValues } from "@scanbridge/model/internal"
+import { emptyMeasurementValues, measurementBit } from "@scanbridge/model/adapter"
 import {
   BODY_FAT_CANDIDATES,
   BODY_FAT_RANGE,
@@ -286,7 +286,7 @@ describe("compileLengthSurvey", () => {
     [record, fc.option(fc.integer({ min: HUMAN_RANGES.heightMm.min, max: HUMAN_RANGES.heightMm.max }), { nil: null })],
     ([m, stature]) => {
       const run = (survey: typeof loop) => {
-        const values = measurementValues()
+        const values = emptyMeasurementValues()
         const result = survey(m, stature ?? HUMAN_RANGES.heightMm.min, stature ?? HUMAN_RANGES.heightMm.max, values)
         return { result, values: [...values] }
       }

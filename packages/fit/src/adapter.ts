@@ -1,6 +1,6 @@
 /** The fit shapes for the migration engine: the client library's estimation result. */
 import { type Adapter, isRecord } from "@scanbridge/model"
-import { oneScan } from "@scanbridge/model/internal"
+import { oneScan } from "@scanbridge/model/adapter"
 import { decodeEstimationResultEither, encodeEstimationResultEither } from "./codec.js"
 import { fitDialect } from "./dialect.js"
 

@@ -11,7 +11,7 @@
  */
 import { Either, Schema } from "effect"
 import { type Locale, type Path, type Stats, checkLocale, isRecord } from "@scanbridge/model"
-import { previewKey, previewValue } from "@scanbridge/model/internal"
+import { previewKey, previewValue } from "@scanbridge/model/adapter"
 import { FitInputError, refuse } from "./errors.js"
 import { epochMillis } from "./purchase.js"
 import { type EstimationOptions, type PhotoEstimationParams, checkPhotoEstimation, jpegDataUrl, oneOf } from "./validators.js"

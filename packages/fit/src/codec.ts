@@ -31,14 +31,14 @@ import {
   DecodeWalk,
   EncodeWalk,
   MeasurementsBuilder,
-  NoteList,
+  BoundedNoteList,
   measurementIndex,
-  attempt,
+  runWalk,
   genderOfCode,
   previewValue,
   sourceIdFor,
   walkScan
-} from "@scanbridge/model/internal"
+} from "@scanbridge/model/adapter"
 import { FIT_UNITS as UNITS, fitDialect, fittingPointDisplayName } from "./dialect.js"
 import * as Wire from "./wire.js"
 
@@ -51,7 +51,7 @@ export const FORMATS = {
 } as const
 
 /** What the proto3 reader renamed and ignored, as notes: those under item `index` only, when given. */
-const noteAliases = (notes: DecodeWalk | NoteList, read: Proto3.Read<unknown>, index?: number): void => {
+const noteAliases = (notes: DecodeWalk | BoundedNoteList, read: Proto3.Read<unknown>, index?: number): void => {
   for (const r of read.renamed) {
     if (index === undefined || r.path[0] === index) notes.note("aliased", r.path, `${r.from} read as ${String(r.path[r.path.length - 1])}`)
   }
@@ -60,8 +60,8 @@ const noteAliases = (notes: DecodeWalk | NoteList, read: Proto3.Read<unknown>, i
   }
 }
 
-const aliasNotes = (read: Proto3.Read<unknown>, index?: number): NoteList => {
-  const notes = new NoteList()
+const aliasNotes = (read: Proto3.Read<unknown>, index?: number): BoundedNoteList => {
+  const notes = new BoundedNoteList()
   noteAliases(notes, read, index)
   return notes
 }
@@ -266,7 +266,7 @@ const INPUT_TYPE_OF: Record<NonNullable<Scan["method"]>, Wire.InputType> = {
  */
 export const encodeEstimationResultEither = (scan: Scan): Either.Either<Encoded<Wire.EstimationResultJson>, EncodeError> => {
   const w = new EncodeWalk(FORMATS.estimationResult)
-  return attempt<Encoded<Wire.EstimationResultJson>, EncodeError>(() => {
+  return runWalk<Encoded<Wire.EstimationResultJson>, EncodeError>(() => {
     if (scan.status !== "success") w.fail(["status"], scan.status, "the client library resolves with a successful estimation only")
     const token = sourceIdFor(w, scan, FIT_TOKEN)
     const method = scan.method
@@ -320,7 +320,7 @@ export interface Rejected {
   readonly notes: ReadonlyArray<Note>
 }
 
-const rejected = (type: Proto3.EnumType, error: { readonly errorType?: string | number; readonly message?: string }, notes: NoteList): Rejected => {
+const rejected = (type: Proto3.EnumType, error: { readonly errorType?: string | number; readonly message?: string }, notes: BoundedNoteList): Rejected => {
   const wireValue = error.errorType ?? "ERROR_TYPE_UNSPECIFIED"
   const known = typeof wireValue === "string" && type.names.has(wireValue)
   if (!known) notes.note("assumed", ["error", "errorType"], `errorType ${previewValue(wireValue)} is not in the ${type.name} enum: read as ERROR_TYPE_UNSPECIFIED`)
@@ -459,7 +459,7 @@ export const decodeSizeFittingEither = (
     return Either.all(
       read.value.map((item, i) =>
         Either.flatMap(
-          attempt<Parameters<typeof makeSizeDocument>[0], DecodeError>(() => {
+          runWalk<Parameters<typeof makeSizeDocument>[0], DecodeError>(() => {
             const w = new DecodeWalk(FORMATS.sizeFitting, [], read.locate)
             noteAliases(w, read, i)
             const result = item.result

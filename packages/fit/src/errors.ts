@@ -6,7 +6,7 @@
  */
 import { Either, Schema } from "effect"
 import { type Path, formatPath } from "@scanbridge/model"
-import { inputErrorFields } from "@scanbridge/model/internal"
+import { inputErrorFields } from "@scanbridge/model/adapter"
 
 const rejectionFields = {
   /** The endpoint: CreateSession or GetRecommendedSize. */

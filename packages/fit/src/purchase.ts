@@ -6,7 +6,7 @@
  */
 import { Either } from "effect"
 import type { Path } from "@scanbridge/model"
-import { previewValue } from "@scanbridge/model/internal"
+import { previewValue } from "@scanbridge/model/adapter"
 import { FitInputError, refuse } from "./errors.js"
 import { COUNTRIES, CURRENCIES, LANGUAGES } from "./internal/iso.js"
 

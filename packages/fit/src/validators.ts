@@ -7,7 +7,7 @@
  */
 import { Effect, Either } from "effect"
 import { HUMAN_RANGES, type Path, type Range, SYSTEMS_OF_MEASUREMENT, type SystemOfMeasurement } from "@scanbridge/model"
-import { isBase64, likelyMistake, previewValue, startsAsJpeg } from "@scanbridge/model/internal"
+import { isBase64, likelyUnitMistake, previewValue, startsAsJpeg } from "@scanbridge/model/adapter"
 import { FitInputError, refuse } from "./errors.js"
 
 /**
@@ -125,7 +125,7 @@ const wholeInRange = (field: string, value: unknown, range: Range, unit: string,
   if (typeof value !== "number" || !Number.isFinite(value)) return refuse(path, value, `expected ${expected}, got ${previewValue(value)}`)
   if (inRange(value, range) && Number.isInteger(value)) return ok
   if (inRange(value, range)) return refuse(path, value, `expected ${expected}; send ${Math.round(value)}`)
-  const hint = quantity === undefined ? "" : likelyMistake(value, range, quantity)
+  const hint = quantity === undefined ? "" : likelyUnitMistake(value, range, quantity)
   return refuse(path, value, `${value} is outside ${range.min} to ${range.max} ${unit}${hint}`)
 }
 

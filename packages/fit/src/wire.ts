@@ -7,7 +7,7 @@
  */
 import { Schema } from "effect"
 import { Proto3 } from "@scanbridge/model"
-import { oneOf } from "@scanbridge/model/internal"
+import { oneOfKeys } from "@scanbridge/model/adapter"
 
 const { field } = Proto3
 
@@ -68,7 +68,7 @@ export const Support = Schema.Struct({
 export const CreateSessionResponse = Schema.Struct({
   support: field(Support),
   error: field(ErrorDetail(CREATE_SESSION_ERROR_TYPE))
-}).pipe(Schema.filter(...oneOf(["support", "error"])))
+}).pipe(Schema.filter(...oneOfKeys(["support", "error"])))
 export type CreateSessionResponse = typeof CreateSessionResponse.Type
 
 export const GetRecommendedSizeRequest = Schema.Struct({
@@ -83,7 +83,7 @@ export const Recommendation = Schema.Struct({ recommendedSize: field(Schema.Stri
 export const GetRecommendedSizeResponse = Schema.Struct({
   recommendation: field(Recommendation),
   error: field(ErrorDetail(RECOMMENDED_SIZE_ERROR_TYPE))
-}).pipe(Schema.filter(...oneOf(["recommendation", "error"])))
+}).pipe(Schema.filter(...oneOfKeys(["recommendation", "error"])))
 export type GetRecommendedSizeResponse = typeof GetRecommendedSizeResponse.Type
 
 // --- CreatePurchase (plain JSON) ----------------------------------------------------------

@@ -47,7 +47,7 @@ const PREVIEW_MAX = 80
  * ASCII without quote or backslash, short enough to be shown whole. The common case of ids and
  * versions in notes, rendered without a call to JSON.stringify.
  */
-export const previewsQuoted = (value: unknown, max = PREVIEW_MAX): value is string =>
+export const isShortPlainString = (value: unknown, max = PREVIEW_MAX): value is string =>
   typeof value === "string" && value.length <= max - 2 && isPlainJsonString(value)
 
 /** `text` cut to `max` characters, the last one an ellipsis where it was cut. */
@@ -64,7 +64,7 @@ export const previewKey = (key: string): string => ellipsis(key, 40)
  * no stack depth makes it throw.
  */
 export const previewValue = (value: unknown, max = PREVIEW_MAX): string => {
-  if (previewsQuoted(value, max)) return `"${value}"`
+  if (isShortPlainString(value, max)) return `"${value}"`
   const text = new Preview(max).of(value)
   return ellipsis(text, max)
 }

@@ -19,7 +19,7 @@ import { Either, Option, Schema, SchemaAST } from "effect"
 import { isRecord } from "./json.js"
 import { DecodeError, type Path, type PathSegment } from "./errors.js"
 import { isUtcTimestamp } from "./scan.js"
-import { FOUR_DIGIT_YEARS_MS, digitsAt, isoOfMillis, wallClockMillis } from "./internal/time.js"
+import { FOUR_DIGIT_YEARS_MS, digitsAt, utcTimestampOfMillis, wallClockMillis } from "./internal/time.js"
 
 /** toISOString's form for years 1-9999 (the range of a proto3 Timestamp): parseTimestamp keeps it as it is. */
 export const isCanonicalTimestamp = (s: string): boolean => isUtcTimestamp(s) && !s.startsWith("0000")
@@ -119,7 +119,7 @@ export const parseTimestamp = (s: string): Option.Option<ParsedTimestamp> => {
   const millis = fraction.length === 0 ? 0 : fraction.length >= 3 ? digitsAt(fraction, 0, 3) : digitsAt(fraction, 0, fraction.length) * (fraction.length === 1 ? 100 : 10)
   const ms = wallClock - offset * 60_000 + millis
   if (ms < FIRST_MS || ms > LAST_MS) return Option.none()
-  return Option.some({ iso: isoOfMillis(ms), subMillisecond: fraction.length > 3 ? fraction.slice(3).replace(/0+$/, "") : "" })
+  return Option.some({ iso: utcTimestampOfMillis(ms), subMillisecond: fraction.length > 3 ? fraction.slice(3).replace(/0+$/, "") : "" })
 }
 
 /** An enum: its value names and the numbers the vendor documents (null where not shown). */

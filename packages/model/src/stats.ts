@@ -23,18 +23,18 @@ export interface StatProblem {
 }
 
 /** A unit people send instead of the expected one, and how many expected units one of it is. */
-export interface Mistake {
+export interface UnitMistake {
   readonly unit: string
   readonly factor: number
 }
 
 // Units people send instead of the canonical one, tried in this order.
-const LENGTH_MISTAKES: ReadonlyArray<Mistake> = [
+const LENGTH_MISTAKES: ReadonlyArray<UnitMistake> = [
   { unit: "centimetres", factor: 10 },
   { unit: "inches", factor: MM_PER_INCH },
   { unit: "metres", factor: 1000 }
 ]
-const MASS_MISTAKES: ReadonlyArray<Mistake> = [
+const MASS_MISTAKES: ReadonlyArray<UnitMistake> = [
   { unit: "kilograms", factor: 1000 },
   { unit: "pounds", factor: GRAMS_PER_POUND }
 ]
@@ -45,24 +45,24 @@ const problem = (field: string, value: unknown, message: string): Either.Either<
   Either.left({ path: [field], value, message: `${field}: ${message}` })
 
 /** "; 168 looks like centimetres (send 1680)": the `mistakes` that bring `value` into `range`, or "". */
-export const mistakeHint = (value: number, range: Range, mistakes: ReadonlyArray<Mistake>): string => {
+export const unitMistakeHint = (value: number, range: Range, mistakes: ReadonlyArray<UnitMistake>): string => {
   const likely = mistakes.filter((m) => inRange(value * m.factor, range)).map((m) => `${m.unit} (send ${round(value * m.factor)})`)
   return likely.length > 0 ? `; ${value} looks like ${likely.join(" or ")}` : ""
 }
 
-/** `mistakeHint` for a length in mm or a mass in g. */
-export const likelyMistake = (value: number, range: Range, quantity: "length" | "mass"): string =>
-  mistakeHint(value, range, quantity === "length" ? LENGTH_MISTAKES : MASS_MISTAKES)
+/** `unitMistakeHint` for a length in mm or a mass in g. */
+export const likelyUnitMistake = (value: number, range: Range, quantity: "length" | "mass"): string =>
+  unitMistakeHint(value, range, quantity === "length" ? LENGTH_MISTAKES : MASS_MISTAKES)
 
 const checkQuantity = (field: string, value: number, unit: string, range: Range, quantity: "length" | "mass") => {
   if (!Number.isFinite(value)) return problem(field, value, `expected a number of ${unit}`)
   if (inRange(value, range) && Number.isInteger(value)) return Either.right(value)
   if (inRange(value, range)) return problem(field, value, `expected a whole number of ${unit}; send ${round(value)}`)
-  return problem(field, value, `${value} is outside the human range ${range.min}-${range.max} ${unit}${likelyMistake(value, range, quantity)}`)
+  return problem(field, value, `${value} is outside the human range ${range.min}-${range.max} ${unit}${likelyUnitMistake(value, range, quantity)}`)
 }
 
 /** Refuses stats outside human ranges (HUMAN_RANGES), naming the unit the caller probably used. */
-export const checkStats = (stats: Stats): Either.Either<Stats, StatProblem> => {
+export const checkHumanStats = (stats: Stats): Either.Either<Stats, StatProblem> => {
   const { age, gender, heightMm, weightG } = stats
   if (gender !== "male" && gender !== "female") return problem("gender", gender, "expected male or female")
   if (!Number.isInteger(age) || !inRange(age, HUMAN_RANGES.age)) {

@@ -1,7 +1,7 @@
 import { Either, FastCheck as fc } from "effect"
 import { describe, expect, it } from "@effect/vitest"
 import { type CanonicalTarget, GENDER_CODES, MEASUREMENTS, type MeasurementName, STATS, type Spelling, makeDialect, makeScan } from "../src/index.js"
-import { EncodeWalk, emptyFrontView, emptyRightView, genderOfCode, postureNames, sourceIdFor, writePosture } from "../src/internal/index.js"
+import { EncodeWalk, emptyFrontView, emptyRightView, genderOfCode, postureNames, sourceIdFor, writePosture } from "../src/adapter-kit.js"
 
 // An integrator's made-up dialect: SCREAMING_SNAKE names numbered from 100, no body fat.
 const screaming = (name: string) => name.replace(/[A-Z]/g, (c) => `_${c}`).toUpperCase()

@@ -2,7 +2,7 @@ import { describe, expect, it } from "@effect/vitest"
 import { Arbitrary, FastCheck as fc, Schema } from "effect"
 import { Codegen, Proto3, Scan, SizeDocument, UtcTimestamp } from "../src/index.js"
 import { compileGuard, lazyGuard } from "../src/internal/fast.js"
-import { isUtcTimestamp } from "../src/internal/index.js"
+import { isUtcTimestamp } from "../src/adapter-kit.js"
 
 /** Values near a valid one: one leaf replaced by anything, so most are almost valid. */
 const mutated = <A>(valid: fc.Arbitrary<A>) =>

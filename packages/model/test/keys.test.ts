@@ -1,7 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Arbitrary, Either, FastCheck as fc, Schema } from "effect"
 import { type Path, Scan } from "../src/index.js"
-import { DecodeWalk, exactSchemaDecoder, unknownKeysOf, unknownKeysOfItem } from "../src/internal/index.js"
+import { DecodeWalk, exactSchemaDecoder, unknownKeysOf, unknownKeysOfItem } from "../src/adapter-kit.js"
 import { compileGuard } from "../src/internal/fast.js"
 
 const Point = Schema.Struct({ x: Schema.Number, y: Schema.Number })

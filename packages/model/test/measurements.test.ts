@@ -1,7 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { FastCheck as fc } from "effect"
 import { Catalogue } from "../src/index.js"
-import { MeasurementsBuilder, measurementIndex } from "../src/internal/index.js"
+import { MeasurementsBuilder, measurementIndex } from "../src/adapter-kit.js"
 
 const NAMES = Catalogue.measurements.map((e) => e.name)
 

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Arbitrary, Either, FastCheck as fc } from "effect"
 import { MAX_NOTES, Note, type NoteKind } from "../src/index.js"
-import { EncodeWalk, NoteList, OMITTED_PATH, boundNotes, walkScan } from "../src/internal/index.js"
+import { BoundedNoteList, EncodeWalk, walkScan } from "../src/adapter-kit.js"
+import { OMITTED_PATH, boundNotes } from "../src/internal/index.js"
 
 const KINDS: ReadonlyArray<NoteKind> = ["assumed", "converted", "dropped", "aliased"]
 
@@ -31,7 +32,7 @@ const accounted = (bounded: ReadonlyArray<Note>): Record<NoteKind, number> => {
   return Object.fromEntries(KINDS.map((k) => [k, kept[k] + (omitted?.[k] ?? 0)])) as Record<NoteKind, number>
 }
 
-describe("NoteList", () => {
+describe("BoundedNoteList", () => {
   it.prop(
     "keeps the first notes as they are and counts the rest: kept plus counted is what an unbounded list holds, by kind",
     [fc.array(Arbitrary.make(Note), { maxLength: 60 }), fc.nat({ max: 20 })],
@@ -48,7 +49,7 @@ describe("NoteList", () => {
   )
 
   it("counts what `omit` leaves out without making the notes", () => {
-    const list = new NoteList(1)
+    const list = new BoundedNoteList(1)
     list.note("assumed", ["a"], "kept")
     list.omit("dropped", 5)
     list.note("converted", ["b"], "counted")

@@ -1,9 +1,9 @@
 import { Either, FastCheck as fc, Schema } from "effect"
 import { describe, expect, it } from "@effect/vitest"
-import { oneOf } from "../src/internal/index.js"
+import { oneOfKeys } from "../src/adapter-kit.js"
 import { FastTestId, compileGuard } from "../src/internal/fast.js"
 
-describe("oneOf", () => {
+describe("oneOfKeys", () => {
   const keys = ["results", "pending", "error"] as const
   const value = fc.oneof(fc.constant(undefined), fc.constant(null), fc.integer(), fc.record({ a: fc.integer() }))
   const objects = fc.record({ results: value, pending: value, error: value, other: value }, { requiredKeys: [] })
@@ -13,7 +13,7 @@ describe("oneOf", () => {
       `its fast test and its message agree, and count the keys present (orNone: ${orNone})`,
       [objects],
       ([o]) => {
-        const [message, annotations] = oneOf(keys, { orNone })
+        const [message, annotations] = oneOfKeys(keys, { orNone })
         const test = (annotations as Record<symbol, (o: object) => boolean>)[FastTestId]!
         const present = keys.filter((k) => (o as Record<string, unknown>)[k] !== undefined)
         const holds = present.length === 1 || (orNone && present.length === 0)
@@ -26,7 +26,7 @@ describe("oneOf", () => {
   }
 
   it("as a Schema filter: the compiled guard and Schema's decode give the same answers", () => {
-    const S = Schema.Struct({ a: Schema.optional(Schema.Number), b: Schema.optional(Schema.Number) }).pipe(Schema.filter(...oneOf(["a", "b"])))
+    const S = Schema.Struct({ a: Schema.optional(Schema.Number), b: Schema.optional(Schema.Number) }).pipe(Schema.filter(...oneOfKeys(["a", "b"])))
     const decode = Schema.decodeUnknownEither(S)
     const guard = compileGuard(S, "ignore")
     expect(guard).not.toBeNull()

@@ -15,7 +15,7 @@ import {
   readScanEither
 } from "../src/index.js"
 import { plausibleLengths } from "../src/scan.js"
-import { LENGTH_UNIT_WAY_OUT } from "../src/internal/index.js"
+import { LENGTH_UNIT_FLAG_AND_OPTION } from "../src/adapter-kit.js"
 
 const { min, max } = HUMAN_RANGES.heightMm
 const stature = fc.integer({ min, max })
@@ -118,7 +118,7 @@ describe("readScanEither (a canonical record as stores hold it)", () => {
 
   it("still refuses what the caller's unit makes implausible", () => {
     const read = readScanEither(record({ backNeckHeight: 1386, waistGirth: 738 }), { lengthUnit: "in" })
-    expect(Either.isLeft(read) && read.left.message).toContain(`pass the unit they are in with ${LENGTH_UNIT_WAY_OUT}`)
+    expect(Either.isLeft(read) && read.left.message).toContain(`pass the unit they are in with ${LENGTH_UNIT_FLAG_AND_OPTION}`)
   })
 
   it("reads another spelling as the measurement it stands for, with an aliased note, in catalogue order", () => {

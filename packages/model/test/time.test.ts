@@ -1,8 +1,8 @@
 import { FastCheck as fc } from "effect"
 import { describe, expect, it } from "@effect/vitest"
-import { FOUR_DIGIT_YEARS_MS, daysFromCivil, isCalendarDay, isoOfMillis } from "../src/internal/time.js"
+import { FOUR_DIGIT_YEARS_MS, daysFromCivil, isCalendarDay, utcTimestampOfMillis } from "../src/internal/time.js"
 
-describe("isoOfMillis", () => {
+describe("utcTimestampOfMillis", () => {
   it.prop(
     "prints what Date.prototype.toISOString prints, for integers of years 0000-9999 and beyond",
     [
@@ -14,13 +14,13 @@ describe("isoOfMillis", () => {
       )
     ],
     ([ms]) => {
-      expect(isoOfMillis(ms)).toBe(new Date(ms).toISOString())
+      expect(utcTimestampOfMillis(ms)).toBe(new Date(ms).toISOString())
     },
     { fastCheck: { numRuns: 5000 } }
   )
 
   it("throws as toISOString does on NaN", () => {
-    expect(() => isoOfMillis(Number.NaN)).toThrow(RangeError)
+    expect(() => utcTimestampOfMillis(Number.NaN)).toThrow(RangeError)
   })
 })
 

@@ -3,7 +3,7 @@
  * envelope; the REST or the client library's variant) and a list page.
  */
 import { type Adapter, isRecord } from "@scanbridge/model"
-import { hasOnlyKey, oneScan } from "@scanbridge/model/internal"
+import { hasOnlyKey, oneScan } from "@scanbridge/model/adapter"
 import { decodeEntryEither, decodeListPageEither, encodeEntryEither, looksClientLibrary as isClientLibrary } from "./codec.js"
 import { platformDialect } from "./dialect.js"
 

@@ -6,7 +6,7 @@
  */
 import { Either } from "effect"
 import { isRecord } from "@scanbridge/model"
-import { previewValue } from "@scanbridge/model/internal"
+import { previewValue } from "@scanbridge/model/adapter"
 import type { CreateScanInput } from "./client.js"
 import { PlatformInputError } from "./errors.js"
 import { preparePhoto } from "./internal/guards.js"

@@ -6,7 +6,7 @@ import type * as HttpClient from "@effect/platform/HttpClient"
 import type { ConfigError, Duration } from "effect"
 import { Chunk, Config, Context, Effect, Either, Layer, Option, Redacted, Schema, Stream } from "effect"
 import { Catalogue, DecodeError, type MeasurementName, type Scan, type Stats } from "@scanbridge/model"
-import { previewValue, schemaDecoder } from "@scanbridge/model/internal"
+import { previewValue, schemaDecoder } from "@scanbridge/model/adapter"
 import { ApiClient, type RetryOptions, type statusFields } from "@scanbridge/http"
 import { decodeEntryEither, decodeListPageEither } from "./codec.js"
 import {

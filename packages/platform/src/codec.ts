@@ -27,11 +27,11 @@ import {
   EncodeWalk,
   MeasurementsBuilder,
   measurementIndex,
-  type ScanInitJson,
+  type FullScanInit,
   isBase64,
   isUtcTimestamp,
-  isoOfMillis,
-  attempt,
+  utcTimestampOfMillis,
+  runWalk,
   walkScan,
   previewValue,
   type ExactRead,
@@ -47,7 +47,7 @@ import {
   emptyRightView,
   sourceIdFor,
   writePosture as postureIn
-} from "@scanbridge/model/internal"
+} from "@scanbridge/model/adapter"
 import { PLATFORM_POSTURE, platformDialect } from "./dialect.js"
 import * as Wire from "./wire.js"
 
@@ -67,7 +67,7 @@ const NO_OPTIONS: DecodeOptions = {}
 const methodOf = (input: Wire.EntryInput): Method =>
   input.statsEstimations ? "stats" : input.photoScan ? "photo" : "adjusted"
 
-const readInput = (r: DecodeWalk, input: Wire.EntryInput, outputWeight: number | null): Pick<ScanInitJson, "method" | "subject" | "adjustment"> => {
+const readInput = (r: DecodeWalk, input: Wire.EntryInput, outputWeight: number | null): Pick<FullScanInit, "method" | "subject" | "adjustment"> => {
   const stats = (input.statsEstimations ?? input.photoScan ?? input.adjustedScan)!
   const subject = { age: stats.age, gender: stats.gender, heightMm: stats.height, weightG: stats.weight }
   if (input.photoScan && (input.photoScan.frontPhoto !== null || input.photoScan.rightPhoto !== null)) {
@@ -154,7 +154,7 @@ const readMeasurements = (r: DecodeWalk, items: ReadonlyArray<Wire.MeasurementIt
   return built.build()
 }
 
-const readAvatar = (r: DecodeWalk, avatar: Wire.Avatar | null | undefined): ScanInitJson["avatar"] => {
+const readAvatar = (r: DecodeWalk, avatar: Wire.Avatar | null | undefined): FullScanInit["avatar"] => {
   if (avatar === null || avatar === undefined) return null
   if (avatar.format !== "obj" && avatar.format !== "glb") {
     r.note("dropped", ["avatar"], `avatar of format ${previewValue(avatar.format)}: the canonical avatar is obj, glb or vertices`)
@@ -174,7 +174,7 @@ const grams = (r: DecodeWalk, path: Path, v: { unit: string; value: number }): n
   return r.fail([...path, "unit"], v.unit, `a mass unit (${Wire.UNITS.mass})`)
 }
 
-const readComposition = (r: DecodeWalk, c: Wire.BodyComposition | null | undefined): ScanInitJson["composition"] => {
+const readComposition = (r: DecodeWalk, c: Wire.BodyComposition | null | undefined): FullScanInit["composition"] => {
   if (c === null || c === undefined) return null
   const fat = c.bodyFatPercentage ?? null
   if (fat !== null && fat.unit !== Wire.UNITS.percent) r.fail(["bodyComposition", "bodyFatPercentage", "unit"], fat.unit, `the unit ${Wire.UNITS.percent}`)
@@ -192,7 +192,7 @@ const readComposition = (r: DecodeWalk, c: Wire.BodyComposition | null | undefin
 const MUSCLE_KG = { min: 5, max: 100 } as const
 const MUSCLE_G = { min: 5_000, max: 100_000 } as const
 
-const readClientComposition = (r: DecodeWalk, c: Wire.ClientLibraryBodyComposition | null | undefined): ScanInitJson["composition"] => {
+const readClientComposition = (r: DecodeWalk, c: Wire.ClientLibraryBodyComposition | null | undefined): FullScanInit["composition"] => {
   if (c === null || c === undefined) return null
   if (c.bodyFatPercentage !== null && c.bodyFatPercentage > 100) r.fail(["bodyComposition", "bodyFatPercentage"], c.bodyFatPercentage, "a percentage between 0 and 100")
   let muscleG: number | null = null
@@ -218,7 +218,7 @@ const readPoints = (points: ReadonlyArray<typeof Wire.Point.Type>) => points.map
 
 const POSTURE = postureNames(PLATFORM_POSTURE)
 
-const readPosture = (r: DecodeWalk, p: Wire.Posture | null | undefined): ScanInitJson["posture"] => {
+const readPosture = (r: DecodeWalk, p: Wire.Posture | null | undefined): FullScanInit["posture"] => {
   if (p === null || p === undefined) return null
   let singular = 0
   const angleUnit = (path: () => Path, unit: string) => {
@@ -272,7 +272,7 @@ const readPosture = (r: DecodeWalk, p: Wire.Posture | null | undefined): ScanIni
   return { front: frontOut, right: rightOut }
 }
 
-const failureOf = (code: string, message: string | null): NonNullable<ScanInitJson["failure"]> => ({
+const failureOf = (code: string, message: string | null): NonNullable<FullScanInit["failure"]> => ({
   code,
   category: Wire.FAILURE_CODES[code] ?? "unknown",
   message
@@ -317,7 +317,7 @@ const readClientError = (r: DecodeWalk, status: "success" | "failure", error: un
 const readEntry = (
   r: DecodeWalk,
   read: ExactRead<Wire.Entry | Wire.ClientLibraryEntry>,
-  rest: { readonly composition: () => ScanInitJson["composition"]; readonly failure: () => ScanInitJson["failure"] }
+  rest: { readonly composition: () => FullScanInit["composition"]; readonly failure: () => FullScanInit["failure"] }
 ): ScanInit => {
   r.noteUnknownKeys([], read.unknownKeys)
   const e = read.value
@@ -429,7 +429,7 @@ const readSummary = (r: DecodeWalk, s: Wire.Summary, unknownKeys: ReadonlyArray<
   // Node 20, the largest cost of a list page): the Date clips to an integer or NaN.
   const ms = s.createdAt * 1000
   const clipped = Math.abs(ms) > 8.64e15 ? Number.NaN : Math.trunc(ms) + 0
-  const createdAt = Number.isNaN(clipped) ? "" : isoOfMillis(clipped)
+  const createdAt = Number.isNaN(clipped) ? "" : utcTimestampOfMillis(clipped)
   if (!isUtcTimestamp(createdAt)) r.fail(["createdAt"], s.createdAt, "a UNIX timestamp in seconds, of a year from 0 to 9999")
   r.note("converted", ["createdAt"], `UNIX seconds ${s.createdAt} -> ${createdAt}`)
   if (s.memberId !== undefined) r.note("dropped", ["memberId"], `memberId ${s.memberId}: the canonical scan does not record which credential created it`)
@@ -549,7 +549,7 @@ const PLATFORM_ID = { api: "platform", field: "id", notA: "a platform scan id", 
  */
 export const encodeEntryEither = (scan: Scan): Either.Either<Encoded<Wire.EntryJson>, EncodeError> => {
   const w = new EncodeWalk(FORMATS.entry)
-  return attempt<Encoded<Wire.EntryJson>, EncodeError>(() => {
+  return runWalk<Encoded<Wire.EntryJson>, EncodeError>(() => {
     const status = scan.status
     if (status === "pending") return w.fail(["status"], status, "the platform has no pending scans")
     const id = sourceIdFor(w, scan, PLATFORM_ID)

@@ -4,7 +4,7 @@
  * and the message of the response body. A scan that failed is not here: it is data.
  */
 import { Schema } from "effect"
-import { inputErrorFields } from "@scanbridge/model/internal"
+import { inputErrorFields } from "@scanbridge/model/adapter"
 import { type ApiEncodeError, type ApiRedirectError, type ApiResponseTooLargeError, type ApiTimeoutError, type ApiTransportError, statusFields } from "@scanbridge/http"
 
 // The request URL carries org and scan ids, which are not secret; the API key never appears.

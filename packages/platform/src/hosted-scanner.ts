@@ -15,7 +15,7 @@
  */
 import { Either } from "effect"
 import { type Stats, type SystemOfMeasurement, checkLocale, formatPath, toDisplayStats } from "@scanbridge/model"
-import { type StatProblem, checkStats, previewValue } from "@scanbridge/model/internal"
+import { type StatProblem, checkHumanStats, previewValue } from "@scanbridge/model/adapter"
 import { PlatformInputError } from "./errors.js"
 
 /** The screens the hosted scanner can show, as the document spells them. */
@@ -97,7 +97,7 @@ export const hostedScannerUrl = (options: HostedScannerOptions): Either.Either<s
   const listed = screens.right
   const subject = options.subject
   if (subject !== undefined) {
-    const checked = checkStats(subject)
+    const checked = checkHumanStats(subject)
     if (Either.isLeft(checked)) return Either.left(statProblem(checked.left))
     if (listed?.includes("form")) {
       return refuse(["screens"], listed, "form is listed, but a subject's stats skip it; leave form out, or give no subject")

@@ -5,7 +5,7 @@
  */
 import { Schema } from "effect"
 import { Catalogue, type FailureCategory, type MeasurementName } from "@scanbridge/model"
-import { oneOf } from "@scanbridge/model/internal"
+import { oneOfKeys } from "@scanbridge/model/adapter"
 import { PLATFORM_UNITS } from "./dialect.js"
 
 const Int = Schema.Number.pipe(Schema.int())
@@ -72,7 +72,7 @@ export const EntryInput = Schema.Struct({
   statsEstimations: Schema.optionalWith(StatsEstimations, { exact: true }),
   photoScan: Schema.optionalWith(PhotoScan, { exact: true }),
   adjustedScan: Schema.optionalWith(AdjustedScan, { exact: true })
-}).pipe(Schema.filter(...oneOf(INPUT_KEYS)))
+}).pipe(Schema.filter(...oneOfKeys(INPUT_KEYS)))
 export type EntryInput = typeof EntryInput.Type
 
 // --- Results ------------------------------------------------------------------------------
@@ -188,7 +188,7 @@ export const CreateScanRequest = Schema.Struct({
     { exact: true }
   ),
   customScanId: Schema.optionalWith(CustomScanId, { exact: true })
-}).pipe(Schema.filter(...oneOf(["statsEstimations", "photoScan"])))
+}).pipe(Schema.filter(...oneOfKeys(["statsEstimations", "photoScan"])))
 export type CreateScanRequest = typeof CreateScanRequest.Type
 
 /** GET /scans: `customScanId` keeps only the scans created with exactly that id. */

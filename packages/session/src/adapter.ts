@@ -1,6 +1,6 @@
 /** The session API's shape for the migration engine: ScanningResults, in any proto3 spelling. */
 import { type Adapter, isRecord } from "@scanbridge/model"
-import { hasOnlyKeysIn, oneScan } from "@scanbridge/model/internal"
+import { hasOnlyKeysIn, oneScan } from "@scanbridge/model/adapter"
 import { decodeResultsEither, encodeResultsEither } from "./codec.js"
 import { sessionDialect } from "./dialect.js"
 

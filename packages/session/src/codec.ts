@@ -36,10 +36,10 @@ import {
   type DecodeWalk,
   EncodeWalk,
   MeasurementsBuilder,
-  NoteList,
+  BoundedNoteList,
   measurementIndex,
-  type ScanInitJson,
-  attempt,
+  type FullScanInit,
+  runWalk,
   genderOfCode,
   postureNames,
   type FrontView,
@@ -50,7 +50,7 @@ import {
   sourceIdFor,
   walkScan,
   writePosture as postureIn
-} from "@scanbridge/model/internal"
+} from "@scanbridge/model/adapter"
 import type { Percent, PercentE4 } from "@scanbridge/model"
 import { SESSION_MEASUREMENT_UNSPECIFIED, SESSION_POSTURE, type SessionStatSpelling, sessionDialect } from "./dialect.js"
 import * as Wire from "./wire.js"
@@ -249,7 +249,7 @@ const heightMm = (c: Ctx, i: number, type: string, value: number, stated: Length
 
 const finite = (w: DecodeWalk, path: () => Path, value: number): number => (Number.isFinite(value) ? value : w.fail(path(), value, "a finite number"))
 
-const readAvatar = (c: Ctx, avatar: typeof Wire.Avatar.Type | undefined): ScanInitJson["avatar"] => {
+const readAvatar = (c: Ctx, avatar: typeof Wire.Avatar.Type | undefined): FullScanInit["avatar"] => {
   const mesh = avatar?.meshVerticesOnly
   if (mesh === undefined) return null
   const path = ["results", "avatar", "meshVerticesOnly", "vertices"]
@@ -340,14 +340,14 @@ const readRight = (c: Ctx, right: NonNullable<Wire.Posture["right"]>): RightView
   return view
 }
 
-const readPosture = (c: Ctx, p: Wire.Posture | undefined): ScanInitJson["posture"] =>
+const readPosture = (c: Ctx, p: Wire.Posture | undefined): FullScanInit["posture"] =>
   p === undefined ? null : { front: p.front ? readFront(c, p.front) : null, right: p.right ? readRight(c, p.right) : null }
 
 // --- Errors -------------------------------------------------------------------------------
 
 const categoryOf = (type: string): FailureCategory => (type === "ERROR_TYPE_UNSPECIFIED" ? "unknown" : "session")
 
-const readFailure = (c: Ctx, e: typeof Wire.ResultsError.Type): NonNullable<ScanInitJson["failure"]> => {
+const readFailure = (c: Ctx, e: typeof Wire.ResultsError.Type): NonNullable<FullScanInit["failure"]> => {
   const type = e.errorType ?? "ERROR_TYPE_UNSPECIFIED"
   const message = e.message === undefined || e.message === "" ? null : e.message
   if (typeof type === "string" && Wire.RESULTS_ERROR_TYPE.names.has(type)) return { code: type, category: categoryOf(type), message }
@@ -446,7 +446,7 @@ const isCreateErrorType = (t: string | number): t is Wire.CreateErrorType => typ
 /** The create-session response; `MALFORMED_REQUEST` reads as MALFORMED_REQUEST_BODY, noted. */
 export const decodeCreateSessionResponseEither = (json: unknown): Either.Either<CreateSessionOutcome, DecodeError> =>
   Either.flatMap(readCreateResponse(json), (read): Either.Either<CreateSessionOutcome, DecodeError> => {
-    const notes = new NoteList()
+    const notes = new BoundedNoteList()
     for (const i of read.ignored) notes.note("dropped", i.path, `unknown field ${previewValue(i.value)}: not in the session API's messages`)
     const { scanningSession, error } = read.value
     if (scanningSession !== undefined) {
@@ -550,7 +550,7 @@ const printResults = Proto3.printer(Wire.ScanningResults)
  */
 export const encodeResultsEither = (scan: Scan): Either.Either<Encoded<Wire.ScanningResultsJson>, EncodeError> => {
   const w = new EncodeWalk(FORMATS.results)
-  return attempt<Encoded<Wire.ScanningResultsJson>, EncodeError>(() => {
+  return runWalk<Encoded<Wire.ScanningResultsJson>, EncodeError>(() => {
     const id = sourceIdFor(w, scan, SESSION_ID) ?? undefined
     w.dropIf(scan.createdAt !== null, ["createdAt"], `${scan.createdAt}: ScanningResults carry no creation time`)
     w.dropIf(scan.method !== null && scan.method !== "photo", ["method"], `method ${scan.method}: the session API runs photo scans only`)

@@ -7,7 +7,7 @@
  * and these errors carry the status only as information.
  */
 import { Schema } from "effect"
-import { inputErrorFields } from "@scanbridge/model/internal"
+import { inputErrorFields } from "@scanbridge/model/adapter"
 import type * as Wire from "./wire.js"
 
 const rejection = {

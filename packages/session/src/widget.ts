@@ -34,7 +34,7 @@ import {
   isRecord,
   toDisplayStats
 } from "@scanbridge/model"
-import { type Mistake, checkStats, mistakeHint, previewKey, previewValue } from "@scanbridge/model/internal"
+import { type UnitMistake, checkHumanStats, unitMistakeHint, previewKey, previewValue } from "@scanbridge/model/adapter"
 import { decodeResultsEither } from "./codec.js"
 import { SessionInputError } from "./errors.js"
 
@@ -95,7 +95,7 @@ interface DisplayField {
   /** The human range in this field's unit: the canonical one, shown as `toDisplayStats` shows it (rounded). */
   readonly range: Range
   /** Units people send instead, with what one of them is in this field's unit. */
-  readonly mistakes: ReadonlyArray<Mistake>
+  readonly mistakes: ReadonlyArray<UnitMistake>
 }
 
 /** A canonical range in a display unit of `perUnit` canonical units, rounded as the display rounds. */
@@ -118,7 +118,7 @@ const inRange = (v: number, r: Range) => v >= r.min && v <= r.max
 
 /** A display field outside the human range: the range in the field's unit, and the unit the value probably was in. */
 const outOfRange = (value: number, field: DisplayField): string =>
-  `${value} is outside the human range ${field.range.min}-${field.range.max} ${field.unit}${mistakeHint(value, field.range, field.mistakes)}`
+  `${value} is outside the human range ${field.range.min}-${field.range.max} ${field.unit}${unitMistakeHint(value, field.range, field.mistakes)}`
 
 /** `userStats` in `system`'s units: that system's keys only, a human subject, whole numbers. */
 const checkUserStats = (value: unknown, system: SystemOfMeasurement): Either.Either<DisplayStats, SessionInputError> => {
@@ -188,10 +188,10 @@ export const widgetOptions = (settings: WidgetSettings): Either.Either<WidgetOpt
   const system = settings.systemOfMeasurement ?? "metric"
   let userStats: DisplayStats | undefined
   if (settings.subject !== undefined) {
-    const checked = checkStats(settings.subject)
+    const checked = checkHumanStats(settings.subject)
     if (Either.isLeft(checked)) {
       const problem = checked.left
-      // checkStats's message names the field already.
+      // checkHumanStats's message names the field already.
       return Either.left(new SessionInputError({ path: ["subject", ...problem.path], value: problem.value, message: `subject.${problem.message}` }))
     }
     if (system === "metric" || system === "imperial") userStats = toDisplayStats(settings.subject, system)

@@ -10,7 +10,7 @@
  */
 import { Schema } from "effect"
 import { POSTURE_FRONT, POSTURE_RIGHT, Proto3 } from "@scanbridge/model"
-import { oneOf } from "@scanbridge/model/internal"
+import { oneOfKeys } from "@scanbridge/model/adapter"
 import { SESSION_ANGLE_UNITS, SESSION_MEASUREMENT_UNSPECIFIED, SESSION_POSTURE, SESSION_UNITS, sessionDialect } from "./dialect.js"
 
 const { field } = Proto3
@@ -113,7 +113,7 @@ export const CreateSessionError = ErrorDetail(CREATE_ERROR_TYPE)
 export const CreateScanningSessionResponse = Schema.Struct({
   scanningSession: field(ScanningSession),
   error: field(CreateSessionError)
-}).pipe(Schema.filter(...oneOf(["scanningSession", "error"])))
+}).pipe(Schema.filter(...oneOfKeys(["scanningSession", "error"])))
 export type CreateScanningSessionResponse = typeof CreateScanningSessionResponse.Type
 
 // --- results ------------------------------------------------------------------------------
@@ -172,7 +172,7 @@ export const ScanningResults = Schema.Struct({
   results: field(ScanningMeasurementResults),
   pending: field(Pending),
   error: field(ResultsError)
-}).pipe(Schema.filter(...oneOf(["results", "pending", "error"], { orNone: true })))
+}).pipe(Schema.filter(...oneOfKeys(["results", "pending", "error"], { orNone: true })))
 export type ScanningResults = typeof ScanningResults.Type
 /** The same message in its JSON form; identical here, since every field is printed as it is held. */
 export type ScanningResultsJson = typeof ScanningResults.Encoded

@@ -15,7 +15,7 @@
  * range (a factor of 31), a value may fit both, and a record of such values is undecided.
  */
 import { Codegen, HUMAN_RANGES, LENGTH_SPREAD, type MeasurementName, PROPORTIONS, type Path, type Range, formatPath } from "@scanbridge/model"
-import { measurementBit, measurementIndex } from "@scanbridge/model/internal"
+import { measurementBit, measurementIndex } from "@scanbridge/model/adapter"
 import type { BodyFatScale, LengthUnit, MuscleMassUnit } from "../dialect.js"
 
 export interface Candidate<U extends string> {

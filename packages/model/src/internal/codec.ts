@@ -9,7 +9,7 @@ import type { Scan, ScanInit, ScanJson } from "../scan.js"
 import type { EncodeWalk } from "./walk.js"
 
 /** A ScanInit with every key present: what a decoder's parts return, null where unknown. */
-export type ScanInitJson = { -readonly [K in keyof ScanInit]-?: Exclude<ScanInit[K], undefined> }
+export type FullScanInit = { -readonly [K in keyof ScanInit]-?: Exclude<ScanInit[K], undefined> }
 
 // --- Gender -------------------------------------------------------------------------------
 
@@ -67,7 +67,9 @@ export interface PostureView<V extends NonNullable<PostureJson["front"] | Postur
   readonly angles: Writable<V["angles"]>
   readonly lines: Writable<V["lines"]>
 }
+/** The front view as a decoder fills it in: each angle and line of POSTURE_FRONT, null until read. */
 export type FrontView = PostureView<NonNullable<PostureJson["front"]>>
+/** The right view as a decoder fills it in: each angle list and line of POSTURE_RIGHT, null until read. */
 export type RightView = PostureView<NonNullable<PostureJson["right"]>>
 
 const { front: FRONT_NULLS, right: RIGHT_NULLS } = Catalogue.postureNulls
@@ -87,6 +89,7 @@ export interface PostureNames {
   readonly right: (name: string) => RightPostureName | undefined
 }
 
+/** A dialect's posture spellings as lookups from its names to the catalogue's, built once per dialect. */
 export const postureNames = (spellings: PostureSpellings): PostureNames => {
   const front = new Map<string, FrontPostureName>(POSTURE_FRONT.map((p) => [spellings.front[p.name], p.name]))
   const right = new Map<string, RightPostureName>(POSTURE_RIGHT.map((p) => [spellings.right[p.name], p.name]))

@@ -120,9 +120,9 @@ const lazily = (make: () => Guard): Guard => {
 }
 
 /** Replaces a node of a schema with a stricter one before it is compiled (or leaves it: undefined). */
-export type Narrow = (ast: SchemaAST.AST) => SchemaAST.AST | undefined
+export type SchemaNarrowing = (ast: SchemaAST.AST) => SchemaAST.AST | undefined
 
-const compile = (node: SchemaAST.AST, inheritedExcess: Excess, narrow: Narrow | undefined): Guard => {
+const compile = (node: SchemaAST.AST, inheritedExcess: Excess, narrow: SchemaNarrowing | undefined): Guard => {
   const ast = narrow?.(node) ?? node
   const excess = excessOf(ast, inheritedExcess)
   switch (ast._tag) {
@@ -239,7 +239,7 @@ const compile = (node: SchemaAST.AST, inheritedExcess: Excess, narrow: Narrow | 
 // filters, nested guards) are passed in by index. Where code cannot be generated (a runtime
 // without `new Function`, say under a strict CSP, or jitless), the closures serve.
 class Generator {
-  constructor(readonly narrow: Narrow | undefined) {}
+  constructor(readonly narrow: SchemaNarrowing | undefined) {}
   readonly captured: Array<unknown> = []
   private vars = 0
 
@@ -435,7 +435,7 @@ class Generator {
 const nameOf = (ast: SchemaAST.AST): string =>
   Option.getOrUndefined(SchemaAST.getIdentifierAnnotation(ast)) ?? Option.getOrUndefined(SchemaAST.getTitleAnnotation(ast)) ?? ast._tag
 
-const generate = (ast: SchemaAST.AST, excess: Excess, narrow: Narrow | undefined): Guard | null => {
+const generate = (ast: SchemaAST.AST, excess: Excess, narrow: SchemaNarrowing | undefined): Guard | null => {
   if (!available()) return null
   try {
     return new Generator(narrow).function(ast, excess)
@@ -454,7 +454,7 @@ export interface GuardOptions {
    * Replaces a node of the schema with a stricter one before it is compiled (the proto3
    * reader's exact-print check reads an enum field as a name only).
    */
-  readonly narrow?: Narrow
+  readonly narrow?: SchemaNarrowing
 }
 
 /**

@@ -1,35 +1,15 @@
 /**
- * @scanbridge/model/internal: what Scanbridge's own packages (the adapters, the migration
- * engine, the simulator) share with the model: the codecs' walks, the hot-path measurement
- * builders, the unknown-key survey, the stats check and the error helpers.
+ * @scanbridge/model/internal: what Scanbridge's own packages (the migration engine, the
+ * simulator, the tests) share with the model beyond the adapter kit: the slow-path counters,
+ * the stats a simulated body has, the bounded notes of a migration's summary and the error
+ * helpers of the engine.
  *
  * For Scanbridge's own packages only, versioned in lockstep with them: no semver promise. Any
- * release may change or remove what is here. An adapter of one's own uses `@scanbridge/model`.
+ * release may change or remove what is here. An adapter, Scanbridge's own or one's own, uses
+ * `@scanbridge/model` and `@scanbridge/model/adapter` only.
  */
-export {
-  type FrontView,
-  type Gender,
-  type IdField,
-  type PostureNames,
-  type PostureView,
-  type RightView,
-  type ScanInitJson,
-  type WrittenPosture,
-  emptyFrontView,
-  emptyRightView,
-  genderOfCode,
-  postureNames,
-  sourceIdFor,
-  writePosture
-} from "./codec.js"
-export { inputErrorFields, previewKey, previewValue, previewsQuoted, unreadableReason, collectIssues } from "../errors.js"
-export { isBase64, isUtcTimestamp, startsAsJpeg } from "../scan.js"
-export { hasOnlyKey, hasOnlyKeysIn } from "../json.js"
-export { type Mistake, type StatProblem, checkStats, expectedBodyFatPercent, humanStats, likelyMistake, mistakeHint } from "../stats.js"
-export { type Narrow } from "./fast.js"
-export { isoOfMillis } from "./time.js"
+export { collectIssues, previewKey, previewValue, unreadableReason } from "../errors.js"
+export { isBase64 } from "../scan.js"
+export { expectedBodyFatPercent, humanStats } from "../stats.js"
 export { countSlowPaths, decodeCounted, slowPaths } from "./slow.js"
-export { type UnknownKey, unknownKeysOf, unknownKeysOfItem } from "./keys.js"
-export { MeasurementsBuilder, measurementBit, measurementIndex, measurementValues, measurementsFrom } from "./measurements.js"
-export { NoteList, OMITTED_PATH, boundNotes } from "./notes.js"
-export { LENGTH_UNIT_WAY_OUT, DecodeWalk, EncodeWalk, type ExactRead, attempt, exactSchemaDecoder, oneOf, oneScan, schemaDecoder, walkScan } from "./walk.js"
+export { OMITTED_PATH, boundNotes } from "./notes.js"

@@ -53,13 +53,13 @@ const construct = (mask: number, values: ReadonlyArray<number | undefined>): Mea
  * An empty array of values by catalogue position, for `measurementsFrom`. Its slots are holes,
  * which read as undefined: V8 makes such an array several times faster than a filled one.
  */
-export const measurementValues = (): Array<number | undefined> => new Array<number | undefined>(NAMES.length)
+export const emptyMeasurementValues = (): Array<number | undefined> => new Array<number | undefined>(NAMES.length)
 
 /** The bit of a catalogue position in the `set` that `measurementsFrom` takes. */
 export const measurementBit = (index: number): number => BITS[index]!
 
 /**
- * The `measurementsMm` object of values by catalogue position (from `measurementValues`,
+ * The `measurementsMm` object of values by catalogue position (from `emptyMeasurementValues`,
  * undefined where absent), as a reader that fills them in one generated pass has them. `set`,
  * the sum of `measurementBit` over the positions filled, saves a pass where the reader knows it.
  */
@@ -72,7 +72,7 @@ export const measurementsFrom = (values: ReadonlyArray<number | undefined>, set?
 /** Collects one record's measurements. Not shared between records. */
 export class MeasurementsBuilder {
   // Full length from the start: filling a growing array out of order reallocates it.
-  private readonly values: Array<number | undefined> = measurementValues()
+  private readonly values: Array<number | undefined> = emptyMeasurementValues()
   private mask = 0
 
   /** Whether the measurement at this catalogue position has been set. */

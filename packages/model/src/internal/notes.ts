@@ -17,7 +17,7 @@ const KINDS: ReadonlyArray<NoteKind> = ["assumed", "converted", "dropped", "alia
  * kept ones followed by one `dropped` note at `notes` that says how many were left out. So the
  * list never holds more than `limit + 1` notes, whatever the input.
  */
-export class NoteList {
+export class BoundedNoteList {
   private readonly kept: Array<Note> = []
   private omitted: Record<NoteKind, number> | undefined
   constructor(readonly limit: number = MAX_NOTES) {}
@@ -64,9 +64,9 @@ const omittedNote = (omitted: Record<NoteKind, number>, limit: number): Note => 
   return makeNote("dropped", OMITTED_PATH, `${total} more note(s) left out after the first ${limit} (${parts.join(", ")})`)
 }
 
-/** The notes as a NoteList keeps them: at most `limit` of them and a note counting the rest. */
+/** The notes as a BoundedNoteList keeps them: at most `limit` of them and a note counting the rest. */
 export const boundNotes = (notes: Iterable<Note>, limit: number = MAX_NOTES): ReadonlyArray<Note> => {
-  const list = new NoteList(limit)
+  const list = new BoundedNoteList(limit)
   for (const note of notes) list.add(note)
   return list.list()
 }

@@ -60,7 +60,7 @@ const two = (n: number): string => (n < 10 ? "0" + n : "" + n)
  * `new Date(ms).toISOString()` without the Date: by arithmetic (civil_from_days) for an
  * integer `ms` of the years 0000-9999, through the Date otherwise (six-digit years, NaN's throw).
  */
-export const isoOfMillis = (ms: number): string => {
+export const utcTimestampOfMillis = (ms: number): string => {
   if (!(ms >= FOUR_DIGIT_YEARS_MS.min && ms <= FOUR_DIGIT_YEARS_MS.max) || !Number.isInteger(ms)) return new Date(ms).toISOString()
   const days = Math.floor(ms / DAY_MS)
   let rest = ms - days * DAY_MS

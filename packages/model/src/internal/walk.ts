@@ -4,9 +4,9 @@
  * walk that does the same for what a target format cannot hold (an EncodeError).
  */
 import { boundedDecodeEither } from "./bounded.js"
-import { type Narrow, fastTest, lazyGuard } from "./fast.js"
+import { type SchemaNarrowing, fastTest, lazyGuard } from "./fast.js"
 import { type UnknownKey, unknownKeysOf } from "./keys.js"
-import { NoteList } from "./notes.js"
+import { BoundedNoteList } from "./notes.js"
 import { Either, Schema } from "effect"
 import type { DecodeOptions } from "../adapter.js"
 import { DecodeError, EncodeError, type Path, previewValue } from "../errors.js"
@@ -20,7 +20,7 @@ class Abort<E> {
 }
 
 /** Runs a walk: its result, or the error a `fail` inside it carried out. Other throws pass. */
-export const attempt = <A, E>(f: () => A): Either.Either<A, E> => {
+export const runWalk = <A, E>(f: () => A): Either.Either<A, E> => {
   try {
     return Either.right(f())
   } catch (e) {
@@ -44,14 +44,14 @@ interface LengthsRead {
 }
 
 /** The way out a length message names: the CLI's flag and the API's option. */
-export const LENGTH_UNIT_WAY_OUT = "--length-unit (lengthUnit in the plain and Effect APIs)"
+export const LENGTH_UNIT_FLAG_AND_OPTION = "--length-unit (lengthUnit in the plain and Effect APIs)"
 
 /**
- * Collects notes while decoding, at most MAX_NOTES of them and a count of the rest (NoteList);
+ * Collects notes while decoding, at most MAX_NOTES of them and a count of the rest (BoundedNoteList);
  * `fail` aborts the walk with a DecodeError at base + path.
  */
 export class DecodeWalk {
-  private readonly log = new NoteList()
+  private readonly log = new BoundedNoteList()
   private lengths: LengthsRead | undefined = undefined
   /** The unit the caller gave for every body length (DecodeOptions.lengthUnit), or undefined for auto. */
   readonly givenLengthUnit: LengthUnit | undefined
@@ -111,7 +111,7 @@ export class DecodeWalk {
     const labels = others.map((u) => LENGTH_UNIT_LABELS[u]).join(" or ")
     const wayOut =
       given !== undefined
-        ? `pass the unit they are in with ${LENGTH_UNIT_WAY_OUT}, or auto to read each in the unit its record states`
+        ? `pass the unit they are in with ${LENGTH_UNIT_FLAG_AND_OPTION}, or auto to read each in the unit its record states`
         : `if this input's lengths are in ${labels}, pass ${others.map((u) => `--length-unit ${u}`).join(" or ")} (lengthUnit: ${others.map((u) => `"${u}"`).join(" or ")})`
     this.fail(
       path,
@@ -139,6 +139,7 @@ export class DecodeWalk {
   add(note: Note): void {
     this.log.add(note)
   }
+  /** Stops the walk: `walkScan` (or `runWalk`) answers with a DecodeError naming `path` (under `base`), the value and why. */
   fail(path: Path, value: unknown, message: string): never {
     throw new Abort(DecodeError.at(this.format, [...this.base, ...this.locate(path)], value, message))
   }
@@ -155,15 +156,17 @@ export class DecodeWalk {
 
 /** Collects notes while encoding (bounded as a DecodeWalk's); `fail` aborts the walk with an EncodeError. */
 export class EncodeWalk {
-  private readonly log = new NoteList()
+  private readonly log = new BoundedNoteList()
   constructor(readonly format: string) {}
   /** What was noted so far, bounded as a DecodeWalk's. */
   get notes(): ReadonlyArray<Note> {
     return this.log.list()
   }
+  /** A note on what the written shape holds differently (`converted`) or not at all (`dropped`), bounded. */
   note(kind: NoteKind, path: Path, detail: string): void {
     this.log.note(kind, path, detail)
   }
+  /** Stops the walk: `runWalk` answers with an EncodeError naming the scan's `path`, the value and why the target cannot hold it. */
   fail(path: Path, value: unknown, reason: string): never {
     throw new Abort(EncodeError.at(this.format, path, value, reason))
   }
@@ -184,12 +187,12 @@ export class EncodeWalk {
 }
 
 /**
- * A Schema filter's two arguments, to spread into `Schema.filter(...oneOf(keys))`: exactly one of
+ * A Schema filter's two arguments, to spread into `Schema.filter(...oneOfKeys(keys))`: exactly one of
  * `keys` is present (or, with `orNone`, at most one), as in a protobuf oneof; the message lists
  * what was found. The second is the filter's `fastTest`, so that compiled guards count the keys
  * without the filter's Option and issue machinery, which every pending session record would pay.
  */
-export const oneOf = (
+export const oneOfKeys = (
   keys: ReadonlyArray<string>,
   options: { readonly orNone?: boolean } = {}
 ): readonly [(o: object) => string | undefined, Schema.Annotations.Filter<object>] => {
@@ -220,7 +223,7 @@ export const walkScan = (
   options?: DecodeOptions
 ): Either.Either<Scan, DecodeError> => {
   const walk = new DecodeWalk(format, base, locate, options)
-  return attempt<Scan, DecodeError>(() => {
+  return runWalk<Scan, DecodeError>(() => {
     const init = f(walk)
     walk.judgeLengths(init)
     return scanOf(init, walk.notes)
@@ -264,7 +267,7 @@ const NO_KEYS: ReadonlyArray<UnknownKey> = []
  * `compileGuard`) can make exact stricter, say a record's keys a known few; the walk does not
  * narrow (those keys are the codec's to read).
  */
-export const exactSchemaDecoder = <A, I>(schema: Schema.Schema<A, I>, format: string, options: { readonly base?: Path; readonly narrow?: Narrow } = {}) => {
+export const exactSchemaDecoder = <A, I>(schema: Schema.Schema<A, I>, format: string, options: { readonly base?: Path; readonly narrow?: SchemaNarrowing } = {}) => {
   const decode = schemaDecoder(schema, format, options.base)
   const exact = lazyGuard(schema, "error", options.narrow === undefined ? {} : { narrow: options.narrow })
   const unknownKeys = unknownKeysOf(schema)

@@ -5,7 +5,7 @@
  */
 import { Either } from "effect"
 import type { Path, Stats } from "@scanbridge/model"
-import { checkStats as checkHumanStats, isBase64, previewValue, startsAsJpeg } from "@scanbridge/model/internal"
+import { checkHumanStats, isBase64, previewValue, startsAsJpeg } from "@scanbridge/model/adapter"
 import { PlatformInputError } from "../errors.js"
 
 const refuse = (path: Path, value: unknown, message: string) =>
