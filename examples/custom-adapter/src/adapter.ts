@@ -1,6 +1,6 @@
 /** Tapeline for the migration engine: its name, its one format, and its encoder. */
-import { Either } from "effect"
 import { type Adapter, isRecord } from "@scanbridge/model"
+import { oneScan } from "@scanbridge/model/adapter"
 import { FITTING_FORMAT, decodeFittingEither, encodeFittingEither } from "./codec.js"
 import { TAPELINE, tapelineDialect } from "./dialect.js"
 import { FITTING_VERSION } from "./wire.js"
@@ -15,7 +15,7 @@ export const tapelineAdapter: Adapter = {
       shape: `\`tapeline\` is \`${FITTING_VERSION}\``,
       // The version tag alone: cheap, and no other format has the key.
       detect: (json) => isRecord(json) && json["tapeline"] === FITTING_VERSION,
-      decode: (json) => Either.map(decodeFittingEither(json), (scan) => [scan])
+      decode: (json, options) => oneScan(decodeFittingEither(json, options))
     }
   ],
   encoder: { target: TAPELINE, encode: encodeFittingEither }

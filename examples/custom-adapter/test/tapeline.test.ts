@@ -4,7 +4,7 @@
  * on worker threads too) and through the plain API, with no edit to Scanbridge for it.
  */
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
-import { Effect, Either, FastCheck as fc } from "effect"
+import { Arbitrary, Effect, Either, FastCheck as fc, Schema } from "effect"
 import { readFileSync } from "node:fs"
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises"
 import { tmpdir } from "node:os"
@@ -12,7 +12,8 @@ import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { type Report, ScanbridgeError, detectFormat, encode, migrateFile, normalize } from "scanbridge"
 import { command, run } from "../../../packages/cli/test/harness.js"
-import { FITTING_FORMAT, SPELLINGS, TAPELINE, decodeFittingEither, encodeFittingEither, tapelineAdapter } from "../src/index.js"
+import { DecodeError, HUMAN_RANGES, type MeasurementName, PROPORTIONS, Scan, convertLength } from "@scanbridge/model"
+import { FITTING_FORMAT, Fitting, SPELLINGS, TAPELINE, decodeFittingEither, encodeFittingEither, tapelineAdapter } from "../src/index.js"
 
 const repoRoot = fileURLToPath(new URL("../../..", import.meta.url))
 /** The adapter module as `--adapter` names it: a path. */
@@ -73,6 +74,18 @@ const lines = (text: string): Array<Record<string, unknown>> =>
     .filter((l) => l !== "")
     .map((l) => JSON.parse(l) as Record<string, unknown>)
 
+// One body's readings (each within twice its share of the stature either way), in centimetres
+// to one decimal: lengths of no body are judged, as every format's are.
+const spellings = Object.entries(SPELLINGS) as ReadonlyArray<readonly [keyof typeof SPELLINGS, string]>
+const bodies = fc.integer({ min: HUMAN_RANGES.heightMm.min / 10, max: HUMAN_RANGES.heightMm.max / 10 }).chain((heightCm) =>
+  fc
+    .subarray([...spellings])
+    .chain((taken) =>
+      fc.tuple(...taken.map(([name]) => fc.integer({ min: Math.ceil(PROPORTIONS[name] * heightCm * 5), max: Math.floor(PROPORTIONS[name] * heightCm * 20) })))
+        .map((tenths) => ({ heightCm, tape: Object.fromEntries(taken.map(([, spelling], i) => [spelling, tenths[i]! / 10])) }))
+    )
+)
+
 describe("the Tapeline codec", () => {
   it("reads a fitting as a canonical scan in millimetres, catalogue order, noting what it drops", () => {
     const scan = Either.getOrThrow(decodeFittingEither(JSON.parse(fitting("F-9", { tape: { hips: 94, chest: 86.2, cuff: 22 }, colour: "blue" }))))
@@ -84,13 +97,43 @@ describe("the Tapeline codec", () => {
       ["bustGirth", 862],
       ["hipGirth", 940]
     ])
-    expect(scan.notes.map((n) => `${n.kind} ${n.path}`)).toEqual(["dropped colour", "dropped tape.cuff"])
+    // The walk notes the conversion of the tape's centimetres, as it does every format's.
+    expect(scan.notes.map((n) => `${n.kind} ${n.path}`)).toEqual(["dropped colour", "dropped tape.cuff", "converted tape"])
   })
 
-  it("reads inches, with a note", () => {
+  it("reads inches, with the walk's note", () => {
     const scan = Either.getOrThrow(decodeFittingEither(JSON.parse(FITTINGS[1]!)))
     expect(scan.measurementsMm).toEqual({ insideLegHeight: 762, waistGirth: 698.5 })
-    expect(scan.notes).toEqual([{ kind: "converted", path: "measurementsMm", detail: "read in inches, 25.4 mm each" }])
+    expect(scan.notes).toEqual([{ kind: "converted", path: "tape", detail: "2 length(s) stated in inches, converted to millimetres" }])
+  })
+
+  // Inches stored under "cm", the mistake integrators make most: judged as every format's lengths are.
+  const INCHES_AS_CM = JSON.parse(fitting("F-5", { tape: { chest: 34, waist: 27.6, hips: 37 } })) as unknown
+
+  it("refuses lengths plausible only in another unit, naming the evidence and --length-unit", () => {
+    const error = Either.getOrThrow(Either.flip(decodeFittingEither(INCHES_AS_CM)))
+    expect(error.path).toEqual(["tape"])
+    expect(error.message).toContain("plausible in inches and not in centimetres")
+    expect(error.message).toContain("--length-unit in")
+    expect(normalize.bind(null, INCHES_AS_CM, { adapters: [tapelineAdapter] })).toThrow(ScanbridgeError)
+  })
+
+  it("reads them in the caller's lengthUnit, with a note, in the codec and through the plain API", () => {
+    const scan = Either.getOrThrow(decodeFittingEither(INCHES_AS_CM, { lengthUnit: "in" }))
+    expect(scan.measurementsMm).toEqual({ bustGirth: convertLength(34, "in", "mm"), waistGirth: convertLength(27.6, "in", "mm"), hipGirth: convertLength(37, "in", "mm") })
+    expect(scan.notes).toEqual([
+      { kind: "assumed", path: "tape", detail: 'lengths read as inches, as the caller said (lengthUnit "in"), where the record states centimetres' }
+    ])
+    expect(normalize(INCHES_AS_CM, { adapters: [tapelineAdapter], lengthUnit: "in" })).toEqual([scan])
+    // A caller's unit is checked all the same: centimetres read as inches are no body's.
+    expect(Either.isLeft(decodeFittingEither(JSON.parse(FITTINGS[0]!), { lengthUnit: "in" }))).toBe(true)
+  })
+
+  it("refuses a date it cannot read, and one past the contract's four-digit years", () => {
+    for (const takenOn of ["yesterday", "+275760-09-13T00:00:00.000Z"]) {
+      const error = Either.getOrThrow(Either.flip(decodeFittingEither(JSON.parse(fitting("F-6", { takenOn })))))
+      expect([error.path, error.value]).toEqual([["takenOn"], takenOn])
+    }
   })
 
   it("refuses a bad reading with its path", () => {
@@ -101,20 +144,49 @@ describe("the Tapeline codec", () => {
 
   // Whatever Tapeline writes (centimetres to one decimal, the names it has), it reads back as it was.
   it("writes back every fitting it reads", () => {
-    const reading = fc.integer({ min: 0, max: 3000 }).map((n) => n / 10)
-    const fittings = fc.record({
-      tapeline: fc.constant("fitting/2" as const),
-      ref: fc.string({ minLength: 1 }),
-      takenOn: fc.option(fc.date({ min: new Date(0), max: new Date(4e12), noInvalidDate: true }).map((d) => d.toISOString())),
-      unit: fc.constant("cm" as const),
-      customer: fc.record({ ref: fc.option(fc.string()), sex: fc.option(fc.constantFrom("F" as const, "M" as const)), heightCm: reading }),
-      tape: fc.dictionary(fc.constantFrom(...Object.values(SPELLINGS)), reading)
-    })
+    const fittings = fc.tuple(bodies, fc.string({ minLength: 1 })).chain(([{ heightCm, tape }, ref]) =>
+      fc.record({
+        tapeline: fc.constant("fitting/2" as const),
+        ref: fc.constant(ref),
+        takenOn: fc.option(fc.date({ min: new Date(0), max: new Date(4e12), noInvalidDate: true }).map((d) => d.toISOString())),
+        unit: fc.constant("cm" as const),
+        customer: fc.record({ ref: fc.option(fc.string()), sex: fc.option(fc.constantFrom("F" as const, "M" as const)), heightCm: fc.constant(heightCm) }),
+        tape: fc.constant(tape)
+      })
+    )
     fc.assert(
       fc.property(fittings, (f) => {
-        const written = Either.getOrThrow(encodeFittingEither(Either.getOrThrow(decodeFittingEither(f))))
-        expect(written.notes).toEqual([])
+        const scan = Either.getOrThrow(decodeFittingEither(f))
+        const written = Either.getOrThrow(encodeFittingEither(scan))
+        // Nothing is lost but the decode's own notes (the centimetres converted), which a fitting cannot hold.
+        expect(written.notes).toEqual(scan.notes.length === 0 ? [] : [{ kind: "dropped", path: "notes", detail: "a fitting has no place for them" }])
         expect(written.value).toEqual(f)
+      })
+    )
+  })
+
+  // The walk builds the scan without validating it again: this is what holds it to the contract.
+  it("decodes any fitting, in any unit, to a valid canonical scan or a DecodeError with its path", () => {
+    const fittings = fc.tuple(Arbitrary.make(Fitting), fc.dictionary(fc.string(), fc.jsonValue(), { maxKeys: 2 }))
+    const lengthUnit = fc.constantFrom(undefined, "auto" as const, "mm" as const, "cm" as const, "in" as const)
+    fc.assert(
+      fc.property(fittings, lengthUnit, ([f, extra], unit) => {
+        const decoded = decodeFittingEither({ ...extra, ...f }, unit === undefined ? undefined : { lengthUnit: unit })
+        if (Either.isRight(decoded)) expect(Schema.is(Scan)(decoded.right)).toBe(true)
+        else expect(decoded.left).toBeInstanceOf(DecodeError)
+      })
+    )
+  })
+
+  it("reads the same body in inches as in centimetres", () => {
+    fc.assert(
+      fc.property(bodies, ({ heightCm, tape }) => {
+        const customer = { ref: null, sex: null, heightCm }
+        const inCm = Either.getOrThrow(decodeFittingEither(JSON.parse(fitting("F-7", { customer, tape }))))
+        const inches = Object.fromEntries(Object.entries(tape).map(([spelling, cm]) => [spelling, cm / 2.54]))
+        const inInches = Either.getOrThrow(decodeFittingEither(JSON.parse(fitting("F-7", { customer, unit: "in", tape: inches }))))
+        expect(Object.keys(inInches.measurementsMm)).toEqual(Object.keys(inCm.measurementsMm))
+        for (const [name, mm] of Object.entries(inCm.measurementsMm)) expect(inInches.measurementsMm[name as MeasurementName]).toBeCloseTo(mm, 6)
       })
     )
   })
