@@ -23,10 +23,12 @@
  * 4. Peak RSS of the default settings at the largest size, against the size below it (flat?).
  * 5. Table outputs (CSV) against canonical NDJSON output of the same inputs, and a PostgreSQL to
  *    PostgreSQL migration against a bare COPY of the same rows (tools/bench-tables.ts).
+ * 6. Importing the plain API and the Effect API's normalizer to normalize, above `node -e 0`, and
+ *    `npm i scanbridge` from its packed tarball (tools/bench-import.ts).
  *
  * `--quick`: small inputs and one round, for working on the bench. Sizes and rounds: `--rounds N`,
  * `--format-records N`, `--records N`, `--large-records N`, `--huge-records N`, `--pairs N`,
- * `--cold-runs N`, `--postgres-records N`; `--parts normalize,cold,migrate,rss,tables,postgres` runs only those; `--no-build` packs the
+ * `--cold-runs N`, `--postgres-records N`; `--parts normalize,cold,migrate,rss,tables,postgres,import` runs only those; `--no-build` packs the
  * CLI's dist as it is.
  */
 import { spawnSync } from "node:child_process"
@@ -37,6 +39,7 @@ import { isDeepStrictEqual } from "node:util"
 import { type Expected, FORMATS, type InputKind, writeInput } from "./bench-inputs.js"
 import { BUSY_SHARE, cpuSnapshot, othersShare } from "./bench-load.js"
 import { type LimitFigures, missesSection } from "./bench-misses.js"
+import { importFigures } from "./bench-import.js"
 import { type BenchContext, postgresToPostgres, tableOutputs } from "./bench-tables.js"
 import { bundle } from "./bundle.js"
 import { repoRoot } from "./docs/generated.js"
@@ -57,7 +60,7 @@ const HUGE_RECORDS = arg("huge-records", 3_000_000, 300_000)
 const PAIRS = arg("pairs", 31, 5)
 const COLD_RUNS = arg("cold-runs", 7, 3)
 const partsAt = process.argv.indexOf("--parts")
-const PARTS = new Set(partsAt >= 0 ? process.argv[partsAt + 1]!.split(",") : ["normalize", "cold", "migrate", "rss", "tables", "postgres"])
+const PARTS = new Set(partsAt >= 0 ? process.argv[partsAt + 1]!.split(",") : ["normalize", "cold", "migrate", "rss", "tables", "postgres", "import"])
 const POSTGRES_RECORDS = arg("postgres-records", 100_000, 10_000)
 const BUILD = !process.argv.includes("--no-build")
 
@@ -178,8 +181,9 @@ const sameBytes = (a: string, b: string): boolean => {
 // --- what users install -----------------------------------------------------------------------
 
 /** Builds, packs and installs the CLI package; its installed bin. */
+const pnpm = process.env["npm_execpath"]?.includes("pnpm") ? [process.execPath, process.env["npm_execpath"]] : ["npx", "-y", "pnpm@10"]
+
 const install = (): string => {
-  const pnpm = process.env["npm_execpath"]?.includes("pnpm") ? [process.execPath, process.env["npm_execpath"]] : ["npx", "-y", "pnpm@10"]
   const cli = join(repoRoot, "packages", "cli")
   // The CLI's build bundles every workspace package from its sources (tsup, noExternal): it needs
   // no other package's dist.
@@ -518,7 +522,8 @@ const rssTable = (bin: string, large: { platform: InputResult; mixed: InputResul
 
 const run = async () => {
   note(`working in ${dir}`)
-  const bin = install()
+  // Only the parts that run the command install it.
+  const bin = ["cold", "migrate", "rss", "tables", "postgres"].some((part) => PARTS.has(part)) ? install() : ""
   if (PARTS.has("normalize")) await normalizeTables()
   if (PARTS.has("cold")) coldStart(bin)
   if (PARTS.has("migrate")) {
@@ -537,6 +542,7 @@ const run = async () => {
     ])
   }
   if (PARTS.has("postgres")) await postgresToPostgres(context, bin, POSTGRES_RECORDS)
+  if (PARTS.has("import")) importFigures(context, COLD_RUNS, judge, pnpm, BUILD)
   const misses =
     large === undefined
       ? []
@@ -554,7 +560,7 @@ const run = async () => {
       : `other processes took ${(others * 100).toFixed(1)} % of the cores' time during the run (load average ${loadAtStart[0]!.toFixed(1)} at the start)`
   const settings = `${ROUNDS} round(s); ${count(FORMAT_RECORDS)} records per format, ${count(RECORDS)} and ${count(LARGE_RECORDS)} platform-only and mixed, ${count(HUGE_RECORDS)} for peak RSS; ${PAIRS} normalize pairs`
   const targets = [
-    "## Targets (issue 16)",
+    "## Targets (issue 16; 6: issue 31)",
     "",
     "| target | measured | |",
     "|---|---|---|",

@@ -3,8 +3,10 @@
  * and Promise clients of the four APIs; each throws (or rejects with) `ScanbridgeError`, whose
  * `code` is the tag of the typed error behind it, or `Defect` / `Interrupted` (errors.ts).
  *
- * Light to import: no command line, no simulator, no Node-specific platform. `migrateFile` loads
- * Node's file system on its first call, each client its package when it is made.
+ * Light to import: normalizing loads no command line, simulator, HTTP client, database driver,
+ * Parquet writer or worker code. The package is one bundle split where these sources import
+ * lazily (tsup.config.ts): a migration loads Node's file system when it starts, each client its
+ * package when it is made.
  */
 export { normalizePlain as normalize, detectFormatPlain as detectFormat, migrateFile, migratePostgres, encode, encoders, ScanbridgeError } from "./plain.js"
 export type { AdapterOptions, EncodeOptions, MigrateFileOptions, MigratePostgresOptions, NormalizeOptions, ReadOptions } from "./plain.js"
