@@ -161,14 +161,14 @@ describe("a resumable run", () => {
       expect(readFileSync(out).equals(first)).toBe(true)
       const usage = await run("migrate", input, "--resumable")
       expect(usage.code).toBe(2)
-      expect(usage.stderr).toContain("--resumable keeps a checkpoint beside the output: give --out FILE")
+      expect(usage.stderr).toContain("--resumable keeps a checkpoint beside the output: give --out a file")
       const parquet = await run("migrate", input, "--to", "parquet", "--out", join(dir, "c.parquet"), "--resumable")
       expect(parquet.code).toBe(2)
       expect(parquet.stderr).toContain("a Parquet file is written whole")
       // Rejects written to standard output cannot be cut back to a checkpoint.
       const rejectsOut = await run("migrate", input, "--out", out, "--rejects", "-", "--resumable")
       expect(rejectsOut.code).toBe(2)
-      expect(rejectsOut.stderr).toContain("--resumable: rejects on standard output cannot be taken back")
+      expect(rejectsOut.stderr).toContain("--resumable: rejects written to a stream cannot be taken back")
       // A checkpoint of the first format (outputs by the names given, no hashes) is refused, not misread.
       await writeFile(join(dir, ".c.out.resumable.checkpoint"), JSON.stringify({ format: "scanbridge.checkpoint/v1", inputs: [], target: "canonical", outputs: [] }))
       const old = await run("migrate", input, "--out", out, "--resume")

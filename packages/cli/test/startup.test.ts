@@ -36,7 +36,7 @@ const loadedBy = async (...args: ReadonlyArray<string>): Promise<{ readonly stdo
 const RUNS = /^packages\/cli\/src\/commands\/[a-z]+-run\.ts$/
 const SIMULATOR = /^packages\/simulator\//
 // What only a migration worker thread, or the simulator's server, loads.
-const WORKER_SIDE = /^packages\/cli\/src\/serve-worker\.ts$|\/@effect\/platform-node\/dist\/esm\/NodeWorkerRunner\.js$/
+const WORKER_SIDE = /^packages\/cli\/src\/serve-worker\.ts$|^packages\/migrate\/src\/node\/serve\.ts$|\/@effect\/platform-node\/dist\/esm\/NodeWorkerRunner\.js$/
 const HTTP_SERVER = /\/@effect\/platform(-node)?\/dist\/esm\/(HttpServer|HttpRouter|NodeHttpServer)\.js$/
 
 describe("start-up", () => {

@@ -154,7 +154,7 @@ const describeOutputs = (outputs: ReadonlyArray<ResumableOutput>, names: Readonl
 const describeAdapters = (adapters: ReadonlyArray<string>) => (adapters.length === 0 ? "the built-in adapters only" : `the adapters of ${adapters.join(", ")}`)
 
 /** Each unit the decodes are told, `auto` when not given, by the flag that gives it. */
-const decodeUnitsOf = (options: DecodeOptions = {}): typeof DecodeUnits.Type => ({
+export const decodeUnitsOf = (options: DecodeOptions = {}): typeof DecodeUnits.Type => ({
   lengthUnit: options.lengthUnit ?? "auto",
   bodyFatScale: options.bodyFatScale ?? "auto",
   muscleMassUnit: options.muscleMassUnit ?? "auto"

@@ -26,6 +26,11 @@ export { MigrateOutputError, type NamedOutput, type OutputFile, type OutputFileO
 export { type Reject, type Report, renderReport, table } from "./report.js"
 export { MigrateWorkerError, type MigratePool, type MigratePoolOptions, makeMigratePool, runMigrateWorker } from "./workers.js"
 export { type Cell, type Column, type ColumnType, SCAN_COLUMNS, TABLE_TARGETS, type TableTarget, scanColumns, scanRow, snakeCase } from "./table.js"
+/** A migration run as one value: `Migration.run(plan)`, `Migration.start(plan)` (run.ts). */
+export * as Migration from "./run.js"
+export type { MigrationError, MigrationPlan, MigrationSink, MigrationSource, ResumeMode, RunningMigration, TextDestination } from "./run.js"
+export { MigratePlanError, type OptionNames, type PlanOption, checkTarget } from "./target.js"
+export { WORKERS_FROM_BYTES, defaultWorkers } from "./internal/default-workers.js"
 export {
   CHECKPOINT_FORMAT,
   type Checkpoint,

@@ -7,8 +7,7 @@
  */
 import type * as FileSystem from "@effect/platform/FileSystem"
 import { Effect, Option, Stream } from "effect"
-import { LENGTH_UNITS, type LengthUnit } from "@scanbridge/model"
-import { previewKey } from "@scanbridge/model/internal"
+import type { LengthUnit } from "@scanbridge/model"
 import { type ListedInputs, MigrateInputError, type StdinBytes, listInputs } from "./inputs.js"
 import { giveBytes } from "./internal/buffers.js"
 import { CHUNK_BYTES, type InputChunk, type RecordPosition, afterLine, inputChunks } from "./internal/read.js"
@@ -16,11 +15,11 @@ import { readAhead } from "./internal/read-ahead.js"
 import { type MigratedChunk, makeCounter, migrateChunk } from "./internal/pipeline.js"
 import type { InputDigest } from "./internal/digest.js"
 import { type Framing, framingOf } from "./internal/framing.js"
-import { type OutputTarget, isTableTarget } from "./internal/targets.js"
+import type { OutputTarget } from "./internal/targets.js"
 import { Normalizer, UnknownTargetError } from "./normalizer.js"
+import { checkTarget } from "./target.js"
 import { type MigrateOutputError, type TextWriter, isSettled } from "./output.js"
 import type { Report } from "./report.js"
-import { TABLE_TARGETS } from "./table.js"
 import type { MigratePool, MigrateWorkerError } from "./workers.js"
 
 export type { RecordPosition } from "./internal/read.js"
@@ -235,14 +234,7 @@ export const migrate = <R = never, W = never>(options: MigrateOptions<R, W>) =>
     const into = options.into
     const to = into?.target.to ?? options.to ?? "canonical"
     const target: OutputTarget = into?.target ?? (options.units === undefined ? { to } : { to, units: options.units })
-    if (into === undefined && !normalizer.encoders.has(to) && !isTableTarget(to)) return yield* Effect.fail(UnknownTargetError.of(to, normalizer))
-    // Checked here too, for callers without types (the plain API's).
-    if (options.units !== undefined && !Object.hasOwn(LENGTH_UNITS, options.units)) {
-      return yield* new UnknownTargetError({ target: to, message: `units ${JSON.stringify(previewKey(String(options.units)))}: expected one of ${Object.keys(LENGTH_UNITS).join(", ")}` })
-    }
-    if (options.units !== undefined && options.units !== "mm" && !isTableTarget(to)) {
-      return yield* new UnknownTargetError({ target: to, message: `units ${options.units}: only a table target (${TABLE_TARGETS.join(", ")}) has a choice of units, not ${to}` })
-    }
+    if (into === undefined) yield* checkTarget(normalizer, to, options.units)
     const inputs = options.inputs
     const listed = "records" in inputs ? undefined : "files" in inputs ? inputs : yield* listInputs(inputs)
     // Before anything is read: a run that cannot read all its inputs does not begin.

@@ -73,12 +73,14 @@ describe("migrate to csv", () => {
       const refused = await Effect.runPromise(
         Effect.flip(migrate({ inputs: [file], to: "platform", units: "cm", output: () => Effect.void })).pipe(Effect.provide(layer))
       )
-      expect(refused.message).toContain("units cm: only a table target (csv, parquet)")
+      expect(refused).toMatchObject({ _tag: "MigratePlanError", option: "units" })
+      expect(refused.message).toContain('units "cm": only to csv or parquet writes lengths in a chosen unit; platform has its own')
       // A caller without types (the plain API's) gets a typed error for a unit that is none.
       const feet = await Effect.runPromise(
         Effect.flip(migrate({ inputs: [file], to: "csv", units: "feet" as LengthUnit, output: () => Effect.void })).pipe(Effect.provide(layer))
       )
-      expect(feet).toMatchObject({ _tag: "UnknownTargetError", message: 'units "feet": expected one of mm, cm, in' })
+      // A unit is no target: the error says which option is wrong.
+      expect(feet).toMatchObject({ _tag: "MigratePlanError", option: "units", message: 'units "feet": expected one of mm, cm, in' })
     })
   })
 })

@@ -21,6 +21,9 @@ export interface OutputTarget {
 /** A scan as one line of the output, without its line end; `format` is the format it was read from. */
 export type ScanLine = (scan: Scan, format: string) => Either.Either<string, EncodeError>
 
+/** A target written whole, its footer last (a Parquet file's): a run writing one cannot be resumed. */
+export const writtenWhole = (to: string): boolean => to === "parquet"
+
 export const isTableTarget = (to: string): to is TableTarget => (TABLE_TARGETS as ReadonlyArray<string>).includes(to)
 
 // RFC 4180: fields quoted when they hold a comma, a quote or a line break, records ended by CRLF.
