@@ -7,19 +7,8 @@ import { Effect, Layer, Redacted } from "effect"
 import { type Adapter, DecodeError, type DecodeOptions, type Encoded, type LengthUnit, type Scan, type ScanJson } from "@scanbridge/model"
 import { previewValue } from "@scanbridge/model/internal"
 import { ScanbridgeError, orThrow, throwsOnlyScanbridgeError } from "@scanbridge/model/plain"
-import {
-  type NormalizerService,
-  type Report,
-  Normalizer,
-  UnknownTargetError,
-  defaultNormalizer,
-  inputIdentities,
-  listInputs,
-  migrate,
-  outputFile,
-  readWith,
-  refuseOverlaps
-} from "@scanbridge/migrate"
+import type { MigrateProgress as RunProgress, MigrationPlan, Report } from "@scanbridge/migrate"
+import { type NormalizerService, Normalizer, UnknownTargetError, defaultNormalizer } from "@scanbridge/migrate/normalizer"
 import { defectsAsErrors, hidingUrls, runPlain } from "./errors.js"
 
 export { ScanbridgeError }
@@ -111,107 +100,144 @@ export const detectFormatPlain = (json: unknown, options?: AdapterOptions): { re
     return { format: d.format.name, api: d.format.api }
   })
 
-export interface MigrateFileOptions extends NormalizeOptions {
+/** How far a run has got: the figures the command line's progress line shows. */
+export interface MigrateProgress {
+  /** The report so far: records read, migrated, rejected, and their counts by format and reason. */
+  readonly report: Report
+  /** Input bytes done (compressed, for a `.gz`). */
+  readonly bytesRead: number
+  /** The inputs' size, or null when it is not known (a database's rows). */
+  readonly bytesTotal: number | null
+}
+
+export interface MigrateOptions extends NormalizeOptions {
   /**
-   * `canonical` (default), `platform`, `session`, `estimation`, `fit`, or a given adapter's
-   * target: one JSON per line; or `csv`, one row per scan under a header, or `parquet`, the same
-   * rows typed (docs/databases.md).
+   * The records: files and folders (NDJSON, JSON objects or arrays, .gz of either), or a PostgreSQL
+   * database and a query of two columns, a key that orders and names the rows, then the record
+   * (JSON, JSONB or text).
+   */
+  readonly from: string | ReadonlyArray<string> | { readonly url: string; readonly query: string }
+  /**
+   * Where the records go: a file (`out`, with `to` and `units`), or a PostgreSQL table (`into`:
+   * created when missing, rejects in `<table>_rejects`, upserted a chunk at a time so that a rerun
+   * leaves the same rows). A URL's password is never in an error.
+   */
+  readonly out?: string
+  readonly into?: { readonly url: string; readonly table: string }
+  /**
+   * With `out`: `canonical` (default), `platform`, `session`, `estimation`, `fit`, or a given
+   * adapter's target: one JSON per line; or `csv`, one row per scan under a header, or `parquet`,
+   * the same rows typed (docs/databases.md).
    */
   readonly to?: string
   /** With `to: "csv"` or `"parquet"`, the unit of the length columns: `mm` (default), `cm` or `in`. */
   readonly units?: LengthUnit
+  /** The rejects file; without it rejects are counted, not kept (a database keeps them in `<table>_rejects`). */
+  readonly rejects?: string
+  /** The report as JSON, written whole when the run succeeds (it is also what the Promise resolves with). */
+  readonly report?: string
+  /**
+   * Keep a checkpoint (beside `out`, or in the database) and keep what was written when the run
+   * stops (aborted, failed, killed), so that a run with `resume` goes on from there.
+   */
+  readonly resumable?: boolean
+  /**
+   * Go on from where the last resumable run of the same inputs, target and outputs stopped (or from
+   * the first record when none did), writing what a run that never stopped writes. A run into a
+   * database always keeps its checkpoint.
+   */
+  readonly resume?: boolean
+  /** With `resume`, read again the input bytes the checkpoint hashed and refuse to resume if they changed. */
+  readonly verify?: boolean
+  /**
+   * Worker threads besides the calling one; the output is the same bytes either way. `auto`
+   * (default): one per core but one from 64 MiB of input or from a database, else none. Adapters
+   * given as values (not modules) migrate on the calling thread only.
+   */
+  readonly workers?: number | "auto"
+  /** Called after every chunk written. What it throws fails the run (code Defect). */
+  readonly onProgress?: (progress: MigrateProgress) => void
+  /** Aborting stops the run (code Interrupted): every destination as it was, or, with `resumable`, what was written kept for `resume`. */
+  readonly signal?: AbortSignal
+}
+
+const isFiles = (from: MigrateOptions["from"]): from is string | ReadonlyArray<string> => typeof from === "string" || Array.isArray(from)
+
+/**
+ * Runs a migration (docs/migrate.md): every record to `out` or `into`, or to the rejects with its
+ * reason. Resolves with the report; rejects with ScanbridgeError (code MigratePlanError for options
+ * that cannot go together, MigrateInputError, MigrateOutputError, ResumeError, PostgresError, ...,
+ * Interrupted when `signal` aborts it). Outputs appear whole when the run succeeds and are left as
+ * they were when it fails; an output that is an input, or lies in an input folder, is refused
+ * before anything is opened. Databases need `pg` installed.
+ */
+export const migrate = (options: MigrateOptions): Promise<Report> =>
+  runPlain(
+    Effect.gen(function* () {
+      const read = decodeOptionsOf(options)
+      // Redacted from here on: no error, log or span below holds the URLs.
+      const from = options.from
+      const into = options.into
+      const plan: MigrationPlan = {
+        source: isFiles(from) ? { _tag: "Files", inputs: typeof from === "string" ? [from] : from } : { _tag: "Postgres", url: Redacted.make(String(from.url)), query: String(from.query) },
+        sink:
+          into !== undefined
+            ? { _tag: "Postgres", url: Redacted.make(String(into.url)), table: String(into.table) }
+            : {
+                _tag: "Text",
+                ...(options.to === undefined ? {} : { to: options.to }),
+                ...(options.units === undefined ? {} : { units: options.units }),
+                out: options.out as string,
+                ...(options.rejects === undefined ? {} : { rejects: options.rejects })
+              },
+        ...(options.report === undefined ? {} : { report: options.report }),
+        resume: options.resume === true ? "resume" : options.resumable === true || into !== undefined ? "resumable" : "off",
+        verify: options.verify === true,
+        ...(options.workers === undefined ? {} : { workers: options.workers }),
+        adapters: { values: options.adapters ?? [] },
+        decode: read,
+        ...(options.onProgress === undefined ? {} : { onProgress: progressTo(options.onProgress) })
+      }
+      // The engine, loaded on a migration's first call: normalize alone never loads it.
+      const [fileSystem, { Migration, MigratePlanError }] = yield* Effect.all([nodeFiles, Effect.promise(() => import("@scanbridge/migrate"))], { concurrency: 2 })
+      if (into === undefined && typeof options.out !== "string") {
+        return yield* new MigratePlanError({ option: "out", message: "out: give the file the records go to, or into: a database table" })
+      }
+      if (into !== undefined && options.out !== undefined) return yield* new MigratePlanError({ option: "into", message: "out and into: give one destination, not both" })
+      return yield* Migration.run(plan).pipe(Effect.provide(fileSystem))
+    }),
+    hidingUrls(urlsOf(options)),
+    options.signal
+  )
+
+/** The plain callback as a plan's: told the figures of the progress line, not the run's internals. */
+const progressTo =
+  (onProgress: (progress: MigrateProgress) => void) =>
+  ({ report, bytesRead, bytesTotal }: RunProgress) =>
+    Effect.sync(() => onProgress({ report, bytesRead, bytesTotal }))
+
+export interface MigrateFileOptions extends Omit<MigrateOptions, "from" | "into" | "out"> {
   /** The output file. */
   readonly out: string
-  /** The rejects file; without it rejects are counted, not kept. */
-  readonly rejects?: string
 }
 
-/**
- * Migrates files or folders to `out`; resolves with the report, rejects with ScanbridgeError (code
- * MigrateInputError, MigrateOutputError, ...). `out` and `rejects` appear whole when the run
- * succeeds and are left as they were when it fails; an output that is an input, or lies in an
- * input folder, is refused before anything is opened.
- */
-export const migrateFile = (inputs: string | ReadonlyArray<string>, options: MigrateFileOptions): Promise<Report> =>
-  runPlain(
-    Effect.gen(function* () {
-      const files = typeof inputs === "string" ? [inputs] : inputs
-      const normalizer = normalizerOf(options)
-      const fileSystem = yield* nodeFiles
-      return yield* Effect.gen(function* () {
-        yield* refuseOverlaps(files, [
-          { name: "out", file: options.out },
-          ...(options.rejects === undefined ? [] : [{ name: "rejects", file: options.rejects }])
-        ])
-        const output = yield* outputFile(options.out)
-        const rejects = options.rejects === undefined ? undefined : yield* outputFile(options.rejects)
-        const report = yield* migrate({
-          inputs: files,
-          output: output.write,
-          ...(rejects === undefined ? {} : { rejects: rejects.write }),
-          ...(options.to === undefined ? {} : { to: options.to }),
-          ...(options.units === undefined ? {} : { units: options.units })
-        })
-        yield* output.commit
-        if (rejects !== undefined) yield* rejects.commit
-        return report
-      }).pipe(Effect.scoped, Effect.provide(Layer.mergeAll(fileSystem, Layer.succeed(Normalizer, normalizer))))
-    })
-  )
+/** `migrate` from files into a file: `migrate({ from: inputs, ...options })`. */
+export const migrateFile = (inputs: string | ReadonlyArray<string>, options: MigrateFileOptions): Promise<Report> => migrate({ ...options, from: inputs })
 
-const isFiles = (from: MigratePostgresOptions["from"]): from is string | ReadonlyArray<string> => typeof from === "string" || Array.isArray(from)
-
-export interface MigratePostgresOptions extends NormalizeOptions {
-  /**
-   * The records: files and folders (as `migrateFile` reads them), or a PostgreSQL database and a
-   * query of two columns, a key that orders and names the rows, then the record (JSON, JSONB or text).
-   */
-  readonly from: string | ReadonlyArray<string> | { readonly url: string; readonly query: string }
-  /**
-   * The database and table the scans go to (created when missing; rejects in `<table>_rejects`),
-   * upserted a chunk at a time, so that a rerun leaves the same rows. A URL's password is never in
-   * an error.
-   */
+export interface MigratePostgresOptions extends Omit<MigrateOptions, "into" | "out" | "to" | "units" | "rejects"> {
   readonly into: { readonly url: string; readonly table: string }
-  /** Go on from where the last run of the same input into the same table stopped. */
-  readonly resume?: boolean
 }
 
-/**
- * Migrates records into a PostgreSQL table (docs/databases.md); resolves with the report, rejects
- * with ScanbridgeError (code PostgresError, MigrateInputError, ..., Defect), whose message holds
- * neither URL. Needs `pg` installed.
- */
-export const migratePostgres = (options: MigratePostgresOptions): Promise<Report> =>
-  runPlain(
-    Effect.gen(function* () {
-      const normalizer = normalizerOf(options)
-      // Redacted from here on: no error, log or span below holds the URLs.
-      const into = { url: Redacted.make(String(options.into.url)), table: String(options.into.table) }
-      const from = options.from
-      const files = isFiles(from) ? (typeof from === "string" ? [from] : from) : undefined
-      const fromDatabase = isFiles(from) ? undefined : { url: Redacted.make(String(from.url)), query: String(from.query) }
-      const [fileSystem, postgres] = yield* Effect.all([nodeFiles, Effect.promise(() => import("@scanbridge/migrate/postgres"))], { concurrency: 2 })
-      return yield* Effect.gen(function* () {
-        const source = fromDatabase === undefined ? undefined : yield* postgres.postgresSource(fromDatabase)
-        const listed = files === undefined ? undefined : yield* listInputs(files)
-        const identities = listed === undefined ? [] : yield* inputIdentities(listed)
-        const sink = yield* postgres.postgresSink({ ...into, input: readWith(postgres.sinkInput(fromDatabase ?? identities), normalizer.options) })
-        const after = options.resume === true ? yield* sink.resumePoint : undefined
-        const inputs = source === undefined ? listed! : source.after(after?.position)
-        return yield* migrate({ inputs, into: sink, ...(after === undefined ? {} : { after }) })
-      }).pipe(Effect.scoped, Effect.provide(Layer.mergeAll(fileSystem, Layer.succeed(Normalizer, normalizer))))
-    }),
-    hidingUrls(urlsOf(options))
-  )
+/** `migrate` into a PostgreSQL table: the same as `migrate(options)`. */
+export const migratePostgres = (options: MigratePostgresOptions): Promise<Report> => migrate(options)
 
 /**
  * The call's database URLs as text, each read apart and before anything runs, so that whatever
  * fails (a defect too) is said without them. Options that are not what their type says (no
  * `into`, a URL object) are read as far as they can be: their failure comes from the run.
  */
-const urlsOf = (options: MigratePostgresOptions): ReadonlyArray<string> =>
-  [() => options.into.url, () => (isFiles(options.from) ? undefined : options.from.url)].flatMap((read) => {
+const urlsOf = (options: MigrateOptions): ReadonlyArray<string> =>
+  [() => options.into?.url, () => (isFiles(options.from) ? undefined : options.from.url)].flatMap((read) => {
     try {
       const url: unknown = read()
       return url === undefined || url === null ? [] : [String(url)]
@@ -221,7 +247,7 @@ const urlsOf = (options: MigratePostgresOptions): ReadonlyArray<string> =>
   })
 
 /**
- * Node's file system, loaded on migrateFile's first call rather than with the plain API:
+ * Node's file system, loaded on a migration's first call rather than with the plain API:
  * normalize, detectFormat and the encoders touch no file, and an import stays light.
  */
 const nodeFiles = Effect.promise(() =>
