@@ -13,10 +13,9 @@ import { type UnitOptions, decodeReadResponseEither } from "./codec.js"
 import {
   type EstimationHttpFailure,
   EstimationInputError,
-  EstimationNotFoundError,
   EstimationPhotoError,
-  EstimationTimeoutError,
-  EstimationUnauthorizedError
+  EstimationStatusError,
+  EstimationTimeoutError
 } from "./errors.js"
 import { checkPhoto } from "./jpeg.js"
 import * as Wire from "./wire.js"
@@ -149,8 +148,8 @@ const photoError = (pattern: Wire.Pattern, jpeg: Uint8Array) =>
 const classify = (r: ApiClient.FailedResponse): EstimationHttpFailure => {
   const message = ApiClient.bodyMessage(r.body)
   const fields = ApiClient.statusErrorFields(r, message === null ? "" : `: ${message}`)
-  if (r.status === 401 || r.status === 403) return new EstimationUnauthorizedError(fields)
-  if (r.status === 404) return new EstimationNotFoundError(fields)
+  if (r.status === 401 || r.status === 403) return new EstimationStatusError({ ...fields, reason: "Unauthorized" })
+  if (r.status === 404) return new EstimationStatusError({ ...fields, reason: "NotFound" })
   return new ApiStatusError(fields)
 }
 
@@ -234,7 +233,7 @@ const make = (options: EstimationClientOptions): Effect.Effect<EstimationClientS
           if (scan !== undefined) return Effect.succeed(scan)
           const url = http.redactedUrl(path, { lang })
           const message = `GET ${url} -> 200: the read response holds no estimation ${estimationId}`
-          return Effect.fail(new EstimationNotFoundError({ api: http.api, method: "GET", url, status: 200, message }))
+          return Effect.fail(new EstimationStatusError({ api: http.api, method: "GET", url, status: 200, message, reason: "NotFound" }))
         }),
         Effect.withSpan("EstimationClient.readEstimation", { attributes: { estimationId } })
       )
@@ -275,7 +274,7 @@ const make = (options: EstimationClientOptions): Effect.Effect<EstimationClientS
           Effect.suspend(() => step(token)).pipe(
             Effect.tap(() => Effect.sync(() => void (refusedInARow = 0))),
             Effect.catchIf(
-              (e): e is E & EstimationUnauthorizedError => (e as { _tag?: unknown })._tag === "EstimationUnauthorizedError" && refusedInARow < MAX_RENEWALS_IN_A_ROW,
+              (e): e is E & EstimationStatusError => e instanceof EstimationStatusError && e.reason === "Unauthorized" && refusedInARow < MAX_RENEWALS_IN_A_ROW,
               () =>
                 Effect.flatMap(authenticate(), (fresh) => {
                   token = fresh

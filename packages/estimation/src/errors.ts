@@ -1,7 +1,9 @@
 /**
  * What can go wrong talking to the estimation API. A failed estimation (status `fail` with a
  * code) is not here: it is data, a failed scan. The spec shows no error bodies or statuses;
- * these errors carry the status and whatever message the body had.
+ * the statuses it implies are one tagged error, EstimationStatusError, whose `reason` names
+ * what the status means (as HttpClientError's ResponseError does), with the status and
+ * whatever message the body had; any other status is @scanbridge/http's ApiStatusError.
  */
 import { Schema } from "effect"
 import { inputErrorFields } from "@scanbridge/model/adapter"
@@ -10,15 +12,19 @@ import { type ApiEncodeError, type ApiRedirectError, type ApiResponseTooLargeErr
 // The request URL shows its query with the client id redacted: it is a secret.
 const response = statusFields
 
-/** 401 or 403: an unknown client id, or an access token that is missing, wrong or expired. */
-export class EstimationUnauthorizedError extends Schema.TaggedError<EstimationUnauthorizedError>(
-  "@scanbridge/estimation/EstimationUnauthorizedError"
-)("EstimationUnauthorizedError", response) {}
+/**
+ * What a status means:
+ * - `Unauthorized` (401 or 403): an unknown client id, or an access token that is missing, wrong
+ *   or expired. The client renews the token and asks again before it fails with this.
+ * - `NotFound` (404, or a 200 whose read response lacks the estimation asked for).
+ */
+export const EstimationStatusReason = Schema.Literal("Unauthorized", "NotFound")
+export type EstimationStatusReason = typeof EstimationStatusReason.Type
 
-/** 404, or a read response without the estimation asked for. */
-export class EstimationNotFoundError extends Schema.TaggedError<EstimationNotFoundError>("@scanbridge/estimation/EstimationNotFoundError")(
-  "EstimationNotFoundError",
-  response
+/** A response the API refused, or one without what was asked for: its `status` and `reason`. */
+export class EstimationStatusError extends Schema.TaggedError<EstimationStatusError>("@scanbridge/estimation/EstimationStatusError")(
+  "EstimationStatusError",
+  { ...response, reason: EstimationStatusReason }
 ) {}
 
 /** The estimation was still in progress when the wait ran out. */
@@ -46,8 +52,7 @@ export class EstimationInputError extends Schema.TaggedError<EstimationInputErro
 ) {}
 
 export type EstimationHttpFailure =
-  | EstimationUnauthorizedError
-  | EstimationNotFoundError
+  | EstimationStatusError
   | ApiStatusError
   | ApiTransportError
   | ApiTimeoutError

@@ -11,10 +11,10 @@ export { type JpegInfo, type PhotoProblem, type PhotoRule, checkPhoto, makeJpeg,
 export {
   type EstimationHttpFailure,
   EstimationInputError,
-  EstimationNotFoundError,
   EstimationPhotoError,
-  EstimationTimeoutError,
-  EstimationUnauthorizedError
+  EstimationStatusError,
+  EstimationStatusReason,
+  EstimationTimeoutError
 } from "./errors.js"
 export {
   type AccessToken,

@@ -63,6 +63,17 @@ describe("EstimationClient against the simulator", () => {
     )
   )
 
+  it.effect("raises EstimationStatusError NotFound, status 404, for an estimation the server does not know", () =>
+    withEstimation((client) =>
+      Effect.gen(function* () {
+        const token = yield* client.authenticate()
+        const error = yield* Effect.flip(client.readEstimation(token, "est_nope"))
+        expect(error).toMatchObject({ _tag: "EstimationStatusError", reason: "NotFound", status: 404, api: "estimation", method: "GET" })
+        expect(error.message).toContain("est_nope")
+      })
+    )
+  )
+
   it.effect("runs the steps one by one: send_input_queue turns true with the second photo", () =>
     withEstimation((client) =>
       Effect.gen(function* () {
@@ -171,7 +182,7 @@ describe("EstimationClient against the simulator", () => {
       (client, sim) =>
         Effect.gen(function* () {
           const error = yield* Effect.flip(client.estimate(STATS, PHOTOS))
-          expect(error).toMatchObject({ _tag: "EstimationUnauthorizedError", status: 401 })
+          expect(error).toMatchObject({ _tag: "EstimationStatusError", reason: "Unauthorized", status: 401 })
           // The first token and three renewals, each refused at once by a server whose tokens never live.
           expect(yield* requestsTo(sim, "GET", "/tokens/anonymous")).toHaveLength(4)
           expect(yield* requestsTo(sim, "POST", "/estimation")).toHaveLength(4)
@@ -180,12 +191,12 @@ describe("EstimationClient against the simulator", () => {
     )
   )
 
-  it.effect("raises EstimationUnauthorizedError for an unknown client id", () =>
+  it.effect("raises EstimationStatusError Unauthorized for an unknown client id", () =>
     withEstimation(
       (client) =>
         Effect.gen(function* () {
           const error = yield* Effect.flip(client.authenticate())
-          expect(error).toMatchObject({ _tag: "EstimationUnauthorizedError", status: 401 })
+          expect(error).toMatchObject({ _tag: "EstimationStatusError", reason: "Unauthorized", status: 401 })
           expect(error.message).toContain("invalid client_id")
           // The client id travels in the query; it never appears in an error.
           expect(JSON.stringify(error)).not.toContain("cl_wrong")

@@ -9,7 +9,7 @@ import { Config, Context, Effect, Either, Layer, Redacted } from "effect"
 import type { DecodeError, ProductId, SizeDocument } from "@scanbridge/model"
 import { ApiClient, type ApiError, ApiStatusError, type RetryOptions } from "@scanbridge/http"
 import { type Rejected, decodeCreateSessionResponseEither, decodeRecommendedSizeResponseEither } from "./codec.js"
-import { type FitRejection, rejection } from "./errors.js"
+import { type FitRejectionError, rejection } from "./errors.js"
 import { type PurchaseOrder, buildPurchase } from "./purchase.js"
 import * as Wire from "./wire.js"
 
@@ -39,7 +39,7 @@ export interface FitClientOptions {
   readonly transformClient?: (client: HttpClient.HttpClient) => HttpClient.HttpClient
 }
 
-type Failure = FitRejection | ApiError | DecodeError
+type Failure = FitRejectionError | ApiError | DecodeError
 
 export interface FitClientService {
   /** CreateSession: whether the garment has sizing data, and a session id. */

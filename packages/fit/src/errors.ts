@@ -1,7 +1,8 @@
 /**
- * What can go wrong talking to the fit service. CreateSession and GetRecommendedSize answer
- * each documented errorType with its own tagged error; the two endpoints' enums share most
- * names, and a shared name is one error class. CreatePurchase errors never reach the caller
+ * What can go wrong talking to the fit service. CreateSession's and GetRecommendedSize's
+ * documented errorTypes are one tagged error, FitRejectionError, whose `reason` names the type
+ * (as HttpClientError's ResponseError does); the two endpoints' enums share most names, and a
+ * shared name is one reason. CreatePurchase errors never reach the caller
  * of `recordPurchase` (spec 03: they must not change the checkout); they are logged.
  */
 import { Either, Schema } from "effect"
@@ -18,57 +19,42 @@ const rejectionFields = {
   message: Schema.String
 }
 
-export class FitInternalError extends Schema.TaggedError<FitInternalError>("@scanbridge/fit/FitInternalError")("FitInternalError", rejectionFields) {}
-export class FitInvalidClientKeyError extends Schema.TaggedError<FitInvalidClientKeyError>("@scanbridge/fit/FitInvalidClientKeyError")(
-  "FitInvalidClientKeyError",
-  rejectionFields
-) {}
-export class FitInvalidProductIdError extends Schema.TaggedError<FitInvalidProductIdError>("@scanbridge/fit/FitInvalidProductIdError")(
-  "FitInvalidProductIdError",
-  rejectionFields
-) {}
-export class FitInvalidEstimationTokenError extends Schema.TaggedError<FitInvalidEstimationTokenError>(
-  "@scanbridge/fit/FitInvalidEstimationTokenError"
-)("FitInvalidEstimationTokenError", rejectionFields) {}
-export class FitProductNotFoundError extends Schema.TaggedError<FitProductNotFoundError>("@scanbridge/fit/FitProductNotFoundError")(
-  "FitProductNotFoundError",
-  rejectionFields
-) {}
-export class FitMalformedRequestError extends Schema.TaggedError<FitMalformedRequestError>("@scanbridge/fit/FitMalformedRequestError")(
-  "FitMalformedRequestError",
-  rejectionFields
-) {}
-/** ERROR_TYPE_UNSPECIFIED, or an errorType the spec does not list (see `wireValue`). */
-export class FitUnspecifiedError extends Schema.TaggedError<FitUnspecifiedError>("@scanbridge/fit/FitUnspecifiedError")(
-  "FitUnspecifiedError",
-  rejectionFields
-) {}
+/**
+ * The errorType, by name: `Internal` (INTERNAL_ERROR), `InvalidClientKey`, `InvalidProductId`,
+ * `InvalidEstimationToken`, `ProductNotFound`, `MalformedRequest`, and `Unspecified`
+ * (ERROR_TYPE_UNSPECIFIED, or an errorType the spec does not list: see `wireValue`).
+ */
+export const FitRejectionReason = Schema.Literal(
+  "Internal",
+  "InvalidClientKey",
+  "InvalidProductId",
+  "InvalidEstimationToken",
+  "ProductNotFound",
+  "MalformedRequest",
+  "Unspecified"
+)
+export type FitRejectionReason = typeof FitRejectionReason.Type
 
-export type FitRejection =
-  | FitInternalError
-  | FitInvalidClientKeyError
-  | FitInvalidProductIdError
-  | FitInvalidEstimationTokenError
-  | FitProductNotFoundError
-  | FitMalformedRequestError
-  | FitUnspecifiedError
+/** The service refused a call: the `reason` its errorType means, the `wireValue` sent, the `status`. */
+export class FitRejectionError extends Schema.TaggedError<FitRejectionError>("@scanbridge/fit/FitRejectionError")("FitRejectionError", {
+  ...rejectionFields,
+  reason: FitRejectionReason
+}) {}
 
 type RejectionFields = { readonly endpoint: string; readonly wireValue: string | number; readonly status: number; readonly message: string }
 
-const REJECTIONS: Readonly<Record<string, new (fields: RejectionFields) => FitRejection>> = {
-  INTERNAL_ERROR: FitInternalError,
-  INVALID_CLIENT_KEY: FitInvalidClientKeyError,
-  INVALID_PRODUCT_ID: FitInvalidProductIdError,
-  INVALID_ESTIMATION_TOKEN: FitInvalidEstimationTokenError,
-  PRODUCT_NOT_FOUND: FitProductNotFoundError,
-  MALFORMED_REQUEST: FitMalformedRequestError
+const REASONS: Readonly<Record<string, FitRejectionReason>> = {
+  INTERNAL_ERROR: "Internal",
+  INVALID_CLIENT_KEY: "InvalidClientKey",
+  INVALID_PRODUCT_ID: "InvalidProductId",
+  INVALID_ESTIMATION_TOKEN: "InvalidEstimationToken",
+  PRODUCT_NOT_FOUND: "ProductNotFound",
+  MALFORMED_REQUEST: "MalformedRequest"
 }
 
-/** The tagged error of an errorType name; anything else is FitUnspecifiedError. */
-export const rejection = (errorType: string | number, fields: RejectionFields): FitRejection => {
-  const ctor = typeof errorType === "string" && Object.hasOwn(REJECTIONS, errorType) ? REJECTIONS[errorType]! : FitUnspecifiedError
-  return new ctor(fields)
-}
+/** The FitRejectionError of an errorType name; any other value's reason is Unspecified. */
+export const rejection = (errorType: string | number, fields: RejectionFields): FitRejectionError =>
+  new FitRejectionError({ ...fields, reason: typeof errorType === "string" && Object.hasOwn(REASONS, errorType) ? REASONS[errorType]! : "Unspecified" })
 
 /** Refused locally, before a request: a field out of its documented range or format. */
 export class FitInputError extends Schema.TaggedError<FitInputError>("@scanbridge/fit/FitInputError")("FitInputError", inputErrorFields) {}

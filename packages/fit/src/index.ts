@@ -24,14 +24,8 @@ export {
 } from "./validators.js"
 export {
   FitInputError,
-  FitInternalError,
-  FitInvalidClientKeyError,
-  FitInvalidEstimationTokenError,
-  FitInvalidProductIdError,
-  FitMalformedRequestError,
-  FitProductNotFoundError,
-  type FitRejection,
-  FitUnspecifiedError
+  FitRejectionError,
+  FitRejectionReason
 } from "./errors.js"
 export {
   CLIENT_LIBRARY_REJECTIONS,

@@ -87,21 +87,21 @@ describe("FitClient against the simulator", () => {
         expect(yield* client.isProductSupported(SCARF, "cs-1")).toMatchObject({ supported: false, status: "UNSUPPORTED" })
         expect(yield* client.isProductSupported({ brandId: "acme", garmentSku: "NOPE" }, "cs-1")).toMatchObject({ supported: false })
         const error = yield* Effect.flip(client.recommendedSize(yield* tokenOf(sim), SCARF))
-        expect(error).toMatchObject({ _tag: "FitProductNotFoundError", endpoint: "GetRecommendedSize", wireValue: "PRODUCT_NOT_FOUND", status: 404 })
+        expect(error).toMatchObject({ _tag: "FitRejectionError", reason: "ProductNotFound", endpoint: "GetRecommendedSize", wireValue: "PRODUCT_NOT_FOUND", status: 404 })
         const empty = yield* Effect.flip(client.isProductSupported({ brandId: "", garmentSku: "TEE-001" }, "cs-1"))
-        expect(empty._tag).toBe("FitInvalidProductIdError")
+        expect(empty).toMatchObject({ _tag: "FitRejectionError", reason: "InvalidProductId" })
       })
     )
   )
 
-  it.effect("raises one tagged error per errorType, whatever the HTTP status", () =>
+  it.effect("raises FitRejectionError with the reason of each errorType, whatever the HTTP status", () =>
     Effect.gen(function* () {
       for (const errorStatus of ["mapped", "ok"] as const) {
         const key = yield* withFit((client) => Effect.flip(client.isProductSupported(TEE, "cs-1")), { fit: { errorStatus } }, { clientKey: "ck_wrong" })
-        expect(key).toMatchObject({ _tag: "FitInvalidClientKeyError", endpoint: "CreateSession", status: errorStatus === "ok" ? 200 : 401 })
+        expect(key).toMatchObject({ _tag: "FitRejectionError", reason: "InvalidClientKey", endpoint: "CreateSession", status: errorStatus === "ok" ? 200 : 401 })
         expect(JSON.stringify(key)).not.toContain("ck_wrong")
         const token = yield* withFit((client) => Effect.flip(client.recommendedSize("et_nope", TEE)), { fit: { errorStatus } })
-        expect(token._tag).toBe("FitInvalidEstimationTokenError")
+        expect(token).toMatchObject({ _tag: "FitRejectionError", reason: "InvalidEstimationToken" })
       }
     })
   )
@@ -113,7 +113,7 @@ describe("FitClient against the simulator", () => {
           const doc = yield* client.recommendedSize(yield* tokenOf(sim), TEE)
           expect(doc.notes).toEqual([{ kind: "aliased", path: "recommendation.recommendedSize", detail: "recommended_size read as recommendedSize" }])
           const error = yield* Effect.flip(client.recommendedSize("et_nope", TEE))
-          expect(error._tag).toBe("FitInvalidEstimationTokenError")
+          expect(error).toMatchObject({ _tag: "FitRejectionError", reason: "InvalidEstimationToken" })
         }),
       { fit: { keys: "snake" } }
     )

@@ -32,6 +32,12 @@ export class ScanbridgeError extends Error {
   override readonly name = "ScanbridgeError"
   /** The typed error's tag: DecodeError, UnknownFormatError, EncodeError, MigrateInputError, ... */
   readonly code: string
+  /**
+   * What a status error's status or error type means, where the error behind it has one: the
+   * `reason` of PlatformStatusError (`NotFound`, ...), SessionCreateError, EstimationStatusError
+   * and FitRejectionError. Undefined for every other code.
+   */
+  readonly reason: string | undefined
   readonly path: Path
   readonly value: unknown
   readonly issues: ReadonlyArray<Issue>
@@ -39,6 +45,7 @@ export class ScanbridgeError extends Error {
   constructor(failure: ScanbridgeFailure | OtherFailure) {
     super(failure.message, { cause: failure })
     this.code = failure._tag
+    this.reason = "reason" in failure && typeof failure.reason === "string" ? failure.reason : undefined
     this.value = "value" in failure ? failure.value : undefined
     if (!isModelFailure(failure)) {
       this.path = []
@@ -61,6 +68,8 @@ export interface OtherFailure {
   readonly _tag: string
   readonly message: string
   readonly value?: unknown
+  /** What the status of a status error means (PlatformStatusError's `reason`, ...). */
+  readonly reason?: string
 }
 
 const MODEL_TAGS: ReadonlySet<string> = new Set(["DecodeError", "UnknownFormatError", "InvariantViolation", "EncodeError"])

@@ -4,22 +4,17 @@
  */
 import type * as HttpClient from "@effect/platform/HttpClient"
 import type { ConfigError, Duration } from "effect"
-import { Chunk, Config, Context, Effect, Either, Layer, Option, Redacted, Schema, Stream } from "effect"
+import { Chunk, Config, Context, Effect, Either, Layer, Option, Redacted, Stream } from "effect"
 import { Catalogue, DecodeError, type MeasurementName, type Scan, type Stats } from "@scanbridge/model"
 import { previewValue, schemaDecoder } from "@scanbridge/model/adapter"
-import { ApiClient, type RetryOptions, type statusFields } from "@scanbridge/http"
+import { ApiClient, type RetryOptions } from "@scanbridge/http"
 import { decodeEntryEither, decodeListPageEither } from "./codec.js"
 import {
   PlatformAlreadyDeletedError,
-  PlatformBadRequestError,
-  PlatformForbiddenError,
   type PlatformHttpError,
   PlatformInputError,
-  PlatformNotFoundError,
-  PlatformRateLimitedError,
-  PlatformServerError,
-  type PlatformStatusError,
-  PlatformUnauthorizedError
+  PlatformStatusError,
+  type PlatformStatusReason
 } from "./errors.js"
 import { checkStats, preparePhoto } from "./internal/guards.js"
 import * as Wire from "./wire.js"
@@ -154,25 +149,20 @@ const decodeListPage = (json: unknown): Either.Either<ListPage, DecodeError> =>
     return { results, nextOffsetId: typeof next === "string" && next !== "" ? next : null }
   })
 
-/** The platform's error for a response outside 2xx, by status, with the body's `message`. */
+// The documented statuses, each with its reason and the words its message says it in.
+const STATUSES: ReadonlyMap<number, readonly [PlatformStatusReason, string]> = new Map([
+  [400, ["BadRequest", "bad request"]],
+  [401, ["Unauthorized", "bad or missing credential"]],
+  [403, ["Forbidden", "not permitted"]],
+  [404, ["NotFound", "not found"]],
+  [429, ["RateLimited", "rate limit or quota exhausted"]]
+])
+
+/** The platform's error for a response outside 2xx: its reason by status, with the body's `message`. */
 const classify = (r: ApiClient.FailedResponse): PlatformStatusError => {
   const message = ApiClient.bodyMessage(r.body)
-  const make = <A>(ctor: new (args: Schema.Struct.Type<typeof statusFields>) => A, meaning: string) =>
-    new ctor(ApiClient.statusErrorFields(r, ` (${meaning})${message === null ? "" : `: ${message}`}`))
-  switch (r.status) {
-    case 400:
-      return make(PlatformBadRequestError, "bad request")
-    case 401:
-      return make(PlatformUnauthorizedError, "bad or missing credential")
-    case 403:
-      return make(PlatformForbiddenError, "not permitted")
-    case 404:
-      return make(PlatformNotFoundError, "not found")
-    case 429:
-      return make(PlatformRateLimitedError, "rate limit or quota exhausted")
-    default:
-      return make(PlatformServerError, r.status >= 500 ? "server error" : "undocumented status")
-  }
+  const [reason, meaning] = STATUSES.get(r.status) ?? ["Server", r.status >= 500 ? "server error" : "undocumented status"]
+  return new PlatformStatusError({ ...ApiClient.statusErrorFields(r, ` (${meaning})${message === null ? "" : `: ${message}`}`), reason })
 }
 
 // What a caller whose create or adjust timed out should know: it may have happened.
@@ -301,8 +291,10 @@ const make = (options: PlatformClientOptions): Effect.Effect<PlatformClientServi
       // Not idempotent: a second delete is a 404, so a delete is never repeated.
       const deleteScan = (scanId: string) =>
         http.execute({ method: "DELETE", path: `/scans/${encodeURIComponent(scanId)}`, idempotent: false, decode: decodeDeleted }).pipe(
-          Effect.catchTag("PlatformNotFoundError", (e) =>
-            Effect.fail(new PlatformAlreadyDeletedError({ ...e, scanId, message: `${e.message} (already deleted, or never existed)` }))
+          Effect.catchTag("PlatformStatusError", (e): Effect.Effect<never, PlatformStatusError | PlatformAlreadyDeletedError> =>
+            e.reason === "NotFound"
+              ? Effect.fail(new PlatformAlreadyDeletedError({ ...e, scanId, message: `${e.message} (already deleted, or never existed)` }))
+              : Effect.fail(e)
           ),
           Effect.map((r) => r.id),
           Effect.withSpan("PlatformClient.deleteScan", { attributes: { scanId } })

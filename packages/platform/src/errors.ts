@@ -1,7 +1,9 @@
 /**
- * What can go wrong talking to the platform. One tagged error per HTTP status class, so callers
- * `catchTag` what they handle; each carries the request (method and URL, never the credential)
- * and the message of the response body. A scan that failed is not here: it is data.
+ * What can go wrong talking to the platform. A status the platform answers with is one tagged
+ * error, PlatformStatusError, whose `reason` names the status class (as HttpClientError's
+ * ResponseError does), so callers `catchTag` it and switch on `reason`; it carries the request
+ * (method and URL, never the credential) and the message of the response body. A scan that
+ * failed is not here: it is data.
  */
 import { Schema } from "effect"
 import { inputErrorFields } from "@scanbridge/model/adapter"
@@ -10,53 +12,33 @@ import { type ApiEncodeError, type ApiRedirectError, type ApiResponseTooLargeErr
 // The request URL carries org and scan ids, which are not secret; the API key never appears.
 const response = statusFields
 
-/** 400: wrong shape, missing field, bad units. No scan created, no quota used. */
-export class PlatformBadRequestError extends Schema.TaggedError<PlatformBadRequestError>(
-  "@scanbridge/platform/PlatformBadRequestError"
-)("PlatformBadRequestError", response) {}
+/**
+ * What a status outside 2xx means:
+ * - `BadRequest` (400): wrong shape, missing field, bad units. No scan created, no quota used.
+ * - `Unauthorized` (401): bad or missing API key, or an expired or invalid scan token.
+ * - `Forbidden` (403): the credential is valid but not for this organization or action (scope).
+ * - `NotFound` (404): unknown organization or scan.
+ * - `RateLimited` (429): rate limit or quota exhausted.
+ * - `Server` (5xx, or any status the API does not document).
+ */
+export const PlatformStatusReason = Schema.Literal("BadRequest", "Unauthorized", "Forbidden", "NotFound", "RateLimited", "Server")
+export type PlatformStatusReason = typeof PlatformStatusReason.Type
 
-/** 401: bad or missing API key, or an expired or invalid scan token. */
-export class PlatformUnauthorizedError extends Schema.TaggedError<PlatformUnauthorizedError>(
-  "@scanbridge/platform/PlatformUnauthorizedError"
-)("PlatformUnauthorizedError", response) {}
-
-/** 403: the credential is valid but not for this organization or action (scope). */
-export class PlatformForbiddenError extends Schema.TaggedError<PlatformForbiddenError>(
-  "@scanbridge/platform/PlatformForbiddenError"
-)("PlatformForbiddenError", response) {}
-
-/** 404: unknown organization or scan. */
-export class PlatformNotFoundError extends Schema.TaggedError<PlatformNotFoundError>(
-  "@scanbridge/platform/PlatformNotFoundError"
-)("PlatformNotFoundError", response) {}
+/** A response outside 2xx: its `status`, and the `reason` that status means. */
+export class PlatformStatusError extends Schema.TaggedError<PlatformStatusError>("@scanbridge/platform/PlatformStatusError")("PlatformStatusError", {
+  ...response,
+  reason: PlatformStatusReason
+}) {}
 
 /** 404 on DELETE: delete is not idempotent, so a second delete lands here. */
 export class PlatformAlreadyDeletedError extends Schema.TaggedError<PlatformAlreadyDeletedError>(
   "@scanbridge/platform/PlatformAlreadyDeletedError"
 )("PlatformAlreadyDeletedError", { ...response, scanId: Schema.String }) {}
 
-/** 429: rate limit or quota exhausted. */
-export class PlatformRateLimitedError extends Schema.TaggedError<PlatformRateLimitedError>(
-  "@scanbridge/platform/PlatformRateLimitedError"
-)("PlatformRateLimitedError", response) {}
-
-/** 5xx, or any status the API does not document. */
-export class PlatformServerError extends Schema.TaggedError<PlatformServerError>(
-  "@scanbridge/platform/PlatformServerError"
-)("PlatformServerError", response) {}
-
 /** Refused locally, before a request could spend quota. */
 export class PlatformInputError extends Schema.TaggedError<PlatformInputError>("@scanbridge/platform/PlatformInputError")(
   "PlatformInputError",
   inputErrorFields
 ) {}
-
-export type PlatformStatusError =
-  | PlatformBadRequestError
-  | PlatformUnauthorizedError
-  | PlatformForbiddenError
-  | PlatformNotFoundError
-  | PlatformRateLimitedError
-  | PlatformServerError
 
 export type PlatformHttpError = PlatformStatusError | ApiTransportError | ApiTimeoutError | ApiRedirectError | ApiResponseTooLargeError | ApiEncodeError

@@ -8,15 +8,10 @@
 export * from "./adapter-entry.js"
 export {
   PlatformAlreadyDeletedError,
-  PlatformBadRequestError,
-  PlatformForbiddenError,
   type PlatformHttpError,
   PlatformInputError,
-  PlatformNotFoundError,
-  PlatformRateLimitedError,
-  PlatformServerError,
-  type PlatformStatusError,
-  PlatformUnauthorizedError
+  PlatformStatusError,
+  PlatformStatusReason
 } from "./errors.js"
 export {
   type AdjustParameter,

@@ -103,7 +103,7 @@ describe("PlatformClient against the simulator", () => {
 
         expect(yield* server.deleteScan(id)).toBe(id)
         const gone = yield* Effect.flip(server.getScan(id))
-        expect(gone._tag).toBe("PlatformNotFoundError")
+        expect(gone).toMatchObject({ _tag: "PlatformStatusError", reason: "NotFound" })
         expect(gone.message).toContain("404")
         const again = yield* Effect.flip(server.deleteScan(id))
         expect(again._tag).toBe("PlatformAlreadyDeletedError")
@@ -127,10 +127,10 @@ describe("PlatformClient against the simulator", () => {
           for (let i = 0; i < 3; i++) yield* client.createScan(STATS)
           expect(yield* sim.platform.quota(ORG)).toBe(0)
           const refused = yield* Effect.flip(client.createScan(STATS))
-          expect(refused._tag).toBe("PlatformRateLimitedError")
+          expect(refused).toMatchObject({ _tag: "PlatformStatusError", reason: "RateLimited" })
           expect(refused.message).toContain("quota exhausted")
           const adjust = yield* Effect.flip(client.adjustScan(first.source.id!, [{ name: "weight", percentage: 1 }]))
-          expect(adjust._tag).toBe("PlatformRateLimitedError")
+          expect(adjust).toMatchObject({ _tag: "PlatformStatusError", reason: "RateLimited" })
           yield* client.deleteScan(first.source.id!)
           expect(yield* sim.platform.quota(ORG)).toBe(0)
         }),
@@ -142,27 +142,27 @@ describe("PlatformClient against the simulator", () => {
     withPlatform((client, sim) =>
       Effect.gen(function* () {
         const bad = yield* Effect.flip(client.listScans({ limit: 1000 }))
-        expect(bad._tag).toBe("PlatformBadRequestError")
+        expect(bad).toMatchObject({ _tag: "PlatformStatusError", reason: "BadRequest" })
         expect(bad.message).toContain("limit")
 
         const stranger = yield* PlatformClient.make({ baseUrl: sim.url, orgId: ORG, apiKey: "sk_wrong" })
         const unauthorized = yield* Effect.flip(stranger.getScan("scan_000001"))
-        expect(unauthorized._tag).toBe("PlatformUnauthorizedError")
+        expect(unauthorized).toMatchObject({ _tag: "PlatformStatusError", reason: "Unauthorized" })
         expect(unauthorized.message).toContain("invalid API key")
 
         const neighbour = yield* PlatformClient.make({ baseUrl: sim.url, orgId: ORG, apiKey: OTHER_KEY })
         const forbidden = yield* Effect.flip(neighbour.listScans())
-        expect(forbidden._tag).toBe("PlatformForbiddenError")
+        expect(forbidden).toMatchObject({ _tag: "PlatformStatusError", reason: "Forbidden" })
 
         const nowhere = yield* PlatformClient.make({ baseUrl: sim.url, orgId: "org_missing", apiKey: KEY })
-        expect((yield* Effect.flip(nowhere.listScans()))._tag).toBe("PlatformNotFoundError")
-        expect((yield* Effect.flip(client.getScan("scan_zzzzzz")))._tag).toBe("PlatformNotFoundError")
+        expect(yield* Effect.flip(nowhere.listScans())).toMatchObject({ _tag: "PlatformStatusError", reason: "NotFound" })
+        expect(yield* Effect.flip(client.getScan("scan_zzzzzz"))).toMatchObject({ _tag: "PlatformStatusError", reason: "NotFound" })
 
         yield* sim.injectFaults([429])
-        expect((yield* Effect.flip(client.createScan(STATS)))._tag).toBe("PlatformRateLimitedError")
+        expect(yield* Effect.flip(client.createScan(STATS))).toMatchObject({ _tag: "PlatformStatusError", reason: "RateLimited" })
         yield* sim.injectFaults([500])
         const server = yield* Effect.flip(client.createScan(STATS))
-        expect(server._tag).toBe("PlatformServerError")
+        expect(server).toMatchObject({ _tag: "PlatformStatusError", reason: "Server" })
         expect(server).toMatchObject({ status: 500, method: "POST" })
       })
     )
@@ -174,7 +174,7 @@ describe("PlatformClient against the simulator", () => {
         const secret = "sk_do_not_print_me"
         const client = yield* PlatformClient.make({ baseUrl: sim.url, orgId: ORG, apiKey: secret })
         const error = yield* Effect.flip(client.createScan(STATS))
-        expect(error._tag).toBe("PlatformUnauthorizedError")
+        expect(error).toMatchObject({ _tag: "PlatformStatusError", reason: "Unauthorized" })
         const unreachable = yield* PlatformClient.make({ baseUrl: "http://127.0.0.1:9", orgId: ORG, apiKey: secret, retry: { times: 0 } })
         const transport = yield* Effect.flip(unreachable.getScan("scan_000001"))
         expect(transport._tag).toBe("ApiTransportError")
@@ -219,7 +219,7 @@ describe("PlatformClient against the simulator", () => {
 
         yield* sim.injectFaults([503, 503, 503, 503, 503])
         const exhausted = yield* Effect.flip(client.getScan(scan.source.id!))
-        expect(exhausted._tag).toBe("PlatformServerError")
+        expect(exhausted).toMatchObject({ _tag: "PlatformStatusError", reason: "Server" })
         // 1 attempt + 3 retries (the test client's bound); the fifth fault is still queued.
         expect((yield* requestsTo(sim, "GET", path)).length).toBe(3 + 4)
       })
@@ -237,9 +237,28 @@ describe("PlatformClient against the simulator", () => {
         expect((yield* Clock.currentTimeMillis) - before).toBe(7_000)
         yield* sim.injectFaults([{ status: 503, retryAfter: "2" }])
         const refused = yield* Effect.flip(client.createScan(STATS))
-        expect(refused).toMatchObject({ _tag: "PlatformServerError", status: 503, retryAfterMs: 2_000, api: "platform" })
+        expect(refused).toMatchObject({ _tag: "PlatformStatusError", reason: "Server", status: 503, retryAfterMs: 2_000, api: "platform" })
         expect(yield* requestsTo(sim, "POST", `/api/orgs/${ORG}/scans`)).toHaveLength(2)
       })
+    )
+  )
+
+  it.effect("answers any status from 400 to 599 with one PlatformStatusError, its status and the reason that status means (property)", () =>
+    withPlatform((client, sim) =>
+      Effect.promise(() =>
+        FastCheck.assert(
+          // 407 is not among them: fetch answers it as a failed request (proxy authentication), never a response.
+          FastCheck.asyncProperty(FastCheck.integer({ min: 400, max: 599 }).filter((status) => status !== 407), async (status) => {
+            await Effect.runPromise(sim.injectFaults([status]))
+            // A create is not repeated: the injected status is the answer.
+            const error = await Effect.runPromise(Effect.flip(client.createScan(STATS)))
+            const reason = { 400: "BadRequest", 401: "Unauthorized", 403: "Forbidden", 404: "NotFound", 429: "RateLimited" }[status] ?? "Server"
+            expect(error).toMatchObject({ _tag: "PlatformStatusError", status, reason, api: "platform", method: "POST" })
+            expect(error.message).toContain(`-> ${status}`)
+          }),
+          { numRuns: 60 }
+        )
+      )
     )
   )
 
@@ -293,10 +312,10 @@ describe("PlatformClient against the simulator", () => {
         const base = yield* client.createScan(STATS)
         const quota = yield* sim.platform.quota(ORG)
         yield* sim.injectFaults([503])
-        expect((yield* Effect.flip(client.createScan(STATS)))._tag).toBe("PlatformServerError")
+        expect(yield* Effect.flip(client.createScan(STATS))).toMatchObject({ _tag: "PlatformStatusError", reason: "Server" })
         yield* sim.injectFaults([503])
         const adjust = yield* Effect.flip(client.adjustScan(base.source.id!, [{ name: "weight", percentage: 2 }]))
-        expect(adjust._tag).toBe("PlatformServerError")
+        expect(adjust).toMatchObject({ _tag: "PlatformStatusError", reason: "Server" })
         expect(yield* requestsTo(sim, "POST", `/api/orgs/${ORG}/scans`)).toHaveLength(3)
         expect(yield* sim.platform.quota(ORG)).toBe(quota)
       })
@@ -398,21 +417,21 @@ describe("PlatformClient against the simulator", () => {
       Effect.gen(function* () {
         const createOnly = server.withToken((yield* server.issueScanToken({ scope: ["create"] })).token)
         const scan = yield* createOnly.createScan(STATS)
-        expect((yield* Effect.flip(createOnly.getScan(scan.source.id!)))._tag).toBe("PlatformForbiddenError")
+        expect(yield* Effect.flip(createOnly.getScan(scan.source.id!))).toMatchObject({ _tag: "PlatformStatusError", reason: "Forbidden" })
         const second = yield* Effect.flip(createOnly.createScan(STATS))
-        expect(second._tag).toBe("PlatformForbiddenError")
+        expect(second).toMatchObject({ _tag: "PlatformStatusError", reason: "Forbidden" })
         expect(second.message).toContain("already used")
 
         const full = server.withToken((yield* server.issueScanToken()).token)
         const own = yield* full.createScan(STATS)
         expect((yield* full.getScan(own.source.id!)).source.id).toBe(own.source.id)
-        expect((yield* Effect.flip(full.getScan(scan.source.id!)))._tag).toBe("PlatformForbiddenError")
-        expect((yield* Effect.flip(full.deleteScan(own.source.id!)))._tag).toBe("PlatformForbiddenError")
-        expect((yield* Effect.flip(full.listScans()))._tag).toBe("PlatformForbiddenError")
-        expect((yield* Effect.flip(full.issueScanToken()))._tag).toBe("PlatformForbiddenError")
+        expect(yield* Effect.flip(full.getScan(scan.source.id!))).toMatchObject({ _tag: "PlatformStatusError", reason: "Forbidden" })
+        expect(yield* Effect.flip(full.deleteScan(own.source.id!))).toMatchObject({ _tag: "PlatformStatusError", reason: "Forbidden" })
+        expect(yield* Effect.flip(full.listScans())).toMatchObject({ _tag: "PlatformStatusError", reason: "Forbidden" })
+        expect(yield* Effect.flip(full.issueScanToken())).toMatchObject({ _tag: "PlatformStatusError", reason: "Forbidden" })
 
         const forged = server.withToken("eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiJvcmdfYWNtZSJ9.c2lnbmF0dXJl")
-        expect((yield* Effect.flip(forged.createScan(STATS)))._tag).toBe("PlatformUnauthorizedError")
+        expect(yield* Effect.flip(forged.createScan(STATS))).toMatchObject({ _tag: "PlatformStatusError", reason: "Unauthorized" })
       })
     )
   )
@@ -426,7 +445,7 @@ describe("PlatformClient against the simulator", () => {
         expect((yield* server.withToken(short.token).createScan(STATS)).status).toBe("success")
         yield* Effect.sleep("200 millis")
         const expired = yield* Effect.flip(server.withToken(short.token).createScan(STATS))
-        expect(expired._tag).toBe("PlatformUnauthorizedError")
+        expect(expired).toMatchObject({ _tag: "PlatformStatusError", reason: "Unauthorized" })
         expect(expired.message).toContain("expired")
         const tooLong = yield* Effect.flip(server.issueScanToken({ lifetimeSeconds: 31_536_001 }))
         expect(tooLong._tag).toBe("PlatformInputError")
@@ -533,7 +552,7 @@ describe("PlatformClient: the integrator's customScanId", () => {
         const device = server.withToken((yield* server.issueScanToken({ customScanId: "order-42" })).token)
         const quota = yield* sim.platform.quota(ORG)
         const refused = yield* Effect.flip(device.createScan({ ...STATS, customScanId: "order-43" }))
-        expect(refused._tag).toBe("PlatformBadRequestError")
+        expect(refused).toMatchObject({ _tag: "PlatformStatusError", reason: "BadRequest" })
         expect(refused.message).toContain("order-42")
         expect(yield* sim.platform.quota(ORG)).toBe(quota)
         const scan = yield* device.createScan({ ...STATS, customScanId: "order-42" })

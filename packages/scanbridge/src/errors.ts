@@ -57,16 +57,20 @@ const untyped = (code: string, prefix: string, original: unknown, hide: Hide): S
   return error
 }
 
+// A status error's reason (PlatformStatusError's NotFound, ...) says nothing secret: kept when the message is hidden.
+const reasonOf = (failure: { readonly reason?: unknown }): { readonly reason?: string } =>
+  typeof failure.reason === "string" ? { reason: failure.reason } : {}
+
 /** A typed failure (or a ScanbridgeError thrown inside) as the ScanbridgeError of its tag, its message hidden. */
 const ofFailure = (failure: unknown, hide: Hide): ScanbridgeError => {
   if (failure instanceof ScanbridgeError) {
     const message = hide(failure.message)
-    return message === failure.message ? failure : new ScanbridgeError({ _tag: failure.code, message })
+    return message === failure.message ? failure : new ScanbridgeError({ _tag: failure.code, message, ...reasonOf(failure) })
   }
   if (!isTyped(failure)) return untyped(UNKNOWN_ERROR, "", failure, hide)
   const message = hide(failure.message)
   // The typed error itself when it holds no secret: its fields (the file, the path, the value) stay readable as the cause.
-  return new ScanbridgeError(message === failure.message ? failure : { _tag: failure._tag, message })
+  return new ScanbridgeError(message === failure.message ? failure : { _tag: failure._tag, message, ...reasonOf(failure) })
 }
 
 /**

@@ -5,8 +5,9 @@
  * real server the file starts; none says the password.
  */
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
-import { Cause, Effect, FiberId, Redacted } from "effect"
+import { Cause, Effect, FastCheck as fc, FiberId, Redacted } from "effect"
 import { MigrateInputError } from "@scanbridge/migrate"
+import { PlatformStatusError, PlatformStatusReason } from "@scanbridge/platform"
 import { existsSync, readFileSync } from "node:fs"
 import { mkdir, mkdtemp, rm } from "node:fs/promises"
 import { type AddressInfo, createServer } from "node:net"
@@ -135,6 +136,34 @@ describe("errorOfCause: one ScanbridgeError for whatever stopped a run", () => {
       expect(error.message).toContain("***")
       for (const secret of [password, encodeURIComponent(password), url]) expect(`${error.message} ${error.stack} ${String(error.cause)}`).not.toContain(secret)
     }
+  })
+})
+
+describe("a status error of a client", () => {
+  it.prop(
+    "is the ScanbridgeError of its one tag, with its reason beside the code, also when its message is hidden (property)",
+    [fc.constantFrom(...PlatformStatusReason.literals), fc.integer({ min: 400, max: 599 }), fc.boolean()],
+    ([reason, status, secretInMessage]) => {
+      const url = "postgres://user:pw@db.example/scans"
+      const failure = new PlatformStatusError({
+        api: "platform",
+        method: "GET",
+        url: "https://api.example/scans",
+        status,
+        reason,
+        message: `GET -> ${status}${secretInMessage ? ` ${url}` : ""}`
+      })
+      const error = errorOfCause(Cause.fail(failure), hidingUrls([url]))
+      expect(error).toMatchObject({ code: "PlatformStatusError", reason })
+      expect(error.message).not.toContain(url)
+      // The error itself is the cause when nothing was hidden; its fields stay readable there.
+      if (!secretInMessage) expect(error.cause).toBe(failure)
+    }
+  )
+
+  it("has no reason when the error behind it has none", () => {
+    expect(errorOfCause(Cause.fail(new MigrateInputError({ file: "x", message: "cannot read" }))).reason).toBeUndefined()
+    expect(errorOfCause(Cause.die(new Error("boom"))).reason).toBeUndefined()
   })
 })
 

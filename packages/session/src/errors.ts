@@ -1,7 +1,8 @@
 /**
- * What can go wrong talking to the session API. create-session answers each of its documented
- * error types with its own tagged error, so callers `catchTag` the ones they handle. A results
- * error (SESSION_EXPIRED, USER_INPUT_NOT_SUBMITTED, ...) is not here: it is a failed scan.
+ * What can go wrong talking to the session API. create-session's documented error types are one
+ * tagged error, SessionCreateError, whose `reason` names the type (as HttpClientError's
+ * ResponseError does), so callers `catchTag` it and switch on `reason`. A results error
+ * (SESSION_EXPIRED, USER_INPUT_NOT_SUBMITTED, ...) is not here: it is a failed scan.
  *
  * The spec shows no HTTP statuses for errors, so the client reads the body whatever the status,
  * and these errors carry the status only as information.
@@ -19,52 +20,36 @@ const rejection = {
   message: Schema.String
 }
 
-/** INVALID_CLIENT_ID: the client id is missing or wrong. */
-export class SessionInvalidClientIdError extends Schema.TaggedError<SessionInvalidClientIdError>(
-  "@scanbridge/session/SessionInvalidClientIdError"
-)("SessionInvalidClientIdError", rejection) {}
+/**
+ * The create-session error type, by name:
+ * - `InvalidClientId`: INVALID_CLIENT_ID, the client id is missing or wrong.
+ * - `InvalidRedirectUrl`: INVALID_REDIRECT_URL.
+ * - `MalformedRequest`: MALFORMED_REQUEST_BODY (also sent as MALFORMED_REQUEST).
+ * - `Internal`: INTERNAL_ERROR.
+ * - `Unspecified`: ERROR_TYPE_UNSPECIFIED, or an errorType the spec does not list (see `wireValue`).
+ */
+export const SessionCreateReason = Schema.Literal("InvalidClientId", "InvalidRedirectUrl", "MalformedRequest", "Internal", "Unspecified")
+export type SessionCreateReason = typeof SessionCreateReason.Type
 
-/** INVALID_REDIRECT_URL. */
-export class SessionInvalidRedirectUrlError extends Schema.TaggedError<SessionInvalidRedirectUrlError>(
-  "@scanbridge/session/SessionInvalidRedirectUrlError"
-)("SessionInvalidRedirectUrlError", rejection) {}
-
-/** MALFORMED_REQUEST_BODY (also sent as MALFORMED_REQUEST). */
-export class SessionMalformedRequestError extends Schema.TaggedError<SessionMalformedRequestError>(
-  "@scanbridge/session/SessionMalformedRequestError"
-)("SessionMalformedRequestError", rejection) {}
-
-/** INTERNAL_ERROR. */
-export class SessionInternalError extends Schema.TaggedError<SessionInternalError>("@scanbridge/session/SessionInternalError")(
-  "SessionInternalError",
-  rejection
-) {}
-
-/** ERROR_TYPE_UNSPECIFIED, or an errorType the spec does not list (see `wireValue`). */
-export class SessionUnspecifiedError extends Schema.TaggedError<SessionUnspecifiedError>(
-  "@scanbridge/session/SessionUnspecifiedError"
-)("SessionUnspecifiedError", rejection) {}
-
-export type SessionCreateError =
-  | SessionInvalidClientIdError
-  | SessionInvalidRedirectUrlError
-  | SessionMalformedRequestError
-  | SessionInternalError
-  | SessionUnspecifiedError
+/** create-session refused: the `reason` its error type means, the `wireValue` sent, the `status`. */
+export class SessionCreateError extends Schema.TaggedError<SessionCreateError>("@scanbridge/session/SessionCreateError")("SessionCreateError", {
+  ...rejection,
+  reason: SessionCreateReason
+}) {}
 
 type RejectionFields = { readonly wireValue: string | number; readonly status: number; readonly message: string }
 
-const CREATE_ERRORS: Record<Wire.CreateErrorType, new (fields: RejectionFields) => SessionCreateError> = {
-  ERROR_TYPE_UNSPECIFIED: SessionUnspecifiedError,
-  INVALID_CLIENT_ID: SessionInvalidClientIdError,
-  INVALID_REDIRECT_URL: SessionInvalidRedirectUrlError,
-  MALFORMED_REQUEST_BODY: SessionMalformedRequestError,
-  INTERNAL_ERROR: SessionInternalError
+const CREATE_REASONS: Record<Wire.CreateErrorType, SessionCreateReason> = {
+  ERROR_TYPE_UNSPECIFIED: "Unspecified",
+  INVALID_CLIENT_ID: "InvalidClientId",
+  INVALID_REDIRECT_URL: "InvalidRedirectUrl",
+  MALFORMED_REQUEST_BODY: "MalformedRequest",
+  INTERNAL_ERROR: "Internal"
 }
 
-/** The tagged error of a create-session error type. */
+/** The SessionCreateError of a create-session error type. */
 export const createError = (errorType: Wire.CreateErrorType, fields: RejectionFields): SessionCreateError =>
-  new CREATE_ERRORS[errorType](fields)
+  new SessionCreateError({ ...fields, reason: CREATE_REASONS[errorType] })
 
 /** awaitResults gave up: the session was still pending when it expired (or at `maxWait`). */
 export class SessionTimeoutError extends Schema.TaggedError<SessionTimeoutError>("@scanbridge/session/SessionTimeoutError")(

@@ -6,14 +6,10 @@
 // The adapter, codec, dialect and Wire, also exported alone by @scanbridge/session/adapter (no client).
 export * from "./adapter-entry.js"
 export {
-  type SessionCreateError,
+  SessionCreateError,
+  SessionCreateReason,
   SessionInputError,
-  SessionInternalError,
-  SessionInvalidClientIdError,
-  SessionInvalidRedirectUrlError,
-  SessionMalformedRequestError,
-  SessionTimeoutError,
-  SessionUnspecifiedError
+  SessionTimeoutError
 } from "./errors.js"
 export {
   type AwaitOptions,

@@ -189,11 +189,11 @@ describe("SessionClient against the simulator", () => {
     })
   )
 
-  it.effect("raises SessionInvalidClientIdError for a wrong client id, whatever the HTTP status", () =>
+  it.effect("raises SessionCreateError InvalidClientId for a wrong client id, whatever the HTTP status", () =>
     Effect.gen(function* () {
       for (const [errorStatus, status] of [["mapped", 401], ["ok", 200]] as const) {
         const error = yield* withSession((client) => Effect.flip(client.createSession()), { session: { errorStatus } }, { clientId: "cl_wrong" })
-        expect(error._tag).toBe("SessionInvalidClientIdError")
+        expect(error).toMatchObject({ _tag: "SessionCreateError", reason: "InvalidClientId" })
         expect(error).toMatchObject({ wireValue: "INVALID_CLIENT_ID", status })
         expect(error.message).toContain("The client id is missing or not valid.")
         // The client id is a secret: it never appears in an error.
@@ -202,12 +202,12 @@ describe("SessionClient against the simulator", () => {
     })
   )
 
-  it.effect("reads the MALFORMED_REQUEST alias as SessionMalformedRequestError", () =>
+  it.effect("reads the MALFORMED_REQUEST alias as SessionCreateError MalformedRequest", () =>
     withSession(
       (client) =>
         Effect.gen(function* () {
           const error = yield* Effect.flip(client.createSession({ languageCode: "ja" }))
-          expect(error._tag).toBe("SessionMalformedRequestError")
+          expect(error).toMatchObject({ _tag: "SessionCreateError", reason: "MalformedRequest" })
           expect(error).toMatchObject({ wireValue: "MALFORMED_REQUEST", status: 400 })
           expect(error.message).toContain("sent as MALFORMED_REQUEST")
         }),
