@@ -212,17 +212,19 @@ describe("migrateFile: every failure a ScanbridgeError of its kind", () => {
     expect(error.cause).toMatchObject({ file: missing })
   })
 
-  it("an output inside the input folder: MigrateOutputError", async () => {
+  it("an output inside the input folder: MigratePlanError naming out", async () => {
     const folder = join(tmp, "inputs")
     await mkdir(folder, { recursive: true })
-    expectError(await rejectionOf(migrateFile(folder, { out: join(folder, "out.ndjson") })), "MigrateOutputError", "inside the input folder")
+    const error = expectError(await rejectionOf(migrateFile(folder, { out: join(folder, "out.ndjson") })), "MigratePlanError", "inside the input folder")
+    expect(error.cause).toMatchObject({ option: "out" })
   })
 
-  it("a target, or units, that do not exist: UnknownTargetError", async () => {
-    expectError(await rejectionOf(migrateFile(photoScan, { out: join(tmp, "xml.ndjson"), to: "xml" })), "UnknownTargetError", 'unknown target "xml"')
+  it("a target that does not exist: UnknownTargetError; units that do not: MigratePlanError naming units", async () => {
+    expectError(await rejectionOf(migrateFile(photoScan, { out: join(tmp, "xml.ndjson"), to: "xml" })), "UnknownTargetError", 'to "xml": expected one of')
     // A caller without types can pass any string.
     const units = "furlong" as unknown as "mm"
-    expectError(await rejectionOf(migrateFile(photoScan, { out: join(tmp, "csv.csv"), to: "csv", units })), "UnknownTargetError", 'units "furlong"')
+    const error = expectError(await rejectionOf(migrateFile(photoScan, { out: join(tmp, "csv.csv"), to: "csv", units })), "MigratePlanError", 'units "furlong"')
+    expect(error.cause).toMatchObject({ option: "units" })
   })
 
   it("an output that cannot be written (a folder in its place, a folder that does not exist): MigrateOutputError", async () => {
@@ -310,8 +312,9 @@ describe("migratePostgres: every failure a ScanbridgeError of its kind, without 
     "an unreachable server (a port no one listens on): PostgresError of the connection",
     async () => {
       const nowhere = urlOf({ ...running.server, port: await freePort() })
-      await rejected({ from: { url: nowhere, query: "select 1, 2" }, into: { url, table: "never" } }, "PostgresError", /^connect: .*ECONNREFUSED/)
-      await rejected({ from: photoScan, into: { url: nowhere, table: "never" } }, "PostgresError", /^connect: .*ECONNREFUSED/)
+      // The message names the side, as the command's name --from and --into.
+      await rejected({ from: { url: nowhere, query: "select 1, 2" }, into: { url, table: "never" } }, "PostgresError", /^from: connect: .*ECONNREFUSED/)
+      await rejected({ from: photoScan, into: { url: nowhere, table: "never" } }, "PostgresError", /^into: connect: .*ECONNREFUSED/)
     },
     TIMEOUT
   )
@@ -329,7 +332,7 @@ describe("migratePostgres: every failure a ScanbridgeError of its kind, without 
   it(
     "a query that is not SQL, or of the wrong number of columns: PostgresError of the read",
     async () => {
-      await rejected({ from: { url, query: "not sql at all" }, into: { url, table: "never" } }, "PostgresError", /^read: syntax error/)
+      await rejected({ from: { url, query: "not sql at all" }, into: { url, table: "never" } }, "PostgresError", /^from: read: syntax error/)
       await rejected({ from: { url, query: "select 1, 2, 3" }, into: { url, table: "never" } }, "PostgresError", "returns 3 column(s)")
       await rejected({ from: { url, query: "select 1" }, into: { url, table: "never" } }, "PostgresError", "returns 1 column(s)")
     },

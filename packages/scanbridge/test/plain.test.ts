@@ -230,7 +230,9 @@ describe("migrateFile", () => {
       (e: unknown) => e
     )
     expect(same).toBeInstanceOf(ScanbridgeError)
-    expect((same as ScanbridgeError).code).toBe("MigrateOutputError")
+    // A mistake of the options, refused before anything is opened (Migration.run's plan check).
+    expect((same as ScanbridgeError).code).toBe("MigratePlanError")
+    expect((same as ScanbridgeError).cause).toMatchObject({ option: "out" })
     expect((same as ScanbridgeError).message).toMatch(/^out .*same\.ndjson is the input /)
     expect(await readFile(input, "utf8")).toBe(text)
 
