@@ -24,14 +24,18 @@ export type { AngleUnit, LengthUnit, MassUnit } from "./units.js"
 export type { Issue, Path, ScanInit, ScanJson }
 export { SCAN_FORMAT } from "./scan.js"
 
+/** The codes of the model's own errors (ScanbridgeFailure's tags): what this entry's functions throw. */
+export type ModelErrorCode = ScanbridgeFailure["_tag"]
+
 /**
  * The one error the plain API throws. `code` is the `_tag` of the typed error behind it, and
- * `path`/`value` say where the first problem is; `issues` lists all of them.
+ * `path`/`value` say where the first problem is; `issues` lists all of them. `Code` is the union
+ * of the codes it can have: the model's here, every code of the plain API in `scanbridge`.
  */
-export class ScanbridgeError extends Error {
+class ScanbridgeErrorOf<Code extends string> extends Error {
   override readonly name = "ScanbridgeError"
   /** The typed error's tag: DecodeError, UnknownFormatError, EncodeError, MigrateInputError, ... */
-  readonly code: string
+  readonly code: Code
   /**
    * What a status error's status or error type means, where the error behind it has one: the
    * `reason` of PlatformStatusError (`NotFound`, ...), SessionCreateError, EstimationStatusError
@@ -42,9 +46,11 @@ export class ScanbridgeError extends Error {
   readonly value: unknown
   readonly issues: ReadonlyArray<Issue>
 
-  constructor(failure: ScanbridgeFailure | OtherFailure) {
-    super(failure.message, { cause: failure })
-    this.code = failure._tag
+  constructor(given: FailureOf<Code>) {
+    super(given.message, { cause: given })
+    // Its code is its tag, which FailureOf<Code> holds to Code; the checks below read it as any failure.
+    this.code = given._tag as Code
+    const failure: ScanbridgeFailure | OtherFailure = given
     this.reason = "reason" in failure && typeof failure.reason === "string" ? failure.reason : undefined
     this.value = "value" in failure ? failure.value : undefined
     if (!isModelFailure(failure)) {
@@ -63,9 +69,30 @@ export class ScanbridgeError extends Error {
   }
 }
 
+/** What a ScanbridgeError of `Code` is made from: a model failure, or another typed error, of that tag. */
+export type FailureOf<Code extends string> = (ScanbridgeFailure & { readonly _tag: Code }) | OtherFailure<Code>
+
+/**
+ * ScanbridgeError's class as an entry exports it: `new` makes one of any code in `Accepted`, and
+ * `instanceof` narrows to a ScanbridgeError whose `code` is one of `Codes`.
+ */
+export interface ScanbridgeErrorClass<Codes extends string, Accepted extends string = Codes> {
+  new <Code extends Accepted>(failure: FailureOf<Code>): ScanbridgeError<Code>
+  readonly prototype: ScanbridgeError<Codes>
+}
+
+export type ScanbridgeError<Code extends string = ModelErrorCode> = ScanbridgeErrorOf<Code>
+
+/**
+ * The class. Here `instanceof` narrows to the model's codes, what this entry throws; the same
+ * class exported by `scanbridge` narrows to every code of the plain API. Packages that build the
+ * plain API make it with their own codes.
+ */
+export const ScanbridgeError: ScanbridgeErrorClass<ModelErrorCode, string> = ScanbridgeErrorOf
+
 /** A typed error of another package (a file that cannot be read, say): its tag and message. */
-export interface OtherFailure {
-  readonly _tag: string
+export interface OtherFailure<Code extends string = string> {
+  readonly _tag: Code
   readonly message: string
   readonly value?: unknown
   /** What the status of a status error means (PlatformStatusError's `reason`, ...). */

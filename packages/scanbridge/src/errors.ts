@@ -2,8 +2,14 @@
  * How every plain function fails: whatever stops it, a typed error, a defect (an exception thrown
  * anywhere below it) or an interruption, reaches its caller as one ScanbridgeError, made here.
  */
-import { Cause, Effect, Exit, Inspectable, Option, Predicate } from "effect"
-import { type OtherFailure, ScanbridgeError } from "@scanbridge/model/plain"
+import { Cause, Effect, Exit, Inspectable, Option, Predicate, type Stream } from "effect"
+import type { ScanbridgeFailure } from "@scanbridge/model"
+import { type OtherFailure, ScanbridgeError as ScanbridgeErrorOfModel, type ScanbridgeErrorClass } from "@scanbridge/model/plain"
+import type { EstimationClientService } from "@scanbridge/estimation"
+import type { FitClientService } from "@scanbridge/fit"
+import type { MigrationError } from "@scanbridge/migrate"
+import type { PlatformClientService } from "@scanbridge/platform"
+import type { SessionClientService } from "@scanbridge/session"
 
 /** The `code` of a defect: an exception thrown, or an Effect that died, below a plain function. */
 export const DEFECT = "Defect"
@@ -11,6 +17,42 @@ export const DEFECT = "Defect"
 export const INTERRUPTED = "Interrupted"
 /** The `code` of a failure that is no typed error (it has no `_tag` and `message`). */
 export const UNKNOWN_ERROR = "UnknownError"
+/** The `code` of a read option that is none of its values (`lengthUnit "ft"`). */
+export const OPTION_ERROR = "OptionError"
+
+/** What the methods of a client's service fail with: each Effect's error, each Stream's. */
+type FailureOfService<S> = {
+  readonly [K in keyof S]: S[K] extends (...args: never) => Effect.Effect<infer _A, infer E, infer _R>
+    ? E
+    : S[K] extends (...args: never) => Stream.Stream<infer _A, infer E, infer _R>
+      ? E
+      : never
+}[keyof S]
+
+/**
+ * Every typed failure a plain function can meet, read from where each is declared: the model's,
+ * a migration's (Migration.run's, which holds the normalizer's and the encoder's), and what each
+ * of the four clients' methods fails with.
+ */
+type PlainFailure =
+  | ScanbridgeFailure
+  | MigrationError
+  | FailureOfService<PlatformClientService>
+  | FailureOfService<SessionClientService>
+  | FailureOfService<EstimationClientService>
+  | FailureOfService<FitClientService>
+
+/**
+ * Every `code` of the plain API's ScanbridgeError: the tag of each typed failure, and the codes
+ * made here for what has no tag (a defect, an interruption, an untyped failure, a bad option).
+ */
+export type ScanbridgeErrorCode = PlainFailure["_tag"] | typeof DEFECT | typeof INTERRUPTED | typeof UNKNOWN_ERROR | typeof OPTION_ERROR
+
+/** The plain API's ScanbridgeError: its `code` one of ScanbridgeErrorCode. */
+export type ScanbridgeError = ScanbridgeErrorOfModel<ScanbridgeErrorCode>
+
+/** The class of @scanbridge/model/plain, typed with the plain API's codes: `instanceof` narrows `code` to them. */
+export const ScanbridgeError: ScanbridgeErrorClass<ScanbridgeErrorCode> = ScanbridgeErrorOfModel
 
 /** A message with every secret of the call (a database URL, its password) taken out. */
 export type Hide = (text: string) => string
@@ -49,7 +91,7 @@ const cut = (text: string): string => (text.length > MESSAGE_MAX ? `${text.slice
  * A ScanbridgeError of `code` for a value that is no typed error, `original` its cause unless
  * that holds a secret: ScanbridgeError takes its cause from its failure, and a defect has none.
  */
-const untyped = (code: string, prefix: string, original: unknown, hide: Hide): ScanbridgeError => {
+const untyped = (code: typeof DEFECT | typeof UNKNOWN_ERROR, prefix: string, original: unknown, hide: Hide): ScanbridgeError => {
   const described = describe(original)
   const message = hide(described)
   const error = new ScanbridgeError({ _tag: code, message: `${prefix}${cut(message)}` })
@@ -68,9 +110,11 @@ const ofFailure = (failure: unknown, hide: Hide): ScanbridgeError => {
     return message === failure.message ? failure : new ScanbridgeError({ _tag: failure.code, message, ...reasonOf(failure) })
   }
   if (!isTyped(failure)) return untyped(UNKNOWN_ERROR, "", failure, hide)
-  const message = hide(failure.message)
+  // A tag of PlainFailure: the failures reaching here are those runPlain's Effects and the clients declare.
+  const typed = failure as OtherFailure<ScanbridgeErrorCode>
+  const message = hide(typed.message)
   // The typed error itself when it holds no secret: its fields (the file, the path, the value) stay readable as the cause.
-  return new ScanbridgeError(message === failure.message ? failure : { _tag: failure._tag, message, ...reasonOf(failure) })
+  return new ScanbridgeError(message === typed.message ? typed : { _tag: typed._tag, message, ...reasonOf(typed) })
 }
 
 /**
@@ -96,7 +140,7 @@ export const errorOfCause = (cause: Cause.Cause<unknown>, hide: Hide = shown): S
  * Runs a plain function's Effect: its value, or a rejection with errorOfCause's ScanbridgeError.
  * `E` holds a tag and a message, so a typed error of any new kind still says what it is.
  */
-export const runPlain = <A, E extends OtherFailure>(effect: Effect.Effect<A, E>, hide: Hide = shown): Promise<A> =>
+export const runPlain = <A, E extends OtherFailure<ScanbridgeErrorCode>>(effect: Effect.Effect<A, E>, hide: Hide = shown): Promise<A> =>
   Effect.runPromiseExit(effect).then((exit) => {
     if (Exit.isSuccess(exit)) return exit.value
     throw errorOfCause(exit.cause, hide)

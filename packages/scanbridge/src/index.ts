@@ -8,7 +8,8 @@
  * lazily (tsup.config.ts): a migration loads Node's file system when it starts, each client its
  * package when it is made.
  */
-export { normalizePlain as normalize, detectFormatPlain as detectFormat, migrateFile, migratePostgres, encode, encoders, ScanbridgeError } from "./plain.js"
+export { normalizePlain as normalize, detectFormatPlain as detectFormat, migrateFile, migratePostgres, encode, encoders } from "./plain.js"
+export { ScanbridgeError, type ScanbridgeErrorCode } from "./errors.js"
 export type { AdapterOptions, EncodeOptions, MigrateFileOptions, MigratePostgresOptions, NormalizeOptions, ReadOptions } from "./plain.js"
 export type { Adapter, Encoded, ScanEncoder, ScanFormat, ScanJson } from "@scanbridge/model"
 export { estimationClient, fitClient, platformClient, sessionClient } from "./clients.js"
