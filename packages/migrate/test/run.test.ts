@@ -58,21 +58,24 @@ describe("Migration.run", () => {
       expect(Exit.isSuccess(clean)).toBe(true)
       const expected = await outputsOf(dir, "clean")
       let chunks = 0
+      let trial = 0
       await runIt(textPlan(dir, inputs, "count", { onProgress: () => Effect.sync(() => void chunks++) }))
       expect(chunks).toBeGreaterThan(3)
       await fc.assert(
         fc.asyncProperty(fc.integer({ min: 0, max: chunks - 1 }), async (k) => {
-          const stopped = await runIt(textPlan(dir, inputs, `r${k}`, { resume: "resumable", onProgress: stopAfter(k) }))
+          // fast-check may draw a k twice: each run has outputs of its own.
+          const name = `r${k}-${++trial}`
+          const stopped = await runIt(textPlan(dir, inputs, name, { resume: "resumable", onProgress: stopAfter(k) }))
           expect(Exit.isInterrupted(stopped)).toBe(true)
           // Nothing is in place yet: the outputs so far are kept beside their destinations.
-          expect(existsSync(join(dir, `r${k}.csv`))).toBe(false)
+          expect(existsSync(join(dir, `${name}.csv`))).toBe(false)
           let resumedFrom: unknown = "not told"
-          const resumed = await runIt(textPlan(dir, inputs, `r${k}`, { resume: "resume", onResume: (from) => Effect.sync(() => void (resumedFrom = from)) }))
+          const resumed = await runIt(textPlan(dir, inputs, name, { resume: "resume", onResume: (from) => Effect.sync(() => void (resumedFrom = from)) }))
           expect(Exit.isSuccess(resumed)).toBe(true)
           expect(resumedFrom).toBeDefined()
-          expect(await outputsOf(dir, `r${k}`)).toEqual(expected)
+          expect(await outputsOf(dir, name)).toEqual(expected)
           // The checkpoint and the kept files are gone once the run has succeeded.
-          expect(readdirSync(dir).filter((f) => f.startsWith(`.r${k}`))).toEqual([])
+          expect(readdirSync(dir).filter((f) => f.startsWith(`.${name}.`))).toEqual([])
         }),
         { numRuns: 4 }
       )
