@@ -1,8 +1,10 @@
 import { defineConfig } from "vitest/config"
 
 /**
- * `pnpm test:faults`: the full sweep of fault injection (packages/cli/test/faults.sweep.ts), kept
- * out of the default suite for its length. Sources resolve as in vitest.config.ts.
+ * `pnpm test:faults`: the tests kept out of the default suite for their length: the full sweep of
+ * fault injection (packages/cli/test/faults.sweep.ts) and the plain package built, packed and its
+ * declarations type-checked as installed alone (packages/scanbridge/test/declarations.sweep.ts).
+ * Sources resolve as in vitest.config.ts.
  */
 const conditions = ["@scanbridge/source", "module", "node", "development|production"]
 
@@ -10,11 +12,13 @@ export default defineConfig({
   resolve: { conditions },
   ssr: { resolve: { conditions } },
   test: {
-    root: "packages/cli",
-    include: ["test/faults.sweep.ts"],
+    projects: [
+      { extends: true, test: { name: "packages/cli", root: "packages/cli", include: ["test/faults.sweep.ts"] } },
+      { extends: true, test: { name: "packages/scanbridge", root: "packages/scanbridge", include: ["test/declarations.sweep.ts"] } }
+    ],
     testTimeout: 3_600_000,
     hookTimeout: 3_600_000,
     poolOptions: { forks: { execArgv: ["--conditions=@scanbridge/source"] } },
-    reporters: process.env.CI ? ["default", ["json", { outputFile: "../../.ci/out/faults.json" }]] : ["default"]
+    reporters: process.env.CI ? ["default", ["json", { outputFile: ".ci/out/faults.json" }]] : ["default"]
   }
 })

@@ -1,3 +1,4 @@
+import { readFileSync, readdirSync } from "node:fs"
 import { type Options, defineConfig } from "tsup"
 import { deepImports } from "../../tsup.shared"
 
@@ -30,6 +31,33 @@ const bundled = {
   }
 } satisfies Options
 
+/**
+ * Every entry of the workspace's packages (`@scanbridge/model/plain`, ...) mapped to its source,
+ * as the `@scanbridge/source` condition maps it, read from their package.json files so that a new
+ * entry needs no line here. The declarations' bundler (rollup-plugin-dts) follows `paths` where
+ * it leaves a package it reaches through node_modules external: with these, the types of the
+ * Scanbridge packages that the public surface names are written into dist/index.d.ts, which a
+ * user who installs only this package could not otherwise resolve.
+ */
+const sourcePaths = (): Record<string, Array<string>> => {
+  const paths: Record<string, Array<string>> = {}
+  for (const dir of readdirSync("..", { withFileTypes: true })) {
+    if (!dir.isDirectory()) continue
+    let manifest: { readonly name?: string; readonly exports?: Record<string, { readonly "@scanbridge/source"?: string }> }
+    try {
+      manifest = JSON.parse(readFileSync(`../${dir.name}/package.json`, "utf8"))
+    } catch {
+      continue
+    }
+    if (manifest.name === undefined || !manifest.name.startsWith("@scanbridge/")) continue
+    for (const [subpath, conditions] of Object.entries(manifest.exports ?? {})) {
+      const source = conditions["@scanbridge/source"]
+      if (source !== undefined) paths[manifest.name + subpath.slice(1)] = [`../${dir.name}/${source.slice(2)}`]
+    }
+  }
+  return paths
+}
+
 // Some bundled dependencies still call require(); an ESM chunk gets one.
 const requireInEsm = { js: "import { createRequire as createRequireOfBundle } from 'node:module'; const require = createRequireOfBundle(import.meta.url);" }
 
@@ -42,7 +70,10 @@ export default defineConfig([
     // import.meta.url (where the worker entry is) in the CJS build too.
     shims: true,
     banner: (context) => (context.format === "esm" ? requireInEsm : {}),
-    dts: { resolve: true, compilerOptions: { composite: false, stripInternal: true } },
+    // Named, so that the declarations of every package's sources are made with this one config
+    // (the paths above, one program) rather than each with the tsconfig found beside it.
+    tsconfig: "tsconfig.json",
+    dts: { compilerOptions: { composite: false, stripInternal: true, rootDir: "..", paths: sourcePaths() } },
     clean: ["!worker.js"]
   },
   { ...bundled, entry: { worker: "../migrate/src/node/worker.ts" }, format: ["esm"], splitting: false, banner: requireInEsm, clean: false }

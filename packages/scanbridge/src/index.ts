@@ -8,14 +8,87 @@
  * lazily (tsup.config.ts): a migration loads Node's file system when it starts, each client its
  * package when it is made.
  */
-export { normalizePlain as normalize, detectFormatPlain as detectFormat, migrateFile, migratePostgres, encode, encoders } from "./plain.js"
-export { ScanbridgeError, type ScanbridgeErrorCode } from "./errors.js"
-export type { AdapterOptions, EncodeOptions, MigrateFileOptions, MigratePostgresOptions, NormalizeOptions, ReadOptions } from "./plain.js"
-export type { Adapter, Encoded, ScanEncoder, ScanFormat, ScanJson } from "@scanbridge/model"
-export { estimationClient, fitClient, platformClient, sessionClient } from "./clients.js"
-export type { EstimationClient, FitClient, Plain, PlainClient, PlatformClient, SessionClient } from "./clients.js"
-export type { EstimationClientOptions } from "@scanbridge/estimation"
-export type { FitClientOptions } from "@scanbridge/fit"
-export type { PlatformClientOptions } from "@scanbridge/platform"
-export type { SessionClientOptions } from "@scanbridge/session"
-export type { Report, Reject } from "@scanbridge/migrate"
+import * as clients from "./clients.js"
+import { ScanbridgeError as ScanbridgeErrorOfPlain } from "./errors.js"
+import type {
+  EstimationClient,
+  EstimationClientOptions,
+  FitClient,
+  FitClientOptions,
+  PlatformClient,
+  PlatformClientOptions,
+  ScanbridgeErrorClass,
+  ScanbridgeError as ScanbridgeErrorOf,
+  ScanbridgeErrorCode,
+  SessionClient,
+  SessionClientOptions
+} from "./types.js"
+
+// The types named here are the package's own (types.ts): the published declarations resolve
+// without effect or the Scanbridge packages, which the bundle holds and its users do not install.
+// Each value below is assigned to its plain type, so the compiler holds the implementation to it.
+export { normalizePlain as normalize, detectFormatPlain as detectFormat, migrate, migrateFile, migratePostgres, encode, encoders } from "./plain.js"
+export type { AdapterOptions, EncodeOptions, MigrateFileOptions, MigrateOptions, MigratePostgresOptions, MigrateProgress, NormalizeOptions, ReadOptions } from "./plain.js"
+export type {
+  AccessToken,
+  Adapter,
+  AdapterFailure,
+  AdjustParameter,
+  AwaitOptions,
+  Closable,
+  CreateScanInput,
+  CreateSessionInput,
+  CreatedEstimation,
+  CreatedSession,
+  DecodeOptions,
+  Duration,
+  Encoded,
+  EstimationAwaitOptions,
+  EstimationClient,
+  EstimationClientOptions,
+  Failure,
+  FitClient,
+  FitClientOptions,
+  HttpOptions,
+  Issue,
+  LengthUnit,
+  ListOptions,
+  ListPage,
+  MeasurementName,
+  Note,
+  Outcome,
+  Path,
+  Photos,
+  PlatformApi,
+  PlatformClient,
+  PlatformClientOptions,
+  Point,
+  ProductId,
+  ProductSupport,
+  PurchaseItem,
+  PurchaseOrder,
+  Redacted,
+  Reject,
+  Report,
+  RetryOptions,
+  ScanEncoder,
+  ScanFormat,
+  ScanJson,
+  ScanToken,
+  ScanTokenOptions,
+  ScanbridgeErrorClass,
+  ScanbridgeErrorCode,
+  SessionClient,
+  SessionClientOptions,
+  SizeDocument,
+  Stats,
+  UploadedPhoto
+} from "./types.js"
+
+export type ScanbridgeError = ScanbridgeErrorOf<ScanbridgeErrorCode>
+export const ScanbridgeError: ScanbridgeErrorClass = ScanbridgeErrorOfPlain
+
+export const platformClient: (options: PlatformClientOptions) => Promise<PlatformClient> = clients.platformClient
+export const sessionClient: (options: SessionClientOptions) => Promise<SessionClient> = clients.sessionClient
+export const estimationClient: (options: EstimationClientOptions) => Promise<EstimationClient> = clients.estimationClient
+export const fitClient: (options: FitClientOptions) => Promise<FitClient> = clients.fitClient

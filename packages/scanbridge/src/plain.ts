@@ -4,12 +4,14 @@
  * Effect runs through runPlain, which makes every way it can stop one (errors.ts).
  */
 import { Effect, Layer, Redacted } from "effect"
-import { type Adapter, DecodeError, type DecodeOptions, type Encoded, type LengthUnit, type Scan, type ScanJson } from "@scanbridge/model"
+import { DecodeError, type DecodeOptions, type LengthUnit, type Scan } from "@scanbridge/model"
 import { previewValue } from "@scanbridge/model/internal"
 import { ScanbridgeError, orThrow, throwsOnlyScanbridgeError } from "@scanbridge/model/plain"
 import type { MigrateProgress as RunProgress, MigrationPlan, Report } from "@scanbridge/migrate"
 import { type NormalizerService, Normalizer, UnknownTargetError, defaultNormalizer } from "@scanbridge/migrate/normalizer"
 import { defectsAsErrors, hidingUrls, runPlain } from "./errors.js"
+import { engineAdapters } from "./adapters.js"
+import type { Adapter, Encoded, ScanJson } from "./types.js"
 
 export { ScanbridgeError }
 
@@ -81,7 +83,7 @@ const normalizerOf = (options: NormalizeOptions | undefined): NormalizerService 
     let normalizer = cache.get(key)
     if (normalizer === undefined) {
       const base = Normalizer.withOptions(defaultNormalizer, read)
-      normalizer = extra === undefined || extra.length === 0 ? base : orThrow(Normalizer.extend(base, extra))
+      normalizer = extra === undefined || extra.length === 0 ? base : orThrow(Normalizer.extend(base, engineAdapters(extra)))
       cache.set(key, normalizer)
     }
     return normalizer
@@ -194,7 +196,7 @@ export const migrate = (options: MigrateOptions): Promise<Report> =>
         resume: options.resume === true ? "resume" : options.resumable === true || into !== undefined ? "resumable" : "off",
         verify: options.verify === true,
         ...(options.workers === undefined ? {} : { workers: options.workers }),
-        adapters: { values: options.adapters ?? [] },
+        adapters: { values: engineAdapters(options.adapters ?? []) },
         decode: read,
         ...(options.onProgress === undefined ? {} : { onProgress: progressTo(options.onProgress) })
       }
