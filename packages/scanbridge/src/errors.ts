@@ -140,8 +140,9 @@ export const errorOfCause = (cause: Cause.Cause<unknown>, hide: Hide = shown): S
  * Runs a plain function's Effect: its value, or a rejection with errorOfCause's ScanbridgeError.
  * `E` holds a tag and a message, so a typed error of any new kind still says what it is.
  */
-export const runPlain = <A, E extends OtherFailure<ScanbridgeErrorCode>>(effect: Effect.Effect<A, E>, hide: Hide = shown): Promise<A> =>
-  Effect.runPromiseExit(effect).then((exit) => {
+export const runPlain = <A, E extends OtherFailure<ScanbridgeErrorCode>>(effect: Effect.Effect<A, E>, hide: Hide = shown, signal?: AbortSignal): Promise<A> =>
+  // Aborting `signal` interrupts the Effect: its finalizers run (outputs left as they were) before the Promise rejects.
+  Effect.runPromiseExit(effect, signal === undefined ? undefined : { signal }).then((exit) => {
     if (Exit.isSuccess(exit)) return exit.value
     throw errorOfCause(exit.cause, hide)
   })
