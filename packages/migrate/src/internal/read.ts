@@ -4,13 +4,15 @@
  * UTF-8 is marked, not silently mended), and a regular file that changes size while it is read
  * fails the run. The reader cuts the input into chunks, the unit a worker thread takes.
  */
+import { createHash } from "node:crypto"
 import * as FileSystem from "@effect/platform/FileSystem"
 import * as Path from "@effect/platform/Path"
 import type { PlatformError } from "@effect/platform/Error"
-import { Chunk, Effect, Encoding, Option, Stream } from "effect"
+import { Effect, Encoding, Option, Stream } from "effect"
 import { type InputFile, MigrateInputError, STDIN, type StdinBytes, listInputs } from "../inputs.js"
 import { giveBytes, takeBytes } from "./buffers.js"
 import { type InputDigest, withDigests } from "./digest.js"
+import { type ArrayFault, splitArray } from "./json-array.js"
 
 /** One record of the input, with where it came from. */
 export interface InputRecord {
@@ -40,7 +42,7 @@ export interface Unreadable {
  * A chunk of the input, as plain data a worker thread can take: up to 1024 lines (fewer within
  * 1 MiB, one line at least) of an NDJSON file as their bytes (so the reading thread neither
  * decodes nor splits them, and a worker gets them without a copy), or up to 1024 records of a
- * JSON document. `inputBytes` is the share of the input's bytes (compressed, for a `.gz`) the
+ * JSON document (fewer once their text reaches 1 MiB). `inputBytes` is the share of the input's bytes (compressed, for a `.gz`) the
  * chunk stands for: the chunks of an input add up to its size, for progress.
  */
 export type InputChunk =
@@ -63,7 +65,10 @@ export type InputChunk =
       readonly _tag: "Records"
       readonly records: ReadonlyArray<InputRecord>
       readonly inputBytes: number
-      /** When the input is hashed: a JSON document's whole content (its records exist only once all of it parses). */
+      /**
+       * When the input is hashed: a JSON array's content up to the chunk's last element (all of it,
+       * for its last chunk), or a lone JSON value's whole content.
+       */
       readonly digest?: InputDigest
     }
 
@@ -313,72 +318,14 @@ const linesOf = <E, R>(
     return bytes.pipe(Stream.mapConcat(take), Stream.concat(Stream.suspend(last)))
   })
 
-/** Records in chunks of CHUNK_LINES, made as they are taken; the input's bytes shared among them by their count. */
-const recordChunks = (count: number, record: (i: number) => InputRecord, inputBytes: number): Stream.Stream<InputChunk> => {
-  if (count === 0) return bytesOnly(inputBytes)
-  const share = (i: number) => Math.round((inputBytes * i) / count)
-  return Stream.range(0, Math.ceil(count / CHUNK_LINES) - 1).pipe(
-    Stream.map((c): InputChunk => {
-      const records: Array<InputRecord> = []
-      const end = Math.min(count, (c + 1) * CHUNK_LINES)
-      for (let i = c * CHUNK_LINES; i < end; i++) records.push(record(i))
-      return { _tag: "Records", records, inputBytes: share(end) - share(c * CHUNK_LINES) }
-    })
-  )
-}
-
 const isSpace = (b: number | undefined) => b === 0x20 || b === 0x09 || b === 0x0a || b === 0x0d
 
 /**
- * Where a valid JSON document's records lie in its bytes: each top-level array element, or the
- * whole document when it is not an array. Only needed when a record's text cannot come from
- * JSON.stringify (bytes that are not UTF-8, an element too deep to write back).
+ * A JSON document that does not open an array, read whole: a lone value is one record, as
+ * JSON.stringify writes it. One that does not parse is read line by line, as NDJSON (a `.json`
+ * file that holds NDJSON, or standard input that began with a line that was not JSON).
  */
-const recordRanges = (bytes: Uint8Array): Array<readonly [number, number]> => {
-  let at = hasBom(bytes) ? 3 : 0
-  let end = bytes.length
-  while (isSpace(bytes[at])) at++
-  while (end > at && isSpace(bytes[end - 1])) end--
-  if (bytes[at] !== 0x5b) return [[at, end]]
-  const ranges: Array<readonly [number, number]> = []
-  const close = (start: number, stop: number) => {
-    while (stop > start && isSpace(bytes[stop - 1])) stop--
-    if (stop > start) ranges.push([start, stop])
-  }
-  let start = -1
-  let depth = 0
-  for (let i = at + 1; i < end - 1; i++) {
-    const b = bytes[i]!
-    if (start < 0 && !isSpace(b)) start = i
-    if (b === 0x22) {
-      // A string: its brackets and commas are text. Valid JSON, so it ends.
-      for (i++; bytes[i] !== 0x22; i++) if (bytes[i] === 0x5c) i++
-    } else if (b === 0x5b || b === 0x7b) depth++
-    else if (b === 0x5d || b === 0x7d) depth--
-    else if (b === 0x2c && depth === 0) {
-      close(start, i)
-      start = -1
-    }
-  }
-  if (start >= 0) close(start, end - 1)
-  return ranges
-}
-
-/** Whether a document's first character (after a byte order mark and white space) opens an array. */
-const opensArray = (bytes: Uint8Array): boolean => {
-  let at = hasBom(bytes) ? 3 : 0
-  while (isSpace(bytes[at])) at++
-  return bytes[at] === 0x5b
-}
-
-/**
- * A JSON document's chunks: an array's elements (or a lone object) as records, each as
- * JSON.stringify writes it. A document that does not parse is read line by line, as NDJSON, but
- * for one that opens an array: its lines are pieces of one value, and as records each would be a
- * reject of its own (a pretty-printed array of 300 scans, some 1,700 `InvalidJson`) that says
- * nothing of the file. It is refused once, with where it stops parsing.
- */
-const documentChunks = (file: string, bytes: Uint8Array, inputBytes: number): Stream.Stream<InputChunk, MigrateInputError> => {
+const loneDocument = (file: string, bytes: Uint8Array, inputBytes: number): Stream.Stream<InputChunk> => {
   let text: string
   let utf8 = true
   try {
@@ -390,44 +337,172 @@ const documentChunks = (file: string, bytes: Uint8Array, inputBytes: number): St
   let json: unknown
   try {
     json = JSON.parse(text)
-  } catch (e) {
-    if (opensArray(bytes)) {
-      return Stream.fail(
-        new MigrateInputError({
-          file,
-          message: `${file}: this file is a JSON array, and it does not parse as one (${describe(e)}); fix it, or write one record per line (NDJSON)`
-        })
-      )
-    }
+  } catch {
     return linesOf(file, Stream.make(bytes), (end) => Math.round((inputBytes * end) / Math.max(bytes.length, 1)))
   }
-  const items: ReadonlyArray<unknown> = Array.isArray(json) ? json : [json]
-  let ranges: Array<readonly [number, number]> | undefined
-  const source = (i: number) => {
-    ranges ??= recordRanges(bytes)
-    const [start, end] = ranges[i]!
-    return { start, bytes: bytes.subarray(start, end) }
+  // The value's bytes, without the byte order mark and white space around it.
+  let start = hasBom(bytes) ? 3 : 0
+  let end = bytes.length
+  while (isSpace(bytes[start])) start++
+  while (end > start && isSpace(bytes[end - 1])) end--
+  const own = bytes.subarray(start, end)
+  const bad = utf8 ? -1 : firstInvalidUtf8(own)
+  return Stream.make<[InputChunk]>({ _tag: "Records", records: [bad >= 0 ? invalidUtf8(file, 1, own, start, bad) : valueRecord(file, 1, json, own)], inputBytes })
+}
+
+/**
+ * A parsed value's record, as JSON.stringify writes it. JSON.stringify recurses, JSON.parse does
+ * not: a deep enough value parses but cannot be written back. Its text is then taken from its bytes.
+ */
+const valueRecord = (file: string, line: number, value: unknown, own: Uint8Array): InputRecord => {
+  try {
+    return { file, line, raw: JSON.stringify(value) }
+  } catch (e) {
+    const message = `nested too deeply to be read (${describe(e)})`
+    return { file, line, raw: lossy.decode(own), unreadable: { tag: "TooDeep", message } }
   }
-  return recordChunks(
-    items.length,
-    (i) => {
-      const line = i + 1
-      if (!utf8) {
-        const own = source(i)
-        const bad = firstInvalidUtf8(own.bytes)
-        if (bad >= 0) return invalidUtf8(file, line, own.bytes, own.start, bad)
+}
+
+/**
+ * An array element's record: parsed from its bytes and written back by JSON.stringify, as a whole
+ * document's elements were when it was read whole; marked when its bytes are not UTF-8. A string
+ * says why it is not JSON at all (the array is broken, not this record).
+ */
+const elementRecord = (file: string, line: number, own: Uint8Array, start: number): InputRecord | string => {
+  let text: string
+  let utf8 = true
+  try {
+    text = strict.decode(own)
+  } catch {
+    utf8 = false
+    text = lossy.decode(own)
+  }
+  let value: unknown
+  try {
+    value = JSON.parse(text)
+  } catch (e) {
+    return describe(e)
+  }
+  const bad = utf8 ? -1 : firstInvalidUtf8(own)
+  return bad >= 0 ? invalidUtf8(file, line, own, start, bad) : valueRecord(file, line, value, own)
+}
+
+/** An input's content, as read so far, and how. */
+interface DocumentReading {
+  readonly file: string
+  /** The input's bytes read so far (compressed, for a `.gz`), for the chunks' share of them. */
+  readonly consumed: () => number
+  /** Whether the chunks carry digests of the content (a file's, when a run keeps a checkpoint). */
+  readonly hashed: boolean
+  /** Whether the content's buffers are from `takeBytes`, to be given back once read. */
+  readonly recycle: boolean
+}
+
+/**
+ * A JSON document's chunks. An array (its first character `[`) is streamed: its elements are
+ * found as its bytes arrive (json-array.ts) and each is a record, numbered from 1, in chunks of
+ * CHUNK_LINES (fewer once their bytes reach CHUNK_BYTES), so memory stays flat whatever its size. A
+ * chunk is let go once the next element has been read, and the last one once the array has closed
+ * and nothing but white space follows: a small broken array is refused before any record of it is
+ * migrated, and the last chunk's digest is the whole content's. Another chunk's digest covers the
+ * content up to its last element's last byte, where a resumed run goes on. An array that breaks is
+ * refused once, saying where (its lines are pieces of one value: as records each would be a reject
+ * of its own, some 1,700 for a pretty-printed array of 300 scans, that say nothing of the file).
+ * Any other document is read whole (loneDocument).
+ */
+const documentChunks = <R>(reading: DocumentReading, content: Stream.Stream<Uint8Array, MigrateInputError, R>): Stream.Stream<InputChunk, MigrateInputError, R> =>
+  Stream.suspend(() => {
+    const { file, consumed, recycle } = reading
+    // The reads before the array's [ (white space), and all of a document that is not an array.
+    let kept: Array<Uint8Array> = []
+    let whole = false
+    let records: Array<InputRecord> = []
+    let heldBytes = 0
+    // A chunk that is full, let go once the next element is read (or the array closes), with its digest.
+    let full: { readonly digest: InputDigest | undefined } | undefined
+    let counted = 0
+    let emitted: Array<InputChunk> = []
+    // The content hashed so far, up to `hashedTo`; `current` the read being split, which begins at `base`.
+    const hash = reading.hashed ? createHash("sha256") : undefined
+    let hashedTo = 0
+    let base = 0
+    let current: Uint8Array = NO_BYTES
+    const digestTo = (end: number): InputDigest | undefined => {
+      if (hash === undefined) return undefined
+      hash.update(current.subarray(hashedTo - base, end - base))
+      hashedTo = end
+      return { file, bytes: end, sha256: hash.copy().digest("hex") }
+    }
+    const cut = (digest: InputDigest | undefined): Extract<InputChunk, { _tag: "Records" }> => {
+      const inputBytes = consumed() - counted
+      counted += inputBytes
+      const chunk: Extract<InputChunk, { _tag: "Records" }> = { _tag: "Records", records, inputBytes, ...(digest === undefined ? {} : { digest }) }
+      records = []
+      heldBytes = 0
+      full = undefined
+      return chunk
+    }
+    const splitter = splitArray((own, start, n) => {
+      if (full !== undefined) emitted.push(cut(full.digest))
+      const record = elementRecord(file, n, own, start)
+      if (typeof record === "string") return record
+      records.push(record)
+      heldBytes += own.length
+      if (records.length === CHUNK_LINES || heldBytes >= CHUNK_BYTES) full = { digest: digestTo(start + own.length) }
+      return undefined
+    })
+    const broken = (fault: ArrayFault) =>
+      new MigrateInputError({ file, message: `${file}: this file is a JSON array, and it does not parse as one (${fault.message}); fix it, or write one record per line (NDJSON)` })
+    const take = (bytes: Uint8Array): Effect.Effect<Array<InputChunk>, MigrateInputError> => {
+      if (whole) {
+        kept.push(bytes)
+        return Effect.succeed([])
       }
-      try {
-        return { file, line, raw: JSON.stringify(items[i]) }
-      } catch (e) {
-        // JSON.stringify recurses, JSON.parse does not: a deep enough element parses but cannot be
-        // written back. Its text is taken from the document instead.
-        const message = `nested too deeply to be read (${describe(e)})`
-        return { file, line, raw: lossy.decode(source(i).bytes), unreadable: { tag: "TooDeep", message } }
+      current = bytes
+      const fault = splitter.push(bytes)
+      if (fault === "notArray") {
+        whole = true
+        kept.push(bytes)
+        return Effect.succeed([])
       }
-    },
-    inputBytes
-  )
+      if (fault !== undefined) return Effect.fail(broken(fault))
+      if (hash !== undefined) hash.update(bytes.subarray(hashedTo - base))
+      base += bytes.length
+      hashedTo = base
+      current = NO_BYTES
+      if (!splitter.opened()) kept.push(bytes)
+      else if (recycle) {
+        for (const read of kept) giveBytes(read)
+        giveBytes(bytes)
+        kept = []
+      } else kept = []
+      const chunks = emitted
+      emitted = []
+      return Effect.succeed(chunks)
+    }
+    const last = (): Stream.Stream<InputChunk, MigrateInputError> => {
+      const end = whole ? "empty" : splitter.end()
+      if (end === "empty") return wholeDocument(reading, concat(kept))
+      if (end !== undefined) return Stream.fail(broken(end))
+      const digest = hash === undefined ? undefined : { file, bytes: base, sha256: hash.digest("hex") }
+      const chunk = cut(digest)
+      return chunk.records.length === 0 && chunk.inputBytes === 0 && digest === undefined ? Stream.empty : Stream.make(chunk)
+    }
+    return content.pipe(Stream.mapConcatEffect(take), Stream.concat(Stream.suspend(last)))
+  })
+
+/** A document read whole (loneDocument); with `hashed`, each of its chunks carries the digest of all of it. */
+const wholeDocument = (reading: DocumentReading, bytes: Uint8Array): Stream.Stream<InputChunk> => {
+  const chunks = loneDocument(reading.file, bytes, reading.consumed())
+  if (!reading.hashed) return chunks
+  // All of it is hashed with the first chunk; each chunk carries the same digest.
+  let rest = bytes
+  const all = () => {
+    const span = { bytes: rest, upTo: rest.length }
+    rest = NO_BYTES
+    return span
+  }
+  return withDigests(reading.file, chunks, all, digestOnly)
 }
 
 // --- Reading one input --------------------------------------------------------------------
@@ -505,16 +580,19 @@ const gunzip = <R>(file: string, bytes: Stream.Stream<Uint8Array, MigrateInputEr
     )
   )
 
-const collect = <E, R>(bytes: Stream.Stream<Uint8Array, E, R>) => Effect.map(Stream.runCollect(bytes), (parts) => concat(Chunk.toReadonlyArray(parts)))
-
 /** How an input is read: as NDJSON lines, or as one JSON document. */
 type Reading = "lines" | "document"
 
 /**
  * Chooses how to read an input from its first lines: called with each line (without its \n, a
  * byte order mark maybe first) until it answers, then, if it has not, with null at the input's end.
+ * A line that runs on past PEEK_BYTES is also shown by its start (`whole` false), once, so that a
+ * choice its start makes need not wait for (and hold) all of an array on one line.
  */
-type Chooser = (line: Uint8Array | null) => Reading | undefined
+type Chooser = (line: Uint8Array | null, whole: boolean) => Reading | undefined
+
+/** How much of a line that has not ended yet a Chooser is shown. */
+const PEEK_BYTES = 64 * 1024
 
 /** A line's text, trimmed, without a byte order mark. */
 const lineText = (bytes: Uint8Array) => lossy.decode(hasBom(bytes) ? bytes.subarray(3) : bytes).trim()
@@ -530,12 +608,15 @@ const parses = (text: string): { readonly value: unknown } | undefined => {
 /**
  * Standard input: when its first non-blank line is a JSON value other than an array, it is NDJSON,
  * streamed as it comes. Otherwise (a pretty-printed document, or an array on one line) it is one
- * JSON document, read whole, like a `.json` file (line by line if it does not parse).
+ * JSON document, like a `.json` file: an array streamed, anything else read whole (line by line if
+ * it does not parse). A line that opens an array is never that JSON value other than an array, so
+ * its first character decides, without waiting for the line's end.
  */
-const stdinChooser = (): Chooser => (line) => {
+const stdinChooser = (): Chooser => (line, whole) => {
   if (line === null) return "lines"
   const text = lineText(line)
-  if (text === "") return undefined
+  if (text.startsWith("[")) return "document"
+  if (text === "" || !whole) return undefined
   const parsed = parses(text)
   return parsed !== undefined && !Array.isArray(parsed.value) ? "lines" : "document"
 }
@@ -547,12 +628,16 @@ const stdinChooser = (): Chooser => (line) => {
  * pretty-printed) or is the file's only line (an array on one line). A first line that is a whole
  * array followed by other records is NDJSON whose first record is an array: read line by line, that
  * record is rejected as what it is, and the others migrate. Only the first line that opens an array
- * costs a parse; any other file is streamed as before.
+ * costs a parse; any other file is streamed as before. So an array on one line under such a name is
+ * held until that line ends, whatever its size; a pretty-printed one, or one in a `.json` file, is
+ * streamed.
  */
 const fileChooser = (): Chooser => {
   let wholeArray = false
-  return (line) => {
+  return (line, whole) => {
     if (line === null) return wholeArray ? "document" : "lines"
+    // Whether an array on one line is followed by other records is known only at its end.
+    if (!whole) return undefined
     const text = lineText(line)
     if (text === "") return undefined
     if (wholeArray || !text.startsWith("[")) return "lines"
@@ -563,8 +648,8 @@ const fileChooser = (): Chooser => {
 }
 
 /**
- * An input's chunks, read as `choose` decides from its first lines: as lines, streamed, or as one
- * document, read whole. Only the lines before the choice are held.
+ * An input's chunks, read as `choose` decides from its first lines: as lines or as one document
+ * (documentChunks). Only the lines before the choice are held.
  */
 const chosenChunks = <R>(
   bytes: Stream.Stream<Uint8Array, MigrateInputError, R>,
@@ -577,6 +662,8 @@ const chosenChunks = <R>(
       const pull = yield* Stream.toPull(bytes)
       const head: Array<Uint8Array> = []
       let line: Array<Uint8Array> = []
+      let lineBytes = 0
+      let peeked = false
       let reading: Reading | undefined
       let ended = false
       while (reading === undefined && !ended) {
@@ -584,18 +671,26 @@ const chosenChunks = <R>(
         if (parts === null) {
           ended = true
           const last = concat(line)
-          reading = (last.length > 0 ? choose(last) : undefined) ?? choose(null) ?? "lines"
+          reading = (last.length > 0 ? choose(last, true) : undefined) ?? choose(null, true) ?? "lines"
           break
         }
         for (const part of parts) {
           head.push(part)
           let from = 0
           for (let lf = part.indexOf(10); reading === undefined && lf >= 0; lf = part.indexOf(10, from)) {
-            reading = choose(concat([...line, part.subarray(from, lf)]))
+            reading = choose(concat([...line, part.subarray(from, lf)]), true)
             line = []
+            lineBytes = 0
+            peeked = false
             from = lf + 1
           }
-          if (reading === undefined) line.push(part.subarray(from))
+          if (reading !== undefined) continue
+          line.push(part.subarray(from))
+          lineBytes += part.length - from
+          if (!peeked && lineBytes >= PEEK_BYTES) {
+            peeked = true
+            reading = choose(concat(line), false)
+          }
         }
       }
       const all = Stream.concat(Stream.fromIterable(head), ended ? Stream.empty : Stream.repeatEffectChunkOption(pull))
@@ -619,8 +714,8 @@ const NO_BYTES = new Uint8Array(0)
 /**
  * One input's chunks: NDJSON lines as bytes, or the elements of a JSON document (a `.json` file,
  * or standard input holding one) as records. A `.gz` is decompressed as it is read. With `hashed`,
- * a file's chunks carry its digest (digest.ts): of its content up to each chunk's last record, or
- * of a JSON document's whole content.
+ * a file's chunks carry its digest (digest.ts): of its content up to each chunk's last record (a
+ * JSON array's last element), all of it with the last chunk, or of a lone JSON value's whole content.
  */
 export const inputChunks = (input: InputFile, stdin?: StdinBytes, hashed = false): Stream.Stream<InputChunk, MigrateInputError, FileSystem.FileSystem> =>
   Stream.unwrap(
@@ -635,29 +730,16 @@ export const inputChunks = (input: InputFile, stdin?: StdinBytes, hashed = false
           : bytesOf(fs, input)
       let read = 0
       const counted = Stream.map(source, (bytes) => ((read += bytes.length), bytes))
-      const asDocument = (content: Stream.Stream<Uint8Array, MigrateInputError>) =>
-        // A JSON document is read whole: its records only exist once it parses.
-        Stream.unwrap(
-          Effect.map(collect(content), (bytes) => {
-            const chunks = documentChunks(file, bytes, read)
-            if (!hashed || input.kind === "stdin") return chunks
-            // All of it is hashed with the first chunk; each chunk carries the same digest.
-            let rest = bytes
-            const whole = () => {
-              const span = { bytes: rest, upTo: rest.length }
-              rest = NO_BYTES
-              return span
-            }
-            return withDigests(file, chunks, whole, digestOnly)
-          })
-        )
-      if (input.kind === "stdin") return chosenChunks(counted, stdinChooser(), (all) => linesOf(STDIN, all), asDocument)
       const gz = isGzip(file)
+      // A regular file's reads are buffers of `takeBytes`, given back as they are cut into chunks.
+      const recycle = !gz && input.kind === "file" && input.size !== null
+      const asDocument = (content: Stream.Stream<Uint8Array, MigrateInputError>) =>
+        documentChunks({ file, consumed: () => read, hashed: hashed && input.kind !== "stdin", recycle }, content)
+      if (input.kind === "stdin") return chosenChunks(counted, stdinChooser(), (all) => linesOf(STDIN, all), asDocument)
       const content = gz ? gunzip(file, counted) : counted
       if (/\.json(?:\.gz)?$/.test(file)) return asDocument(content)
-      // A regular file's reads are buffers of `takeBytes`, given back as they are cut into chunks.
       const asLines = (all: Stream.Stream<Uint8Array, MigrateInputError>) => {
-        const lines = gz ? linesOf(file, all, () => read) : linesOf(file, all, undefined, input.kind === "file" && input.size !== null)
+        const lines = gz ? linesOf(file, all, () => read) : linesOf(file, all, undefined, recycle)
         return hashed ? withDigests(file, lines, (chunk) => (chunk._tag === "Lines" ? { bytes: chunk.bytes, upTo: lastRecordEnd(chunk) } : undefined), digestOnly) : lines
       }
       // Any other name may still hold a JSON array (fileChooser): a resumed run chooses as the first did, from the same bytes.
