@@ -15,7 +15,10 @@ export default defineConfig({
     // `test.projects` rather than a vitest.workspace.ts file: vitest 3.2 deprecates the
     // workspace file and prints a warning for it on every run.
     // One project per package, tools/ and each example package, each given this file's settings (`extends`).
-    projects: [...readdirSync("packages").map((name) => `packages/${name}`), "tools", "examples/custom-adapter"].map((root) => ({ extends: true, test: { name: root, root } })),
+    projects: [...readdirSync("packages").map((name) => `packages/${name}`), "tools", "examples/custom-adapter"].map((root) => ({
+      extends: true,
+      test: { name: root, root }
+    })),
     // Test files share their worker's module cache rather than loading effect and every package
     // again per file: on two cores that was a third of the suite's time. No test mocks a module
     // or keeps state in one, so nothing leaks from one file to the next.

@@ -43,9 +43,12 @@ export const importFigures = (ctx: BenchContext, runs: number, judge: Judge, pnp
   const effect = pathToFileURL(join(repoRoot, "packages", "migrate", "dist", "normalizer-entry.js")).href
   const programs = [
     ["`node -e 0`", ["-e", "0"]],
-    ["plain API: `import { normalize } from \"scanbridge\"`", ["--input-type=module", "-e", `const { normalize } = await import(${JSON.stringify(plain)}); try { normalize(${RECORD}) } catch {}`]],
     [
-      "Effect API: `import { normalizeEither } from \"@scanbridge/migrate/normalizer\"`",
+      'plain API: `import { normalize } from "scanbridge"`',
+      ["--input-type=module", "-e", `const { normalize } = await import(${JSON.stringify(plain)}); try { normalize(${RECORD}) } catch {}`]
+    ],
+    [
+      'Effect API: `import { normalizeEither } from "@scanbridge/migrate/normalizer"`',
       ["--input-type=module", "-e", `const { normalizeEither } = await import(${JSON.stringify(effect)}); normalizeEither(${RECORD})`]
     ]
   ] as const
@@ -79,9 +82,21 @@ export const importFigures = (ctx: BenchContext, runs: number, judge: Judge, pnp
     const s = seconds[i]! - seconds[0]!
     const mb = rss[i]! - rss[0]!
     const name = i === 1 ? "plain API" : "Effect API normalizer"
-    const verdict = judge(`6. ${name}: import to normalize ≤ ${IMPORT_TARGET.seconds} s and ≤ ${IMPORT_TARGET.mb} MB above bare Node`, `${s.toFixed(2)} s, ${mb.toFixed(0)} MB`, s <= IMPORT_TARGET.seconds && mb <= IMPORT_TARGET.mb)
-    ctx.log(`| ${programs[i]![0]} | ${seconds[i]!.toFixed(3)} | ${rss[i]!.toFixed(0)} | ${s.toFixed(3)} s, ${mb.toFixed(0)} MB | ≤ ${IMPORT_TARGET.seconds} s, ≤ ${IMPORT_TARGET.mb} MB: ${verdict} |`)
+    const verdict = judge(
+      `6. ${name}: import to normalize ≤ ${IMPORT_TARGET.seconds} s and ≤ ${IMPORT_TARGET.mb} MB above bare Node`,
+      `${s.toFixed(2)} s, ${mb.toFixed(0)} MB`,
+      s <= IMPORT_TARGET.seconds && mb <= IMPORT_TARGET.mb
+    )
+    ctx.log(
+      `| ${programs[i]![0]} | ${seconds[i]!.toFixed(3)} | ${rss[i]!.toFixed(0)} | ${s.toFixed(3)} s, ${mb.toFixed(0)} MB | ≤ ${IMPORT_TARGET.seconds} s, ≤ ${IMPORT_TARGET.mb} MB: ${verdict} |`
+    )
   }
-  const verdict = judge(`6. npm i scanbridge ≤ ${IMPORT_TARGET.installMb} MB of node_modules`, `${installedMb.toFixed(1)} MB`, installedMb <= IMPORT_TARGET.installMb)
-  ctx.log(`\n\`npm i scanbridge\` from its packed tarball (${(statSync(tarball).size / 1e6).toFixed(1)} MB), offline: ${installedMb.toFixed(1)} MB of node_modules (${installed.join(", ")}); target ≤ ${IMPORT_TARGET.installMb} MB: ${verdict}.`)
+  const verdict = judge(
+    `6. npm i scanbridge ≤ ${IMPORT_TARGET.installMb} MB of node_modules`,
+    `${installedMb.toFixed(1)} MB`,
+    installedMb <= IMPORT_TARGET.installMb
+  )
+  ctx.log(
+    `\n\`npm i scanbridge\` from its packed tarball (${(statSync(tarball).size / 1e6).toFixed(1)} MB), offline: ${installedMb.toFixed(1)} MB of node_modules (${installed.join(", ")}); target ≤ ${IMPORT_TARGET.installMb} MB: ${verdict}.`
+  )
 }

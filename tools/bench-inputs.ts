@@ -120,7 +120,9 @@ export const templates = (root: string): Readonly<Record<keyof typeof FORMATS | 
   return {
     canonical: [accepted(FORMATS.canonical, "photo scan", scanTemplate)],
     platformEntry: [
-      ...envelopes.map((e, i) => accepted(FORMATS.platformEntry, `bare, ${statusOf(object(e["entry"]))} (entries.ndjson:${i + 1})`, withId(object(e["entry"])))),
+      ...envelopes.map((e, i) =>
+        accepted(FORMATS.platformEntry, `bare, ${statusOf(object(e["entry"]))} (entries.ndjson:${i + 1})`, withId(object(e["entry"])))
+      ),
       ...bare.filter((e) => !isClientLibrary(e)).map((e) => accepted(FORMATS.platformEntry, `bare, "degree" angles`, withId(e)))
     ],
     platformEnvelope: envelopes.map((e, i) => accepted(FORMATS.platformEnvelope, `${statusOf(object(e["entry"]))} (entries.ndjson:${i + 1})`, envelopeOf(e))),
@@ -128,13 +130,23 @@ export const templates = (root: string): Readonly<Record<keyof typeof FORMATS | 
     platformListPage: [accepted(FORMATS.platformListPage, `${(page["results"] as Array<Json>).length} entries`, pageTemplate)],
     session: sessions.map((s) => accepted(FORMATS.session, sessionVariant(s), sessionTemplate(s))),
     estimationResponse: responses.map((r, i) =>
-      accepted(FORMATS.estimationResponse, `${itemVariant(object((r["measurements"] as Array<Json>)[0]))} (read-responses.ndjson:${i + 1})`, responseTemplate(r))
+      accepted(
+        FORMATS.estimationResponse,
+        `${itemVariant(object((r["measurements"] as Array<Json>)[0]))} (read-responses.ndjson:${i + 1})`,
+        responseTemplate(r)
+      )
     ),
     estimationItem: responses.map((r, i) => {
       const item = object((r["measurements"] as Array<Json>)[0])
       return accepted(FORMATS.estimationItem, `${itemVariant(item)} (read-responses.ndjson:${i + 1}, its first item)`, itemTemplate(item))
     }),
-    fit: fits.map((f, i) => accepted(FORMATS.fit, `${"estimation_token" in object(f["estimations"]) ? "snake_case token" : "estimationToken"} (estimations.ndjson:${i + 1})`, fitTemplate(f))),
+    fit: fits.map((f, i) =>
+      accepted(
+        FORMATS.fit,
+        `${"estimation_token" in object(f["estimations"]) ? "snake_case token" : "estimationToken"} (estimations.ndjson:${i + 1})`,
+        fitTemplate(f)
+      )
+    ),
     rejects: [
       rejected("InvalidJson", "a platform entry cut short", envelopeText.slice(0, Math.floor(envelopeText.length / 2))),
       rejected("UnknownFormatError", "not a scan", { kind: "not a scan", id: MARK, value: 1 }),

@@ -288,7 +288,10 @@ const withWorkers = async (work: Work, threads: number, inputFile: string, outpu
       for (let next = finished.get(written); next !== undefined; next = finished.get(written)) {
         for (const bytes of next) writeSync(output, bytes)
         const back: Written = { written: next }
-        workers[written % workers.length]!.postMessage(back, next.map((bytes) => bytes.buffer as ArrayBuffer))
+        workers[written % workers.length]!.postMessage(
+          back,
+          next.map((bytes) => bytes.buffer as ArrayBuffer)
+        )
         finished.delete(written++)
       }
       const w = wake

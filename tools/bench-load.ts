@@ -26,7 +26,10 @@ const TICKS_PER_SECOND = 100
  * counted from after the last ")".
  */
 export const ownMsOfStat = (stat: string): number | undefined => {
-  const fields = stat.slice(stat.lastIndexOf(")") + 2).trim().split(/\s+/)
+  const fields = stat
+    .slice(stat.lastIndexOf(")") + 2)
+    .trim()
+    .split(/\s+/)
   // After the name: state is field 3, so utime (14) .. cstime (17) are at 11 .. 14.
   const times = fields.slice(11, 15).map(Number)
   if (times.length < 4 || times.some((t) => !Number.isFinite(t))) return undefined

@@ -55,24 +55,40 @@ const capitalize = (text: string) => text.charAt(0).toUpperCase() + text.slice(1
 
 /** What the program costs in CPU time against its limit, when both were measured. */
 export const cpuOver = (program: string, cpu: number | undefined, limitName: string, limit: number | undefined): string =>
-  cpu === undefined || limit === undefined ? "" : ` In CPU time, ${program} takes ${x(cpu)} the floor's and ${limitName} ${x(limit)}: the pipeline adds ${x(cpu / limit)}.`
+  cpu === undefined || limit === undefined
+    ? ""
+    : ` In CPU time, ${program} takes ${x(cpu)} the floor's and ${limitName} ${x(limit)}: the pipeline adds ${x(cpu / limit)}.`
 
 /** The section's lines (Markdown), one bullet per target of each input. */
 export const missesSection = (figures: ReadonlyArray<LimitFigures>, targets: Targets): Array<string> => {
   const lines: Array<string> = []
   for (const f of figures) {
     const bullets = [
-      whatItTakes(`default settings on ${f.input}`, f.default, targets.defaultVsFloor, f.limit2, "the two-thread limit (the per-record work on two plain worker threads)") +
-        cpuOver("the default", f.cpu?.default, "the two-thread limit", f.cpu?.limit2)
+      whatItTakes(
+        `default settings on ${f.input}`,
+        f.default,
+        targets.defaultVsFloor,
+        f.limit2,
+        "the two-thread limit (the per-record work on two plain worker threads)"
+      ) + cpuOver("the default", f.cpu?.default, "the two-thread limit", f.cpu?.limit2)
     ]
     if (f.mixed) {
       bullets.push(
-        whatItTakes(`\`--workers 0\` on ${f.input}`, f.inThread, targets.inThreadMixedVsFloor, f.limit, "the one-thread limit (the floor's loop with the per-record work)") +
-          cpuOver("`--workers 0`", f.cpu?.inThread, "the one-thread limit", f.cpu?.limit)
+        whatItTakes(
+          `\`--workers 0\` on ${f.input}`,
+          f.inThread,
+          targets.inThreadMixedVsFloor,
+          f.limit,
+          "the one-thread limit (the floor's loop with the per-record work)"
+        ) + cpuOver("`--workers 0`", f.cpu?.inThread, "the one-thread limit", f.cpu?.limit)
       )
     }
-    if (f.floor2 !== undefined) bullets.push(`Two plain worker threads doing only JSON.parse + JSON.stringify of ${f.input}: ${x(f.floor2)} (the issue's 0.55-0.66 x).`)
-    if (f.outputBytes !== undefined) bullets.push(`The canonical output of ${f.input} is ${x(f.outputBytes)} the bytes the floor writes: what stringifying, encoding and writing it costs grows with it.`)
+    if (f.floor2 !== undefined)
+      bullets.push(`Two plain worker threads doing only JSON.parse + JSON.stringify of ${f.input}: ${x(f.floor2)} (the issue's 0.55-0.66 x).`)
+    if (f.outputBytes !== undefined)
+      bullets.push(
+        `The canonical output of ${f.input} is ${x(f.outputBytes)} the bytes the floor writes: what stringifying, encoding and writing it costs grows with it.`
+      )
     for (const b of bullets) lines.push(`- ${b}`)
   }
   return lines

@@ -73,7 +73,13 @@ const measure = (parse: () => void, normalize: () => void) => {
     normalizeMs.push(n)
     ratios.push(p / n)
   }
-  return { parse: quantile(parseMs, 0.5), normalize: quantile(normalizeMs, 0.5), ratio: quantile(ratios, 0.5), low: quantile(ratios, 0.25), high: quantile(ratios, 0.75) }
+  return {
+    parse: quantile(parseMs, 0.5),
+    normalize: quantile(normalizeMs, 0.5),
+    ratio: quantile(ratios, 0.5),
+    low: quantile(ratios, 0.25),
+    high: quantile(ratios, 0.75)
+  }
 }
 
 /** JSON.parse against normalize over these lines; throws on a record normalize rejects. */
@@ -99,7 +105,9 @@ const copierSource = (sample: unknown): string => {
   const build = (v: unknown, at: string): string => {
     if (Array.isArray(v)) return `[${v.map((x, i) => build(x, `${at}[${i}]`)).join(", ")}]`
     if (v !== null && typeof v === "object") {
-      return `({ ${Object.entries(v).map(([k, x]) => `${JSON.stringify(k)}: ${build(x, `${at}[${JSON.stringify(k)}]`)}`).join(", ")} })`
+      return `({ ${Object.entries(v)
+        .map(([k, x]) => `${JSON.stringify(k)}: ${build(x, `${at}[${JSON.stringify(k)}]`)}`)
+        .join(", ")} })`
     }
     return at
   }
@@ -158,7 +166,9 @@ const range = (m: { low: number; high: number }) => `${m.low.toFixed(2)}-${m.hig
 
 if (VARIANTS) {
   // Which of a format's variants costs what: one that leaves the fast path shows here.
-  console.log(`## normalize against JSON.parse per variant, generated code, no forced GC (median of ${PAIRS} paired rounds, ${LINES.toLocaleString("en")} records each)\n`)
+  console.log(
+    `## normalize against JSON.parse per variant, generated code, no forced GC (median of ${PAIRS} paired rounds, ${LINES.toLocaleString("en")} records each)\n`
+  )
   console.log("| format | variant | record bytes | ratio | middle half of the pairs |")
   console.log("|---|---|---|---|---|")
   for (const key of Object.keys(FORMATS) as Array<keyof typeof FORMATS>) {
@@ -173,10 +183,15 @@ if (VARIANTS) {
   console.log(`## normalize against JSON.parse, ${mode} (median of ${PAIRS} paired rounds, ${LINES.toLocaleString("en")} records each)\n`)
   if (GC) {
     // What both sides pay in each round whatever their garbage: marking what lives (the records' text, the modules).
-    const empty = quantile(Array.from({ length: 11 }, () => time(() => {})), 0.5)
+    const empty = quantile(
+      Array.from({ length: 11 }, () => time(() => {})),
+      0.5
+    )
     console.log(`A round with nothing to collect (its two gc() calls alone) takes ${empty.toFixed(2)} ms; each side's rounds include it.\n`)
   }
-  console.log("| format | variants | mean record bytes | JSON.parse records/s | normalize records/s | ratio | middle half of the pairs | limit | target | what passing would take |")
+  console.log(
+    "| format | variants | mean record bytes | JSON.parse records/s | normalize records/s | ratio | middle half of the pairs | limit | target | what passing would take |"
+  )
   console.log("|---|---|---|---|---|---|---|---|---|---|")
   for (const key of Object.keys(FORMATS) as Array<keyof typeof FORMATS>) {
     const variants = all[key]

@@ -32,7 +32,9 @@ export const tableOutputs = (ctx: BenchContext, bin: string, inputs: ReadonlyArr
     ["parquet", ["--to", "parquet"]]
   ]
   ctx.log(`\n## Table outputs against canonical NDJSON (${ctx.rounds} interleaved round${ctx.rounds === 1 ? "" : "s"})\n`)
-  ctx.log("Each output of the same input by the installed bin with default settings; times and ratios are medians of the rounds (each against the NDJSON run of its round), peak RSS the highest.\n")
+  ctx.log(
+    "Each output of the same input by the installed bin with default settings; times and ratios are medians of the rounds (each against the NDJSON run of its round), peak RSS the highest.\n"
+  )
   ctx.log("| input | output | time | ratio | CPU time | peak RSS | output size |")
   ctx.log("|---|---|---|---|---|---|---|")
   for (const [label, kind, records] of inputs) {
@@ -113,7 +115,9 @@ export const postgresToPostgres = async (ctx: BenchContext, bin: string, records
       }
       ratios.push(round["migrate"]! / round["copy"]!)
     }
-    ctx.log(`\n## PostgreSQL in, PostgreSQL out, against a bare COPY of the same rows (${ctx.rounds} round${ctx.rounds === 1 ? "" : "s"}, the order alternated)\n`)
+    ctx.log(
+      `\n## PostgreSQL in, PostgreSQL out, against a bare COPY of the same rows (${ctx.rounds} round${ctx.rounds === 1 ? "" : "s"}, the order alternated)\n`
+    )
     ctx.log(
       `${ctx.count(records)} platform entries stored as JSONB in a table, on the embedded PostgreSQL of the tests (fsync off), on this machine. The migration reads them through a cursor and upserts canonical scans a chunk at a time (COPY into a staging table, then insert on conflict); the floor (tools/bench-copy.mjs) COPYs the rows the migration wrote, already in COPY's text format, into an empty table in one transaction: the server's and the driver's share alone.\n`
     )
@@ -121,7 +125,9 @@ export const postgresToPostgres = async (ctx: BenchContext, bin: string, records
     ctx.log("|---|---|---|---|---|---|")
     const m = ctx.median(migrate.seconds)
     const c = ctx.median(copy.seconds)
-    ctx.log(`| scanbridge migrate --from ... --into ... | ${m.toFixed(2)} s | ${perSecond(records, m)} | ${ratio(ctx.median(ratios))} | ${ctx.median(migrate.cpu).toFixed(2)} s | ${migrate.rss.toFixed(0)} MB |`)
+    ctx.log(
+      `| scanbridge migrate --from ... --into ... | ${m.toFixed(2)} s | ${perSecond(records, m)} | ${ratio(ctx.median(ratios))} | ${ctx.median(migrate.cpu).toFixed(2)} s | ${migrate.rss.toFixed(0)} MB |`
+    )
     ctx.log(`| bare COPY (floor) | ${c.toFixed(2)} s | ${perSecond(records, c)} | 1 | ${ctx.median(copy.cpu).toFixed(2)} s | ${copy.rss.toFixed(0)} MB |`)
   } finally {
     await running.stop()

@@ -32,7 +32,20 @@
  * CLI's dist as it is.
  */
 import { spawnSync } from "node:child_process"
-import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, readSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs"
+import {
+  closeSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readFileSync,
+  readSync,
+  readdirSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync
+} from "node:fs"
 import { cpus, loadavg, tmpdir } from "node:os"
 import { delimiter, dirname, join } from "node:path"
 import { isDeepStrictEqual } from "node:util"
@@ -121,7 +134,12 @@ const ratioCell = (ratios: ReadonlyArray<number>) =>
 // --- running a program ------------------------------------------------------------------------
 
 const spawn = (command: string, args: ReadonlyArray<string>, options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}) => {
-  const child = spawnSync(command, args as Array<string>, { cwd: options.cwd ?? repoRoot, env: options.env ?? process.env, encoding: "utf8", maxBuffer: 64 * 1024 * 1024 })
+  const child = spawnSync(command, args as Array<string>, {
+    cwd: options.cwd ?? repoRoot,
+    env: options.env ?? process.env,
+    encoding: "utf8",
+    maxBuffer: 64 * 1024 * 1024
+  })
   if (child.error !== undefined) throw child.error
   stopIfInterrupted(child)
   if (child.status !== 0) throw new Error(`${command} ${args.join(" ")} exited with ${child.status ?? child.signal}:\n${child.stdout}\n${child.stderr}`)
@@ -144,7 +162,10 @@ const timeFile = join(dir, "time.txt")
 const childEnv: NodeJS.ProcessEnv = { ...process.env, PATH: `${dirname(process.execPath)}${delimiter}${process.env["PATH"] ?? ""}` }
 
 const measure = (command: string, args: ReadonlyArray<string>): Measured => {
-  const env = TIME !== undefined ? childEnv : { ...childEnv, SCANBRIDGE_BENCH_RSS: "1", NODE_OPTIONS: `${childEnv["NODE_OPTIONS"] ?? ""} --import=${join(repoRoot, "tools", "bench-rss.mjs")}` }
+  const env =
+    TIME !== undefined
+      ? childEnv
+      : { ...childEnv, SCANBRIDGE_BENCH_RSS: "1", NODE_OPTIONS: `${childEnv["NODE_OPTIONS"] ?? ""} --import=${join(repoRoot, "tools", "bench-rss.mjs")}` }
   const [program, programArgs] = TIME !== undefined ? [TIME, ["-f", "%U %S %M", "-o", timeFile, command, ...args]] : [command, args]
   const start = performance.now()
   const child = spawnSync(program, programArgs, { cwd: dir, env, encoding: "utf8", stdio: ["ignore", "ignore", "pipe"], maxBuffer: 64 * 1024 * 1024 })
@@ -197,11 +218,14 @@ const install = (): string => {
   const manifest = JSON.parse(readFileSync(join(installed, "package.json"), "utf8")) as Record<string, unknown>
   // Everything is bundled: an install must fetch nothing.
   for (const field of ["dependencies", "peerDependencies", "optionalDependencies"]) {
-    if (manifest[field] !== undefined && Object.keys(manifest[field] as object).length > 0) throw new Error(`@scanbridge/cli's package.json has ${field}: the bench installs it offline`)
+    if (manifest[field] !== undefined && Object.keys(manifest[field] as object).length > 0)
+      throw new Error(`@scanbridge/cli's package.json has ${field}: the bench installs it offline`)
   }
   const bin = join(prefix, "node_modules", ".bin", "scanbridge")
   if (!existsSync(bin)) throw new Error(`npm installed no scanbridge bin into ${prefix}`)
-  log(`Measured: \`@scanbridge/cli\` ${String(manifest["version"])} as installed from its packed tarball (${mib(statSync(tarball).size)}) with npm, its \`scanbridge\` bin run as a user runs it.`)
+  log(
+    `Measured: \`@scanbridge/cli\` ${String(manifest["version"])} as installed from its packed tarball (${mib(statSync(tarball).size)}) with npm, its \`scanbridge\` bin run as a user runs it.`
+  )
   rmSync(tarball)
   return bin
 }
@@ -225,9 +249,15 @@ const normalizeTables = async () => {
     log()
     for (const line of table.trimEnd().split("\n")) log(line)
     if (args[0] === "--pairs" || args[0] === "--gc") {
-      const misses = table.split("\n").filter((l) => l.includes("MISS")).map((l) => l.split(" | ")[0]!.replace(/^\| /, ""))
+      const misses = table
+        .split("\n")
+        .filter((l) => l.includes("MISS"))
+        .map((l) => l.split(" | ")[0]!.replace(/^\| /, ""))
       // Formats whose limit (JSON.parse plus building the scan, nothing else) is itself below.
-      const cannot = table.split("\n").filter((l) => l.includes("cannot pass")).map((l) => l.split(" | ")[0]!.replace(/^\| /, ""))
+      const cannot = table
+        .split("\n")
+        .filter((l) => l.includes("cannot pass"))
+        .map((l) => l.split(" | ")[0]!.replace(/^\| /, ""))
       const harness = args[0] === "--pairs" ? "no forced GC (for comparison)" : "GC inside the timing"
       const below = `below: ${misses.join(", ")}${cannot.length === 0 ? "" : `; of them, below even at their limit: ${cannot.join(", ")}`}`
       judge(`4. normalize ≥ 0.8 x JSON.parse, every format, ${harness}`, misses.length === 0 ? "every format" : below, misses.length === 0)
@@ -243,7 +273,10 @@ const coldStart = (bin: string) => {
   const node: Array<Measured> = []
   const migrate: Array<Measured> = []
   for (let r = 0; r < COLD_RUNS; r++) {
-    const pair = [() => node.push(measure(process.execPath, ["-e", "0"])), () => migrate.push(measure(bin, ["migrate", one, "--out", join(dir, "one-out.ndjson")]))]
+    const pair = [
+      () => node.push(measure(process.execPath, ["-e", "0"])),
+      () => migrate.push(measure(bin, ["migrate", one, "--out", join(dir, "one-out.ndjson")]))
+    ]
     for (const run of r % 2 === 0 ? pair : pair.reverse()) run()
   }
   rmSync(one)
@@ -252,13 +285,17 @@ const coldStart = (bin: string) => {
   log(`\n## Cold start (median of ${COLD_RUNS} runs, interleaved)\n`)
   log("| program | seconds | CPU seconds | peak RSS MB | target |")
   log("|---|---|---|---|---|")
-  log(`| \`node -e 0\` | ${median(node.map((m) => m.seconds)).toFixed(3)} | ${median(node.map((m) => m.cpuSeconds)).toFixed(2)} | ${median(node.map((m) => m.rssMb)).toFixed(0)} | |`)
+  log(
+    `| \`node -e 0\` | ${median(node.map((m) => m.seconds)).toFixed(3)} | ${median(node.map((m) => m.cpuSeconds)).toFixed(2)} | ${median(node.map((m) => m.rssMb)).toFixed(0)} | |`
+  )
   const pass = judge(
     `5. cold start < ${TARGET.coldSeconds} s and < ${TARGET.coldMb} MB`,
     `${seconds.toFixed(2)} s, ${rss.toFixed(0)} MB`,
     seconds < TARGET.coldSeconds && rss < TARGET.coldMb
   )
-  log(`| \`scanbridge migrate one-record.ndjson --out x.ndjson\` | ${seconds.toFixed(3)} | ${median(migrate.map((m) => m.cpuSeconds)).toFixed(2)} | ${rss.toFixed(0)} | < ${TARGET.coldSeconds} s, < ${TARGET.coldMb} MB: ${pass} |`)
+  log(
+    `| \`scanbridge migrate one-record.ndjson --out x.ndjson\` | ${seconds.toFixed(3)} | ${median(migrate.map((m) => m.cpuSeconds)).toFixed(2)} | ${rss.toFixed(0)} | < ${TARGET.coldSeconds} s, < ${TARGET.coldMb} MB: ${pass} |`
+  )
 }
 
 // --- 3. the floor and the command, in interleaved rounds ---------------------------------------
@@ -284,7 +321,12 @@ let limitScript = ""
 const checkReport = (file: string, expected: Expected, what: string) => {
   const report = JSON.parse(readFileSync(file, "utf8")) as { records: number; rejected: number; byFormat: object; byRejectReason: object }
   const rejects = Object.values(expected.byRejectReason).reduce((a, b) => a + b, 0)
-  if (report.records !== expected.records || report.rejected !== rejects || !isDeepStrictEqual(report.byFormat, expected.byFormat) || !isDeepStrictEqual(report.byRejectReason, expected.byRejectReason)) {
+  if (
+    report.records !== expected.records ||
+    report.rejected !== rejects ||
+    !isDeepStrictEqual(report.byFormat, expected.byFormat) ||
+    !isDeepStrictEqual(report.byRejectReason, expected.byRejectReason)
+  ) {
     throw new Error(`${what}: the report does not count what the input holds.\nexpected ${JSON.stringify(expected)}\nreported ${JSON.stringify(report)}`)
   }
 }
@@ -303,7 +345,14 @@ interface InputResult {
   readonly outputBytes: { readonly floor: number; readonly canonical: number }
 }
 
-const programsOf = <A>(make: () => A): Record<ProgramName, A> => ({ floor: make(), default: make(), inThread: make(), limit: make(), limit2: make(), floor2: make() })
+const programsOf = <A>(make: () => A): Record<ProgramName, A> => ({
+  floor: make(),
+  default: make(),
+  inThread: make(),
+  limit: make(),
+  limit2: make(),
+  floor2: make()
+})
 
 const measureInput = (bin: string, label: string, kind: InputKind, records: number, limits: ReadonlyArray<LimitName>): InputResult => {
   const input = join(dir, "input.ndjson")
@@ -340,7 +389,8 @@ const measureInput = (bin: string, label: string, kind: InputKind, records: numb
       runs[name].push(m)
       if (name === "floor" || name === "floor2") {
         const expectedLine = `records ${expected.records} rejected ${jsonRejects}`
-        if (!m.stderr.includes(expectedLine)) throw new Error(`${label}: ${name} read something else than the input holds (${m.stderr.trim()}, expected ${expectedLine})`)
+        if (!m.stderr.includes(expectedLine))
+          throw new Error(`${label}: ${name} read something else than the input holds (${m.stderr.trim()}, expected ${expectedLine})`)
         // Both write JSON.stringify(JSON.parse(line)) of every line: the same bytes.
         const bytes = statSync(output).size
         if (floorBytes >= 0 && bytes !== floorBytes) throw new Error(`${label}: ${name} wrote ${bytes} bytes in round ${r + 1}, the floor ${floorBytes}`)
@@ -351,16 +401,18 @@ const measureInput = (bin: string, label: string, kind: InputKind, records: numb
       if (name === "limit" || name === "limit2") {
         // The per-record work of a migration: every record migrated or rejected as a migration does.
         const expectedLine = `records ${expected.records} rejected ${allRejects}`
-        if (!m.stderr.includes(expectedLine)) throw new Error(`${label}: ${name} migrated something else than the input holds (${m.stderr.trim()}, expected ${expectedLine})`)
+        if (!m.stderr.includes(expectedLine))
+          throw new Error(`${label}: ${name} migrated something else than the input holds (${m.stderr.trim()}, expected ${expectedLine})`)
       } else checkReport(report, expected, `${label}, ${name}, round ${r + 1}`)
       // The first migration's output is the reference: every other must be the same bytes, the
       // limits' too (they do a migration's per-record work, and so write what it writes).
       if (!existsSync(reference)) {
         renameSync(output, reference)
         canonicalBytes = statSync(reference).size
-      }
-      else if (!sameBytes(output, reference)) {
-        throw new Error(`${label}: the output of ${name} in round ${r + 1} differs from the first migration's (cmp ${output} ${reference}); both are kept in ${dir}`)
+      } else if (!sameBytes(output, reference)) {
+        throw new Error(
+          `${label}: the output of ${name} in round ${r + 1} differs from the first migration's (cmp ${output} ${reference}); both are kept in ${dir}`
+        )
       } else rmSync(output)
     }
     for (const name of programs) ratios[name].push(round[name]!.seconds / round.floor!.seconds)
@@ -373,7 +425,9 @@ const measureInput = (bin: string, label: string, kind: InputKind, records: numb
 }
 
 const migrateTableHead = () => {
-  log("| input | records | size | floor seconds | default x floor | `--workers 0` x floor | default / `--workers 0` | CPU x floor's CPU: default, `--workers 0` | peak RSS MB: floor, default, `--workers 0` | targets |")
+  log(
+    "| input | records | size | floor seconds | default x floor | `--workers 0` x floor | default / `--workers 0` | CPU x floor's CPU: default, `--workers 0` | peak RSS MB: floor, default, `--workers 0` | targets |"
+  )
   log("|---|---|---|---|---|---|---|---|---|---|")
 }
 
@@ -390,7 +444,9 @@ const limitsTable = (results: ReadonlyArray<InputResult>) => {
   log(
     "\nThe limits, measured in the same rounds (tools/bench-limit.ts, bundled from the packages' sources as their build bundles them): **one thread**, the floor's loop with a migration's per-record work (the library's `migrateRecord`: JSON.parse, detect, decode, JSON.stringify of each canonical scan, rejects counted but not formatted, as the bench's migrations, run without `--rejects`, count theirs) in place of JSON.parse + JSON.stringify, the best `--workers 0` can be with today's per-record code; **two threads**, the same work on two plain worker threads (this thread reads 8 MiB blocks, cuts them at newlines, hands them to the workers in turn and writes their output in order), the best the default can be; **two-thread floor**, two plain worker threads doing JSON.parse + JSON.stringify only. The limits' outputs are byte-identical to the migrations'. \"Pipeline\" is the program's time over its limit's (median of the rounds' ratios): what the migration adds around the per-record work. Output bytes: what the floor writes (the input re-serialized) against the canonical output.\n"
   )
-  log("| input | records | one thread x floor | `--workers 0` / one thread (pipeline) | two threads x floor | default / two threads (pipeline) | two-thread floor x floor | CPU x floor's CPU: one thread, two threads, two-thread floor | peak RSS MB: one thread, two threads, two-thread floor | output MiB: floor, canonical (ratio) |")
+  log(
+    "| input | records | one thread x floor | `--workers 0` / one thread (pipeline) | two threads x floor | default / two threads (pipeline) | two-thread floor x floor | CPU x floor's CPU: one thread, two threads, two-thread floor | peak RSS MB: one thread, two threads, two-thread floor | output MiB: floor, canonical (ratio) |"
+  )
   log("|---|---|---|---|---|---|---|---|---|---|")
   for (const result of results) {
     const { runs, ratios, limits, outputBytes } = result
@@ -409,7 +465,8 @@ const limitsTable = (results: ReadonlyArray<InputResult>) => {
 /** The figures the "what the misses would take" section is written from. */
 const limitFigures = (result: InputResult, mixed: boolean): LimitFigures => {
   const m = (name: ProgramName) => (result.ratios[name].length > 0 ? median(result.ratios[name]) : undefined)
-  const cpu = (name: ProgramName) => (result.runs[name].length > 0 ? median(result.runs[name].map((run, r) => run.cpuSeconds / result.runs.floor[r]!.cpuSeconds)) : undefined)
+  const cpu = (name: ProgramName) =>
+    result.runs[name].length > 0 ? median(result.runs[name].map((run, r) => run.cpuSeconds / result.runs.floor[r]!.cpuSeconds)) : undefined
   const defined = <A extends object>(a: A) => Object.fromEntries(Object.entries(a).filter(([, v]) => v !== undefined))
   const optional = { limit: m("limit"), limit2: m("limit2"), floor2: m("floor2") }
   return {
@@ -433,7 +490,10 @@ const targetsOf = (result: InputResult, mixed: boolean): Array<string> => {
     `default ≤ ${TARGET.defaultVsFloor} x: ${judge(`${mixed ? "2" : "1"}. ${input}: default ≤ ${TARGET.defaultVsFloor} x the floor`, x(d), d <= TARGET.defaultVsFloor)}`,
     `default ≤ \`--workers 0\`: ${judge(`1. ${input}: default no slower than --workers 0`, x(dt), dt <= TARGET.defaultVsInThread)}`
   ]
-  if (mixed) out.push(`\`--workers 0\` ≤ ${TARGET.inThreadMixedVsFloor} x: ${judge(`2. ${input}: --workers 0 ≤ ${TARGET.inThreadMixedVsFloor} x the floor`, x(t), t <= TARGET.inThreadMixedVsFloor)}`)
+  if (mixed)
+    out.push(
+      `\`--workers 0\` ≤ ${TARGET.inThreadMixedVsFloor} x: ${judge(`2. ${input}: --workers 0 ≤ ${TARGET.inThreadMixedVsFloor} x the floor`, x(t), t <= TARGET.inThreadMixedVsFloor)}`
+    )
   return out
 }
 
@@ -449,7 +509,13 @@ const migrateTables = (bin: string): { platform: InputResult; mixed: InputResult
   for (const key of Object.keys(FORMATS) as Array<keyof typeof FORMATS>) {
     const isPlatform = key === "platformEnvelope"
     const asPlatform = isPlatform && FORMAT_RECORDS === RECORDS
-    const result = measureInput(bin, isPlatform ? `platform entries (${FORMATS[key]})` : FORMATS[key], key, FORMAT_RECORDS, asPlatform ? LIMITS : LIMITS_PER_FORMAT)
+    const result = measureInput(
+      bin,
+      isPlatform ? `platform entries (${FORMATS[key]})` : FORMATS[key],
+      key,
+      FORMAT_RECORDS,
+      asPlatform ? LIMITS : LIMITS_PER_FORMAT
+    )
     if (asPlatform) platform = result
     migrateRow(result, asPlatform ? targetsOf(result, false) : [])
     results.push(result)
@@ -486,7 +552,9 @@ const rssTarget = (result: InputResult) => {
 // allows (1M mixed records: 190-236 MB in six runs), so each size is the median of its rounds,
 // with their range, not one run against the highest of three.
 const rssTable = (bin: string, large: { platform: InputResult; mixed: InputResult } | undefined) => {
-  log(`\n## Peak RSS of \`scanbridge migrate\` with the default settings, ${count(HUGE_RECORDS)} records against ${count(LARGE_RECORDS)} (median of ${ROUNDS} run(s), output to /dev/null; the runs' range in brackets)\n`)
+  log(
+    `\n## Peak RSS of \`scanbridge migrate\` with the default settings, ${count(HUGE_RECORDS)} records against ${count(LARGE_RECORDS)} (median of ${ROUNDS} run(s), output to /dev/null; the runs' range in brackets)\n`
+  )
   log(`| input | records | size | seconds | peak RSS MB | at ${count(LARGE_RECORDS)} (median of the rounds above) | target: flat (≤ ${TARGET.flat} x) |`)
   log("|---|---|---|---|---|---|---|")
   const mb = (runs: ReadonlyArray<Measured>) => {
@@ -514,7 +582,9 @@ const rssTable = (bin: string, large: { platform: InputResult; mixed: InputResul
       belowRss === undefined
         ? "not measured"
         : `${x(rss / belowRss)}: ${judge(`3. ${label}: peak RSS flat from ${count(LARGE_RECORDS)} to ${count(HUGE_RECORDS)} (medians)`, `${belowRss.toFixed(0)} → ${rss.toFixed(0)} MB`, rss <= belowRss * TARGET.flat)}`
-    log(`| ${label} | ${count(HUGE_RECORDS)} | ${mib(expected.bytes)} | ${median(runs.map((m) => m.seconds)).toFixed(1)} | ${mb(runs)} | ${below === undefined ? "—" : mb(below.runs.default)} | ${flat} |`)
+    log(
+      `| ${label} | ${count(HUGE_RECORDS)} | ${mib(expected.bytes)} | ${median(runs.map((m) => m.seconds)).toFixed(1)} | ${mb(runs)} | ${below === undefined ? "—" : mb(below.runs.default)} | ${flat} |`
+    )
   }
 }
 
@@ -546,7 +616,14 @@ const run = async () => {
   const misses =
     large === undefined
       ? []
-      : ["## What the misses would take", "", "From the limits above (medians of the rounds, each against the floor of its round).", "", ...missesSection(large.figures, TARGET), ""]
+      : [
+          "## What the misses would take",
+          "",
+          "From the limits above (medians of the rounds, each against the floor of its round).",
+          "",
+          ...missesSection(large.figures, TARGET),
+          ""
+        ]
   rmSync(dir, { recursive: true })
 
   const minutes = (performance.now() - started) / 60_000
@@ -565,7 +642,9 @@ const run = async () => {
     "| target | measured | |",
     "|---|---|---|",
     // By target, in the order measured within one.
-    ...[...summary].sort((a, b) => Number.parseInt(a.target, 10) - Number.parseInt(b.target, 10)).map((s) => `| ${s.target} | ${s.measured} | ${s.pass ? "PASS" : "MISS"} |`)
+    ...[...summary]
+      .sort((a, b) => Number.parseInt(a.target, 10) - Number.parseInt(b.target, 10))
+      .map((s) => `| ${s.target} | ${s.measured} | ${s.pass ? "PASS" : "MISS"} |`)
   ]
   const text = [
     "# Benchmark results",

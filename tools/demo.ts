@@ -61,13 +61,24 @@ const program = Effect.gen(function* () {
   const report = yield* migrate({
     inputs: [join(repoRoot, "examples", "export")],
     output: () => Effect.void,
-    rejects: (text) => Effect.sync(() => void rejected.push(...textOf(text).trim().split("\n").filter((l) => l !== "")))
+    rejects: (text) =>
+      Effect.sync(
+        () =>
+          void rejected.push(
+            ...textOf(text)
+              .trim()
+              .split("\n")
+              .filter((l) => l !== "")
+          )
+      )
   })
   yield* Console.log(`\nmigrate examples/export --to canonical\n${renderReport(report)}`)
   yield* Console.log(`\nrejects (each with its file, line, reason and raw text):`)
   for (const line of rejected) {
     const r = JSON.parse(line) as { file: string; line: number; error: { tag: string; message: string } }
-    yield* Console.log(`  ${r.file.slice(repoRoot.length + 1)}:${r.line} ${r.error.tag}: ${r.error.message.slice(0, 110)}${r.error.message.length > 110 ? "…" : ""}`)
+    yield* Console.log(
+      `  ${r.file.slice(repoRoot.length + 1)}:${r.line} ${r.error.tag}: ${r.error.message.slice(0, 110)}${r.error.message.length > 110 ? "…" : ""}`
+    )
   }
 })
 

@@ -14,7 +14,9 @@ import { repoRoot } from "./docs/generated.js"
 const out = join(repoRoot, "examples", "export")
 
 const post = (url: string, body: unknown, headers: Record<string, string> = {}) =>
-  Effect.promise(() => fetch(url, { method: "POST", body: JSON.stringify(body), headers: { "content-type": "application/json", ...headers } }).then((r) => r.json()))
+  Effect.promise(() =>
+    fetch(url, { method: "POST", body: JSON.stringify(body), headers: { "content-type": "application/json", ...headers } }).then((r) => r.json())
+  )
 const get = (url: string, headers: Record<string, string> = {}) => Effect.promise(() => fetch(url, { headers }).then((r) => r.json()))
 
 const PEOPLE = [
@@ -32,9 +34,17 @@ const platform = (url: string) =>
     const auth = { authorization: DEMO_ORG.apiKeys[0]! }
     const entries: Array<unknown> = []
     for (const p of PEOPLE.slice(0, 2)) entries.push(yield* post(`${base}/scans`, { statsEstimations: p }, auth))
-    const photo = (yield* post(`${base}/scans`, { photoScan: { ...PEOPLE[2], frontPhoto: jpegBase64(), rightPhoto: jpegBase64() } }, auth)) as { entry: { id: string } }
+    const photo = (yield* post(`${base}/scans`, { photoScan: { ...PEOPLE[2], frontPhoto: jpegBase64(), rightPhoto: jpegBase64() } }, auth)) as {
+      entry: { id: string }
+    }
     entries.push(photo)
-    entries.push(yield* post(`${base}/scans`, { photoScan: { ...PEOPLE[3], frontPhoto: jpegBase64(), rightPhoto: jpegBase64(`${FAIL_MARKER}rightPhotoFacingWrongDirection`) } }, auth))
+    entries.push(
+      yield* post(
+        `${base}/scans`,
+        { photoScan: { ...PEOPLE[3], frontPhoto: jpegBase64(), rightPhoto: jpegBase64(`${FAIL_MARKER}rightPhotoFacingWrongDirection`) } },
+        auth
+      )
+    )
     entries.push(yield* post(`${base}/scans/${photo.entry.id}/adjust`, { parameters: [{ name: "weight", percentage: -5 }] }, auth))
     const page = yield* get(`${base}/scans?limit=3`, auth)
     // Quirks: the bare entry, the "degree" angle unit, and the client library's variant.
@@ -48,13 +58,24 @@ const platform = (url: string) =>
 
 const SNAKE = (key: string) => key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)
 const snakeKeys = (value: unknown): unknown =>
-  Array.isArray(value) ? value.map(snakeKeys) : typeof value === "object" && value !== null ? Object.fromEntries(Object.entries(value).map(([k, v]) => [SNAKE(k), snakeKeys(v)])) : value
+  Array.isArray(value)
+    ? value.map(snakeKeys)
+    : typeof value === "object" && value !== null
+      ? Object.fromEntries(Object.entries(value).map(([k, v]) => [SNAKE(k), snakeKeys(v)]))
+      : value
 
 const session = (url: string, sim: Simulator["Type"]) =>
   Effect.gen(function* () {
     const results: Array<unknown> = []
     const create = (config: object = {}) =>
-      Effect.map(post(`${url}/scanning/v0/create-session`, { clientId: DEMO_SESSION_CLIENT_ID, clientScanningId: `order-${results.length + 1}`, scanningConfig: config }), (r) => (r as { scanningSession: { scanningSessionId: string } }).scanningSession.scanningSessionId)
+      Effect.map(
+        post(`${url}/scanning/v0/create-session`, {
+          clientId: DEMO_SESSION_CLIENT_ID,
+          clientScanningId: `order-${results.length + 1}`,
+          scanningConfig: config
+        }),
+        (r) => (r as { scanningSession: { scanningSessionId: string } }).scanningSession.scanningSessionId
+      )
     const read = (ssid: string) => get(`${url}/scanning/v0/results/${ssid}`)
     const done = yield* create({ include3dAvatarInResults: true })
     yield* sim.session.submit(done, { age: 29, gender: "female", heightMm: 1640, weightG: 54_000 })
@@ -79,9 +100,20 @@ const estimation = (lengthUnit: "mm" | "cm") =>
     const headers = { "access-token": token }
     const responses: Array<unknown> = []
     for (const [i, p] of PEOPLE.entries()) {
-      const form = new URLSearchParams({ client_id: DEMO_ESTIMATION_CLIENT_ID, measurement_id: "ms_demo", height: String(p.height), weight: String(p.weight), age: String(p.age), gender: p.gender })
+      const form = new URLSearchParams({
+        client_id: DEMO_ESTIMATION_CLIENT_ID,
+        measurement_id: "ms_demo",
+        height: String(p.height),
+        weight: String(p.weight),
+        age: String(p.age),
+        gender: p.gender
+      })
       const created = (yield* Effect.promise(() =>
-        fetch(`${url}/estimation`, { method: "POST", body: form.toString(), headers: { ...headers, "content-type": "application/x-www-form-urlencoded" } }).then((r) => r.json())
+        fetch(`${url}/estimation`, {
+          method: "POST",
+          body: form.toString(),
+          headers: { ...headers, "content-type": "application/x-www-form-urlencoded" }
+        }).then((r) => r.json())
       )) as { estimation_id: string }
       if (i < 3) {
         for (const pattern of ["front", "right"] as const) {
@@ -133,7 +165,21 @@ const program = Effect.gen(function* () {
     [
       `{"id": "scan_truncated", "status": "succ`,
       JSON.stringify({ kind: "not a scan", value: 1 }),
-      JSON.stringify({ measurements: [{ created_at: "2020-01-01T00:00:00Z", status: "completed", estimation_id: "est_mixed", estimation: { code: 101, input: { age: 30, gender: "male", height: 1750, weight: 70000 }, result: { measurement: { back_neck_height: 1480, hip_girth: 96 }, status: "success" }, status: "success" } }] })
+      JSON.stringify({
+        measurements: [
+          {
+            created_at: "2020-01-01T00:00:00Z",
+            status: "completed",
+            estimation_id: "est_mixed",
+            estimation: {
+              code: 101,
+              input: { age: 30, gender: "male", height: 1750, weight: 70000 },
+              result: { measurement: { back_neck_height: 1480, hip_girth: 96 }, status: "success" },
+              status: "success"
+            }
+          }
+        ]
+      })
     ].join("\n") + "\n"
   )
   console.log(`wrote ${out}`)

@@ -19,8 +19,19 @@ export const otherSpellingTable = (): string =>
   table(
     ["measurement", "canonical form", ...defaultNormalizer.adapters.flatMap((a) => (a.dialect === undefined ? [] : [a.name]))],
     MEASUREMENT_NAMES.flatMap((name) => {
-      const canonical = Object.entries(OTHER_SPELLINGS).filter(([, n]) => n === name).map(([other]) => code(other))
-      const each = defaultNormalizer.adapters.flatMap((a) => (a.dialect === undefined ? [] : [a.dialect.aliasList.filter((x) => x.name === name).map((x) => code(x.alias)).join(", ") || "(none)"]))
+      const canonical = Object.entries(OTHER_SPELLINGS)
+        .filter(([, n]) => n === name)
+        .map(([other]) => code(other))
+      const each = defaultNormalizer.adapters.flatMap((a) =>
+        a.dialect === undefined
+          ? []
+          : [
+              a.dialect.aliasList
+                .filter((x) => x.name === name)
+                .map((x) => code(x.alias))
+                .join(", ") || "(none)"
+            ]
+      )
       return canonical.length === 0 && each.every((c) => c === "(none)") ? [] : [[code(name), canonical.join(", ") || "(none)", ...each]]
     })
   )

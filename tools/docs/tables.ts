@@ -92,7 +92,12 @@ export const unitTable = (): string =>
   ].join("\n")
 
 // How each column type is stored: in PostgreSQL, and read back from a CSV.
-const STORED: Readonly<Record<ColumnType, string>> = { text: "text", integer: "integer", double: "double precision", timestamp: "timestamptz (CSV: ISO-8601 UTC)" }
+const STORED: Readonly<Record<ColumnType, string>> = {
+  text: "text",
+  integer: "integer",
+  double: "double precision",
+  timestamp: "timestamptz (CSV: ISO-8601 UTC)"
+}
 
 /** The analyst's table: every column of `SCAN_COLUMNS`, in order, with its type and unit. */
 export const scanColumnTable = (): string =>

@@ -45,8 +45,20 @@ const program = Effect.gen(function* () {
         result: {
           estimationToken: { token: "et_stored" },
           sizes: [
-            { size: { index: 1, name: "M" }, recommendationRank: 1, neutralRecommendationRank: 1, tightness: 0, fittingPoints: [{ fittingPoint: "CHEST", tightness: 0.2 }] },
-            { size: { index: 2, name: "L" }, recommendationRank: 2, neutralRecommendationRank: 2, tightness: 1, fittingPoints: [{ fittingPoint: "CHEST", tightness: 1.1 }] }
+            {
+              size: { index: 1, name: "M" },
+              recommendationRank: 1,
+              neutralRecommendationRank: 1,
+              tightness: 0,
+              fittingPoints: [{ fittingPoint: "CHEST", tightness: 0.2 }]
+            },
+            {
+              size: { index: 2, name: "L" },
+              recommendationRank: 2,
+              neutralRecommendationRank: 2,
+              tightness: 1,
+              fittingPoints: [{ fittingPoint: "CHEST", tightness: 1.1 }]
+            }
           ],
           sizeGroups: []
         }

@@ -26,7 +26,9 @@ const stored = {
 
 const program = Effect.gen(function* () {
   const old = yield* decodeResultsEither(stored)
-  console.log(`stored: ${old.status} ${old.source.id} (${old.externalId}), bust ${old.measurementsMm.bustGirth} mm, body fat ${old.composition?.bodyFatPercent} %`)
+  console.log(
+    `stored: ${old.status} ${old.source.id} (${old.externalId}), bust ${old.measurementsMm.bustGirth} mm, body fat ${old.composition?.bodyFatPercent} %`
+  )
   for (const note of old.notes) console.log(`  ${note.kind} ${note.path}: ${note.detail}`)
 
   // 2. The live flow, unchanged while you move: create a session, the user scans, read results.

@@ -48,12 +48,20 @@ describe("adapters use the kit, not model's internal entry", () => {
 
 describe("the kit's surface", () => {
   const entry = join(root, "packages/model/src/adapter-kit.ts")
-  const program = ts.createProgram([entry], { strict: true, noEmit: true, target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext })
+  const program = ts.createProgram([entry], {
+    strict: true,
+    noEmit: true,
+    target: ts.ScriptTarget.ES2022,
+    module: ts.ModuleKind.NodeNext,
+    moduleResolution: ts.ModuleResolutionKind.NodeNext
+  })
   const checker = program.getTypeChecker()
   const exports = checker.getExportsOfModule(checker.getSymbolAtLocation(program.getSourceFile(entry)!)!)
 
   it("exports the names adapters are written with", () => {
-    expect(exports.map((s) => s.name)).toEqual(expect.arrayContaining(["oneScan", "schemaDecoder", "hasOnlyKey", "walkScan", "DecodeWalk", "EncodeWalk", "BoundedNoteList"]))
+    expect(exports.map((s) => s.name)).toEqual(
+      expect.arrayContaining(["oneScan", "schemaDecoder", "hasOnlyKey", "walkScan", "DecodeWalk", "EncodeWalk", "BoundedNoteList"])
+    )
   })
 
   it.each(exports.map((s) => [s.name, s] as const))("%s is documented where it is declared", (_, symbol) => {

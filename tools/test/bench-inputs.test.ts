@@ -36,9 +36,12 @@ describe("the bench's inputs", () => {
     for (const key of Object.keys(FORMATS) as Array<keyof typeof FORMATS>) expect(all[key].length).toBeGreaterThan(0)
   })
 
-  it.each(Object.entries(all).flatMap(([kind, ts]) => ts.map((t) => ({ kind, variant: t.variant, t }))))("$kind, $variant: migrates as its template says", ({ t }) => {
-    expect(classify(record(t))).toEqual(t.format !== undefined ? { format: t.format } : { reason: t.reason })
-  })
+  it.each(Object.entries(all).flatMap(([kind, ts]) => ts.map((t) => ({ kind, variant: t.variant, t }))))(
+    "$kind, $variant: migrates as its template says",
+    ({ t }) => {
+      expect(classify(record(t))).toEqual(t.format !== undefined ? { format: t.format } : { reason: t.reason })
+    }
+  )
 
   it("hold the documented variants: client-library entries, snake_case sessions, pending and failed results", () => {
     const texts = Object.values(all).flatMap((ts) => ts.map((t) => record(t)))
@@ -71,7 +74,12 @@ describe("the bench's inputs", () => {
     expect(MIXED.reduce((a, [, n]) => a + n, 0)).toBe(100)
     // Formats switch from one record to the next, as in a real export, not in blocks.
     expect(new Set(lines.slice(0, 20).map((l) => JSON.stringify(classify(l)))).size).toBeGreaterThan(4)
-    const ids = lines.map((l) => /"(?:scan|ss|est|et)_(\w+)"|"id":"(\w+)"/.exec(l)?.slice(1).find((x) => x !== undefined))
+    const ids = lines.map((l) =>
+      /"(?:scan|ss|est|et)_(\w+)"|"id":"(\w+)"/
+        .exec(l)
+        ?.slice(1)
+        .find((x) => x !== undefined)
+    )
     expect(new Set(ids).size).toBe(1_000)
     // The same file on every run.
     writeInput(repoRoot, join(dir, "again.ndjson"), "mixed", 1_000)

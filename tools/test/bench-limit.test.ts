@@ -18,7 +18,13 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }))
 
 // Multi-byte characters and lines longer than a read, across read boundaries; a blank line; no
 // final newline.
-const lines = ['{ "a": 1, "b": "ユーザーはまだ測定データと写真を送信していません。" }', "", '{"broken": ', JSON.stringify({ long: "é".repeat(300), emoji: "🙂".repeat(50) }), "[1, 2,   3]"]
+const lines = [
+  '{ "a": 1, "b": "ユーザーはまだ測定データと写真を送信していません。" }',
+  "",
+  '{"broken": ',
+  JSON.stringify({ long: "é".repeat(300), emoji: "🙂".repeat(50) }),
+  "[1, 2,   3]"
+]
 const text = lines.join("\n")
 
 const collect = (): LineWork & { readonly seen: Array<readonly [string, number]> } => {
@@ -128,7 +134,9 @@ describe("what the misses would take (tools/bench-misses.ts)", () => {
   })
 
   it("a limit not measured is named as such", () => {
-    expect(whatItTakes("default", 1.0, 0.7, undefined, "the two-thread limit")).toBe("default: 1.00 x against ≤ 0.70 x; the two-thread limit not measured at this size.")
+    expect(whatItTakes("default", 1.0, 0.7, undefined, "the two-thread limit")).toBe(
+      "default: 1.00 x against ≤ 0.70 x; the two-thread limit not measured at this size."
+    )
   })
 
   it("one bullet per target of each input, the mixed input's `--workers 0` target too, and the limits measured", () => {

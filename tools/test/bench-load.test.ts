@@ -37,7 +37,10 @@ describe("how busy the machine was (tools/bench-load.ts)", () => {
   it.runIf(process.platform === "linux")("counts a child's CPU time as this process's own", async () => {
     const before = cpuSnapshot()
     // Half a second of CPU in a child, waited for: it must show in this process's own time.
-    await run(process.execPath, ["-e", "const t = process.cpuUsage(); let x = 0; while (process.cpuUsage(t).user < 500000) for (let i = 0; i < 1e6; i++) x += i"])
+    await run(process.execPath, [
+      "-e",
+      "const t = process.cpuUsage(); let x = 0; while (process.cpuUsage(t).user < 500000) for (let i = 0; i < 1e6; i++) x += i"
+    ])
     const after = cpuSnapshot()
     expect(after.ownMs! - before.ownMs!).toBeGreaterThanOrEqual(450)
     expect(after.machineMs - before.machineMs).toBeGreaterThanOrEqual(450)

@@ -18,7 +18,10 @@ const check = (name: string, files: Readonly<Record<string, string>>) => {
   const folder = join(dir, name)
   mkdirSync(folder)
   for (const [file, text] of Object.entries(files)) writeFileSync(join(folder, file), text)
-  const run = spawnSync(join(repoRoot, "node_modules", ".bin", "depcruise"), [folder, "--config", ".dependency-cruiser.cjs"], { cwd: repoRoot, encoding: "utf8" })
+  const run = spawnSync(join(repoRoot, "node_modules", ".bin", "depcruise"), [folder, "--config", ".dependency-cruiser.cjs"], {
+    cwd: repoRoot,
+    encoding: "utf8"
+  })
   return { status: run.status, output: run.stdout + run.stderr }
 }
 

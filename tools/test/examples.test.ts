@@ -27,13 +27,17 @@ beforeAll(async () => {
 }, 60_000)
 
 describe("examples", () => {
-  it.each(EXAMPLES)("$name prints what $doc says it prints", async ({ name, doc }) => {
-    const { stdout } = await run(process.execPath, [bundled(name)], { cwd: repoRoot })
-    const text = readFileSync(join(repoRoot, doc), "utf8")
-    const after = text.slice(text.indexOf(`<!-- /generated:${name} -->`))
-    const shown = /```text\n([\s\S]*?)```/.exec(after)?.[1]
-    expect(stdout).toBe(shown)
-  }, 30_000)
+  it.each(EXAMPLES)(
+    "$name prints what $doc says it prints",
+    async ({ name, doc }) => {
+      const { stdout } = await run(process.execPath, [bundled(name)], { cwd: repoRoot })
+      const text = readFileSync(join(repoRoot, doc), "utf8")
+      const after = text.slice(text.indexOf(`<!-- /generated:${name} -->`))
+      const shown = /```text\n([\s\S]*?)```/.exec(after)?.[1]
+      expect(stdout).toBe(shown)
+    },
+    30_000
+  )
 })
 
 describe("the demo", () => {

@@ -68,7 +68,10 @@ describe("signals", () => {
         const dir = await mkdtemp(join(tmp, `${signal}-`))
         for (const f of ["scans.ndjson", "rejects.ndjson", "report.json"]) await writeFile(join(dir, f), OLD)
         // Standard input held open: the run waits for more records until the signal comes.
-        const child = start(["migrate", "-", "--out", join(dir, "scans.ndjson"), "--rejects", join(dir, "rejects.ndjson"), "--report", join(dir, "report.json")], "pipe")
+        const child = start(
+          ["migrate", "-", "--out", join(dir, "scans.ndjson"), "--rejects", join(dir, "rejects.ndjson"), "--report", join(dir, "report.json")],
+          "pipe"
+        )
         const done = exited(child)
         child.stdin!.write(`${readFileSync(join(repoRoot, "examples/export/broken.ndjson"), "utf8")}`)
         await until(child, async () => (await partials(dir)).length === 3)
@@ -159,7 +162,10 @@ describe("worker threads", () => {
         .filter((l) => l.trim() !== "")
       const input = join(tmp, "mixed.ndjson")
       await writeFile(input, `${Array.from({ length: 2000 }, (_, i) => records[i % records.length]).join("\n")}\n`)
-      const [none, one] = await Promise.all([exited(start(["migrate", input, "--workers", "0", "--quiet"])), exited(start(["migrate", input, "--workers", "1", "--quiet"]))])
+      const [none, one] = await Promise.all([
+        exited(start(["migrate", input, "--workers", "0", "--quiet"])),
+        exited(start(["migrate", input, "--workers", "1", "--quiet"]))
+      ])
       expect([none.code, one.code]).toEqual([0, 0])
       expect(one.stdout.length).toBeGreaterThan(0)
       expect(one.stdout).toBe(none.stdout)
@@ -210,7 +216,10 @@ describe("the README's form of the command", () => {
       const readme = readFileSync(join(repoRoot, "README.md"), "utf8")
       const shown = /^npx -y pnpm@10 --silent scanbridge (migrate [^>\n]*?) > scans\.ndjson$/m.exec(readme)
       expect(shown, "the README shows the quiet form").not.toBeNull()
-      const child = spawn(process.execPath, [pnpm!, "--silent", "scanbridge", ...shown![1]!.trim().split(/\s+/)], { cwd: repoRoot, stdio: ["ignore", "pipe", "pipe"] })
+      const child = spawn(process.execPath, [pnpm!, "--silent", "scanbridge", ...shown![1]!.trim().split(/\s+/)], {
+        cwd: repoRoot,
+        stdio: ["ignore", "pipe", "pipe"]
+      })
       const r = await exited(child)
       expect(r.code).toBe(0)
       const lines = r.stdout.split("\n")

@@ -79,11 +79,21 @@ describe("the front-end modules in a browser", () => {
 
   it("build a hosted scanner's address, a widget's options and a client-library scan's onward requests with no code generated, and read a result once jitless", async () => {
     const { frontEnd, generated } = strictPage(await bundleForBrowser())
-    const link = frontEnd.link({ address: "https://scanner.example.com/{LOCALE}/", locale: "zh-TW", screens: ["scan", "result"], subject: { heightMm: 1755, weightG: 72_400, age: 34, gender: "male" } })
+    const link = frontEnd.link({
+      address: "https://scanner.example.com/{LOCALE}/",
+      locale: "zh-TW",
+      screens: ["scan", "result"],
+      subject: { heightMm: 1755, weightG: 72_400, age: 34, gender: "male" }
+    })
     expect(link.right).toBe("https://scanner.example.com/zh-TW/?screens=scan,result&height=176&weight=72&age=34&gender=male")
     expect(frontEnd.link({ address: "https://scanner.example.com/{LOCALE}/", locale: "zh" }).left!.message).toContain("did you mean zh-CN or zh-HK or zh-TW?")
     const results: Array<{ readonly _tag: string }> = []
-    const widget = frontEnd.widget({ ssid: "s-1", systemOfMeasurement: "imperial", subject: { heightMm: 1720, weightG: 61_500, age: 30, gender: "female" }, onResult: (r: { readonly _tag: string }) => results.push(r) })
+    const widget = frontEnd.widget({
+      ssid: "s-1",
+      systemOfMeasurement: "imperial",
+      subject: { heightMm: 1720, weightG: 61_500, age: 30, gender: "female" },
+      onResult: (r: { readonly _tag: string }) => results.push(r)
+    })
     expect(widget.right!.userStats).toEqual({ heightFt: 5, heightIn: 8, weightLbs: 136, age: 30, gender: "female" })
     // A client-library scan, into the platform's photos and a fit photo estimation.
     expect(frontEnd.library({ clientKey: "org-1", locale: "ja" })._tag).toBe("Right")

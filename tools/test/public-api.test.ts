@@ -19,8 +19,7 @@ interface Exports {
   readonly bare: ReadonlyArray<string>
 }
 
-const exported = (node: ts.Node): boolean =>
-  ts.canHaveModifiers(node) && (ts.getModifiers(node) ?? []).some((m) => m.kind === ts.SyntaxKind.ExportKeyword)
+const exported = (node: ts.Node): boolean => ts.canHaveModifiers(node) && (ts.getModifiers(node) ?? []).some((m) => m.kind === ts.SyntaxKind.ExportKeyword)
 
 /** The names an entry module exports, read with the TypeScript compiler's parser. */
 const exportsOf = (fileName: string, text: string): Exports => {
@@ -67,8 +66,7 @@ const publicApiSection = (readme: string): string | undefined => {
 }
 
 /** The names a section lists: the leading identifier of each backticked span (`normalize(json)` lists `normalize`). */
-const listedNames = (section: string): ReadonlySet<string> =>
-  new Set([...section.matchAll(/`([A-Za-z_$][\w$]*)[^`]*`/g)].map((m) => m[1]!))
+const listedNames = (section: string): ReadonlySet<string> => new Set([...section.matchAll(/`([A-Za-z_$][\w$]*)[^`]*`/g)].map((m) => m[1]!))
 
 interface Entry {
   /** The package folder, relative to the repository root. */
@@ -85,7 +83,9 @@ const packages = readdirSync(join(root, "packages"))
 const entries: ReadonlyArray<Entry> = [
   ...packages.filter((pkg) => existsSync(join(root, pkg, "src/index.ts"))).map((pkg) => ({ pkg, entry: `${pkg}/src/index.ts` })),
   // Model's adapter kit (covered by semver) and its entry for Scanbridge's own packages (not), listed in model's README.
-  ...["packages/model/src/adapter-kit.ts", "packages/model/src/internal/index.ts"].filter((entry) => existsSync(join(root, entry))).map((entry) => ({ pkg: "packages/model", entry }))
+  ...["packages/model/src/adapter-kit.ts", "packages/model/src/internal/index.ts"]
+    .filter((entry) => existsSync(join(root, entry)))
+    .map((entry) => ({ pkg: "packages/model", entry }))
 ]
 
 const read = (path: string) => readFileSync(join(root, path), "utf8")
@@ -139,7 +139,8 @@ describe("reading an entry module and a README", () => {
   })
 
   it("reads the names of the Public API section only", () => {
-    const readme = "# p\n\n`before`\n\n## Public API\n\n- `normalize(json)`, `encoders.toPlatformEntry`: one\n\n### Internal\n\n- `scanOf`\n\n## Next\n\n`after`\n"
+    const readme =
+      "# p\n\n`before`\n\n## Public API\n\n- `normalize(json)`, `encoders.toPlatformEntry`: one\n\n### Internal\n\n- `scanOf`\n\n## Next\n\n`after`\n"
     const section = publicApiSection(readme)!
     expect([...listedNames(section)].sort()).toEqual(["encoders", "normalize", "scanOf"])
     expect(publicApiSection("# p\n\n## Public APIs\n")).toBeUndefined()

@@ -44,7 +44,8 @@ export const decodeFittingEither = (json: unknown, options?: DecodeOptions): Eit
       const measurements = new MeasurementsBuilder()
       for (const [spelling, value] of Object.entries(fitting.tape)) {
         const measurement = tapelineDialect.measurementBySpelling(spelling)
-        if (measurement === undefined) w.note("dropped", [...TAPE, spelling], `no catalogue measurement is Tapeline's ${JSON.stringify(spelling)} (${value} ${fitting.unit})`)
+        if (measurement === undefined)
+          w.note("dropped", [...TAPE, spelling], `no catalogue measurement is Tapeline's ${JSON.stringify(spelling)} (${value} ${fitting.unit})`)
         else measurements.set(measurement.name, finite(w, w.lengthMm(value, fitting.unit, TAPE), [...TAPE, spelling], value))
       }
       const { customer, takenOn } = fitting
@@ -61,7 +62,8 @@ export const decodeFittingEither = (json: unknown, options?: DecodeOptions): Eit
           age: null,
           gender: customer.sex === null ? null : GENDER[customer.sex],
           // Always centimetres, whatever the tape's unit: a stature, not a reading.
-          heightMm: customer.heightCm === undefined ? null : finite(w, convertLength(customer.heightCm, "cm", "mm"), ["customer", "heightCm"], customer.heightCm),
+          heightMm:
+            customer.heightCm === undefined ? null : finite(w, convertLength(customer.heightCm, "cm", "mm"), ["customer", "heightCm"], customer.heightCm),
           weightG: null
         },
         measurementsMm: measurements.build()

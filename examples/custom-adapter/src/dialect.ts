@@ -25,6 +25,8 @@ const spelled: Readonly<Partial<Record<MeasurementName, string>>> = SPELLINGS
  */
 export const tapelineDialect = makeDialect<Spelling, Spelling>({
   api: TAPELINE,
-  measurements: Object.fromEntries(MEASUREMENT_NAMES.map((name) => [name, spelled[name] === undefined ? null : { name: spelled[name] }])) as DialectSpellings["measurements"],
+  measurements: Object.fromEntries(
+    MEASUREMENT_NAMES.map((name) => [name, spelled[name] === undefined ? null : { name: spelled[name] }])
+  ) as DialectSpellings["measurements"],
   stats: Object.fromEntries(STATS.map((s) => [s.target, null])) as DialectSpellings["stats"]
 })

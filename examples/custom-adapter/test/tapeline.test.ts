@@ -77,14 +77,17 @@ const lines = (text: string): Array<Record<string, unknown>> =>
 // One body's readings (each within twice its share of the stature either way), in centimetres
 // to one decimal: lengths of no body are judged, as every format's are.
 const spellings = Object.entries(SPELLINGS) as ReadonlyArray<readonly [keyof typeof SPELLINGS, string]>
-const bodies = fc.integer({ min: HUMAN_RANGES.heightMm.min / 10, max: HUMAN_RANGES.heightMm.max / 10 }).chain((heightCm) =>
-  fc
-    .subarray([...spellings])
-    .chain((taken) =>
-      fc.tuple(...taken.map(([name]) => fc.integer({ min: Math.ceil(PROPORTIONS[name] * heightCm * 5), max: Math.floor(PROPORTIONS[name] * heightCm * 20) })))
-        .map((tenths) => ({ heightCm, tape: Object.fromEntries(taken.map(([, spelling], i) => [spelling, tenths[i]! / 10])) }))
-    )
-)
+const bodies = fc
+  .integer({ min: HUMAN_RANGES.heightMm.min / 10, max: HUMAN_RANGES.heightMm.max / 10 })
+  .chain((heightCm) =>
+    fc
+      .subarray([...spellings])
+      .chain((taken) =>
+        fc
+          .tuple(...taken.map(([name]) => fc.integer({ min: Math.ceil(PROPORTIONS[name] * heightCm * 5), max: Math.floor(PROPORTIONS[name] * heightCm * 20) })))
+          .map((tenths) => ({ heightCm, tape: Object.fromEntries(taken.map(([, spelling], i) => [spelling, tenths[i]! / 10])) }))
+      )
+  )
 
 describe("the Tapeline codec", () => {
   it("reads a fitting as a canonical scan in millimetres, catalogue order, noting what it drops", () => {
@@ -120,7 +123,11 @@ describe("the Tapeline codec", () => {
 
   it("reads them in the caller's lengthUnit, with a note, in the codec and through the plain API", () => {
     const scan = Either.getOrThrow(decodeFittingEither(INCHES_AS_CM, { lengthUnit: "in" }))
-    expect(scan.measurementsMm).toEqual({ bustGirth: convertLength(34, "in", "mm"), waistGirth: convertLength(27.6, "in", "mm"), hipGirth: convertLength(37, "in", "mm") })
+    expect(scan.measurementsMm).toEqual({
+      bustGirth: convertLength(34, "in", "mm"),
+      waistGirth: convertLength(27.6, "in", "mm"),
+      hipGirth: convertLength(37, "in", "mm")
+    })
     expect(scan.notes).toEqual([
       { kind: "assumed", path: "tape", detail: 'lengths read as inches, as the caller said (lengthUnit "in"), where the record states centimetres' }
     ])

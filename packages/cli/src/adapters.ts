@@ -60,4 +60,3 @@ export const withAdapters = <A, E, R>(
   options: DecodeOptions = {}
 ): Effect.Effect<A, E | AdapterError, Exclude<R, Normalizer>> =>
   Effect.flatMap(commandAdapters(specifiers, options), (adapters) => Effect.provideService(f(adapters), Normalizer, adapters.normalizer))
-

@@ -4,7 +4,7 @@
  * code from exit.ts. `runCli` runs a command line to its exit code over the Stdio service, so the
  * tests run it in-process exactly as the executable does.
  */
-import { Command, CommandDescriptor, Usage, ValidationError } from "@effect/cli"
+import { Command, CommandDescriptor, type Usage, ValidationError } from "@effect/cli"
 import { Cause, Console, Effect, Option, Ref } from "effect"
 import type { Adapter } from "@scanbridge/model"
 import { GivenAdapters } from "./given-adapters.js"
@@ -60,10 +60,11 @@ const builtIns: ReadonlyMap<string, string | undefined> = new Map([
   ["--version", undefined]
 ])
 // In the order of the help, which a HashMap of them does not keep.
-const subcommands = commands.map((c): readonly [string, CommandDescriptor.Command<unknown>] => [[...CommandDescriptor.getNames(c.descriptor as CommandDescriptor.Command<unknown>)][0]!, c.descriptor as CommandDescriptor.Command<unknown>])
-const commandFlags = new Map(
-  subcommands.map(([name, descriptor]) => [name, new Map([...builtIns, ...flagsOf(CommandDescriptor.getUsage(descriptor))])])
-)
+const subcommands = commands.map((c): readonly [string, CommandDescriptor.Command<unknown>] => [
+  [...CommandDescriptor.getNames(c.descriptor as CommandDescriptor.Command<unknown>)][0]!,
+  c.descriptor as CommandDescriptor.Command<unknown>
+])
+const commandFlags = new Map(subcommands.map(([name, descriptor]) => [name, new Map([...builtIns, ...flagsOf(CommandDescriptor.getUsage(descriptor))])]))
 /** The commands, in the order of the help. */
 export const COMMANDS: ReadonlyArray<string> = subcommands.map(([name]) => name)
 
@@ -137,7 +138,8 @@ export const readCommandLine = (given: ReadonlyArray<string>): CommandLine => {
       const value = known.get(name)
       if (!known.has(name)) unknown ??= unknownMessage(flag, command, known)
       else if (value !== undefined && eq < 0) {
-        if (isMissing(args[i + 1], known)) unknown ??= `${flag} needs a value: ${flag} ${value}${command === undefined ? "" : `; see scanbridge ${command} --help`}`
+        if (isMissing(args[i + 1], known))
+          unknown ??= `${flag} needs a value: ${flag} ${value}${command === undefined ? "" : `; see scanbridge ${command} --help`}`
         else i++
       }
     } else if (command === undefined) {
@@ -218,7 +220,13 @@ export const runCli = (argv: ReadonlyArray<string>, options: RunCliOptions = {})
         if (Option.isSome(failure) && ValidationError.isValidationError(failure.value)) return Effect.succeed(ExitCode.usage)
         if (Option.isSome(failure) && failure.value instanceof UsageError) return Effect.as(stdio.err(`scanbridge: ${failure.value.message}\n`), ExitCode.usage)
         // The reader of stdout has gone: nothing to tell it.
-        if (Option.isSome(failure) && typeof failure.value === "object" && failure.value !== null && "_tag" in failure.value && failure.value._tag === "BrokenPipe") {
+        if (
+          Option.isSome(failure) &&
+          typeof failure.value === "object" &&
+          failure.value !== null &&
+          "_tag" in failure.value &&
+          failure.value._tag === "BrokenPipe"
+        ) {
           return Effect.succeed(ExitCode.brokenPipe)
         }
         const message = Option.isSome(failure) ? messageOf(failure.value) : `internal error: ${messageOf(Cause.squash(cause))}`

@@ -3,7 +3,8 @@ import * as NodeStream from "@effect/platform-node/NodeStream"
 import { Effect, Layer } from "effect"
 import { BrokenPipe, Stdio } from "./stdio.js"
 
-const closedPipe = (error: unknown) => typeof error === "object" && error !== null && "code" in error && (error.code === "EPIPE" || error.code === "ERR_STREAM_DESTROYED")
+const closedPipe = (error: unknown) =>
+  typeof error === "object" && error !== null && "code" in error && (error.code === "EPIPE" || error.code === "ERR_STREAM_DESTROYED")
 
 /**
  * The process's stdout, stderr and stdin. A reader that goes away makes stdout emit EPIPE as an

@@ -78,7 +78,11 @@ export const progressText = ({ progress, elapsedMs, bytesPerSecond, recordsPerSe
   } else {
     parts.push(`${bytesText(bytesRead)} read`, `${durationText(elapsedMs)} elapsed`)
   }
-  parts.push(`${Math.round(recordsPerSecond).toLocaleString("en-US")} records/s`, `${report.records.toLocaleString("en-US")} records`, `${report.rejected.toLocaleString("en-US")} rejected`)
+  parts.push(
+    `${Math.round(recordsPerSecond).toLocaleString("en-US")} records/s`,
+    `${report.records.toLocaleString("en-US")} records`,
+    `${report.rejected.toLocaleString("en-US")} rejected`
+  )
   return parts.join("  ")
 }
 

@@ -15,10 +15,14 @@ export const renderScan = (scan: Scan): string => {
     `${scan.source.api} ${scan.source.id ?? "(no id)"}: ${scan.status}${scan.method === null ? "" : `, ${scan.method}`}${scan.createdAt === null ? "" : `, ${scan.createdAt}`}`,
     `subject: ${s.gender ?? "?"}, ${s.age ?? "?"} y, ${s.heightMm === null ? "?" : `${cm(s.heightMm)} cm`}, ${s.weightG === null ? "?" : `${s.weightG / 1000} kg`}`
   ]
-  if (scan.failure !== null) head.push(`failure: ${scan.failure.code} (${scan.failure.category})${scan.failure.message === null ? "" : `: ${scan.failure.message}`}`)
+  if (scan.failure !== null)
+    head.push(`failure: ${scan.failure.code} (${scan.failure.category})${scan.failure.message === null ? "" : `: ${scan.failure.message}`}`)
   if (scan.expiresAt !== null) head.push(`expires: ${scan.expiresAt}`)
   const c = scan.composition
-  if (c !== null) head.push(`composition: body fat ${c.bodyFatPercent ?? "?"} %, skeletal muscle ${c.skeletalMuscleMassG === null ? "?" : `${c.skeletalMuscleMassG / 1000} kg`}`)
+  if (c !== null)
+    head.push(
+      `composition: body fat ${c.bodyFatPercent ?? "?"} %, skeletal muscle ${c.skeletalMuscleMassG === null ? "?" : `${c.skeletalMuscleMassG / 1000} kg`}`
+    )
   const rows = Catalogue.measurements.flatMap((e) => {
     const mm = scan.measurementsMm[e.name]
     return mm === undefined ? [] : [[e.name, mm, cm(mm), inches(mm)]]
@@ -45,7 +49,9 @@ export const differences = (a: Scan, b: Scan): ReadonlyArray<Difference> =>
     .flatMap((e) => {
       const x = a.measurementsMm[e.name]
       const y = b.measurementsMm[e.name]
-      return x === undefined || y === undefined ? [] : [{ name: e.name, a: x, b: y, delta: round(y - x, 1), percent: x === 0 ? null : round(((y - x) / x) * 100, 2) }]
+      return x === undefined || y === undefined
+        ? []
+        : [{ name: e.name, a: x, b: y, delta: round(y - x, 1), percent: x === 0 ? null : round(((y - x) / x) * 100, 2) }]
     })
     .sort((p, q) => Math.abs(q.delta) - Math.abs(p.delta) || p.name.localeCompare(q.name))
 

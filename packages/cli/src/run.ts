@@ -65,7 +65,9 @@ export const run = (entry: URL): void => {
   // nothing. Exit 0 is for a command that finished.
   const stalled = () => {
     removeTemporaries()
-    process.stderr.write(`${process.stderr.isTTY === true ? "\r\u001b[K" : ""}scanbridge: internal error: the command stopped waiting on something that will never answer, before it finished\n`)
+    process.stderr.write(
+      `${process.stderr.isTTY === true ? "\r\u001b[K" : ""}scanbridge: internal error: the command stopped waiting on something that will never answer, before it finished\n`
+    )
     process.exit(ExitCode.failure)
   }
   process.once("beforeExit", stalled)

@@ -84,7 +84,22 @@ describe("--help", () => {
   )
 
   const commands: ReadonlyArray<readonly [string, ReadonlyArray<string>]> = [
-    ["migrate", ["Migrate stored records of any API", "--to", "--out", "--rejects", "--report", "--strict", "--workers", "--progress", "--quiet", "64 MiB", "canonical|platform|session|estimation|fit"]],
+    [
+      "migrate",
+      [
+        "Migrate stored records of any API",
+        "--to",
+        "--out",
+        "--rejects",
+        "--report",
+        "--strict",
+        "--workers",
+        "--progress",
+        "--quiet",
+        "64 MiB",
+        "canonical|platform|session|estimation|fit"
+      ]
+    ],
     ["inspect", ["Show a scan as a table", "cm and inches", "<file>"]],
     ["diff", ["Compare two scans of one person", "largest difference first", "<a>", "<b>"]],
     ["simulate", ["Run the simulator of all four APIs", "--port", "0 picks a free port"]]
@@ -157,12 +172,18 @@ describe("unknown flags", () => {
   )
 
   it("are found wherever they are, told from option values and from arguments after --", () => {
-    expect(unknownFlag(["migrate", "in.ndjson", "--to", "session", "--bogus=1"])).toMatch(/^unknown option --bogus for migrate \(its options: --from, --query, --into, --table, --resumable, --resume, --verify, --to, --units, --length-unit, --body-fat-scale, --muscle-mass-unit, --adapter, --out, --rejects, --report, --strict, --workers, --progress, --quiet\)/)
+    expect(unknownFlag(["migrate", "in.ndjson", "--to", "session", "--bogus=1"])).toMatch(
+      /^unknown option --bogus for migrate \(its options: --from, --query, --into, --table, --resumable, --resume, --verify, --to, --units, --length-unit, --body-fat-scale, --muscle-mass-unit, --adapter, --out, --rejects, --report, --strict, --workers, --progress, --quiet\)/
+    )
     expect(unknownFlag(["migrate", "-x", "in.ndjson"])).toMatch(/^unknown option -x for migrate/)
-    expect(unknownFlag(["inspect", "--to", "platform", "f.json"])).toMatch(/^unknown option --to for inspect \(its options: --record, --length-unit, --body-fat-scale, --muscle-mass-unit, --json, --adapter\); see scanbridge inspect --help$/)
+    expect(unknownFlag(["inspect", "--to", "platform", "f.json"])).toMatch(
+      /^unknown option --to for inspect \(its options: --record, --length-unit, --body-fat-scale, --muscle-mass-unit, --json, --adapter\); see scanbridge inspect --help$/
+    )
     // Values of options that take one, even when they start with a dash; but not another of the command's flags.
     expect(unknownFlag(["migrate", "in.ndjson", "--out", "-", "--rejects", "-rejects.ndjson", "--workers", "-1"])).toBeUndefined()
-    expect(unknownFlag(["migrate", "in.ndjson", "--out", "-", "--rejects", "--report", "r.json"])).toBe("--rejects needs a value: --rejects FILE; see scanbridge migrate --help")
+    expect(unknownFlag(["migrate", "in.ndjson", "--out", "-", "--rejects", "--report", "r.json"])).toBe(
+      "--rejects needs a value: --rejects FILE; see scanbridge migrate --help"
+    )
     expect(unknownFlag(["simulate", "--port", "-1"])).toBeUndefined()
     expect(unknownFlag(["migrate", "--to=platform", "--STRICT", "in.ndjson"])).toBeUndefined()
     // The flags of @effect/cli that Scanbridge keeps, anywhere; its others are unknown, as --help does not list them.
@@ -266,7 +287,13 @@ describe("migrate", () => {
       expect(Object.values(report.byFormat).reduce((a, b) => a + b, 0)).toBe(report.migrated)
       expect(Object.values(report.byRejectReason).reduce((a, b) => a + b, 0)).toBe(report.rejected)
       // The summary on stderr tells the same story as the report file.
-      expect(summaryOf(r.stderr)).toEqual({ records: report.records, migrated: report.migrated, target: "platform", scans: report.scans, rejected: report.rejected })
+      expect(summaryOf(r.stderr)).toEqual({
+        records: report.records,
+        migrated: report.migrated,
+        target: "platform",
+        scans: report.scans,
+        rejected: report.rejected
+      })
       expect(r.stderr).not.toContain("pass --rejects FILE")
 
       const outLines = nonEmptyLines(await readFile(out, "utf8"))
@@ -276,7 +303,8 @@ describe("migrate", () => {
       const rejectLines = nonEmptyLines(await readFile(rejects, "utf8"))
       expect(rejectLines).toHaveLength(report.rejected)
       const parsed = rejectLines.map(
-        (l) => JSON.parse(l) as { file: string; line: number; error: { tag: string; message: string; path: ReadonlyArray<string | number> | null }; raw: string }
+        (l) =>
+          JSON.parse(l) as { file: string; line: number; error: { tag: string; message: string; path: ReadonlyArray<string | number> | null }; raw: string }
       )
       for (const rej of parsed) {
         expect(Object.keys(rej).sort()).toEqual(["error", "file", "line", "raw"])
@@ -314,7 +342,16 @@ describe("migrate", () => {
   it(
     "two runs with the same options write the same bytes",
     async () => {
-      const args = (n: number) => ["migrate", "examples/export", "--to", "session", "--out", join(tmp, `same-${n}.ndjson`), "--rejects", join(tmp, `same-r-${n}.ndjson`)]
+      const args = (n: number) => [
+        "migrate",
+        "examples/export",
+        "--to",
+        "session",
+        "--out",
+        join(tmp, `same-${n}.ndjson`),
+        "--rejects",
+        join(tmp, `same-r-${n}.ndjson`)
+      ]
       const [a, b] = [await run(...args(1)), await run(...args(2))]
       expect([a.code, b.code]).toEqual([0, 0])
       const [outA, outB] = [await readFile(join(tmp, "same-1.ndjson")), await readFile(join(tmp, "same-2.ndjson"))]
@@ -340,7 +377,19 @@ describe("migrate", () => {
       const input = join(tmp, "many.ndjson")
       await writeFile(input, `${Array.from({ length: 2000 }, (_, i) => records[(i * 5) % records.length]).join("\n")}\n`)
       const runWith = (workers: number) =>
-        run("migrate", input, "--workers", String(workers), "--strict", "--out", join(tmp, `w${workers}.ndjson`), "--rejects", join(tmp, `w${workers}-r.ndjson`), "--report", join(tmp, `w${workers}.json`))
+        run(
+          "migrate",
+          input,
+          "--workers",
+          String(workers),
+          "--strict",
+          "--out",
+          join(tmp, `w${workers}.ndjson`),
+          "--rejects",
+          join(tmp, `w${workers}-r.ndjson`),
+          "--report",
+          join(tmp, `w${workers}.json`)
+        )
       const [none, two] = [await runWith(0), await runWith(2)]
       expect(none.code).toBe(3)
       expect(two.code).toBe(none.code)
@@ -415,7 +464,11 @@ describe("migrate, inputs that are not what their name says", () => {
   it(
     "warns of an input that holds no records, on stderr and in the report, and exits 0: nothing was lost",
     async () => {
-      for (const [name, content] of [["empty.ndjson", ""], ["blank.ndjson", "\n  \n"], ["none.json", "[]"]] as const) {
+      for (const [name, content] of [
+        ["empty.ndjson", ""],
+        ["blank.ndjson", "\n  \n"],
+        ["none.json", "[]"]
+      ] as const) {
         const input = join(tmp, name)
         const report = join(tmp, `${name}.report.json`)
         await writeFile(input, content)
@@ -439,7 +492,10 @@ describe("migrate, inputs that are not what their name says", () => {
   it(
     "reads a JSON array saved under an .ndjson name as its records, pretty-printed or on one line, as the same array in a .json file",
     async () => {
-      const array = fromRepo("examples/export/platform/entries.ndjson").split("\n").filter((l) => l.trim() !== "").map((l) => JSON.parse(l) as unknown)
+      const array = fromRepo("examples/export/platform/entries.ndjson")
+        .split("\n")
+        .filter((l) => l.trim() !== "")
+        .map((l) => JSON.parse(l) as unknown)
       const reference = join(tmp, "array.json")
       await writeFile(reference, JSON.stringify(array))
       const expected = await run("migrate", reference)

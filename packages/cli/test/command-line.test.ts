@@ -39,7 +39,10 @@ describe("a flag without its value", () => {
       for (const [args, message] of [
         [["migrate", "examples/export", "--out"], "scanbridge: --out needs a value: --out FILE; see scanbridge migrate --help\n"],
         [["migrate", "examples/export", "--out", "--quiet"], "scanbridge: --out needs a value: --out FILE; see scanbridge migrate --help\n"],
-        [["migrate", "examples/export", "--length-unit"], "scanbridge: --length-unit needs a value: --length-unit auto|mm|cm|in; see scanbridge migrate --help\n"],
+        [
+          ["migrate", "examples/export", "--length-unit"],
+          "scanbridge: --length-unit needs a value: --length-unit auto|mm|cm|in; see scanbridge migrate --help\n"
+        ],
         [["inspect", "examples/canonical/photo-scan.json", "--record"], "scanbridge: --record needs a value: --record N; see scanbridge inspect --help\n"],
         [["simulate", "--port"], "scanbridge: --port needs a value: --port N; see scanbridge simulate --help\n"]
       ] as const) {
@@ -131,7 +134,8 @@ describe("--help", () => {
   it("migrate, inspect and diff take the decode flags, each defaulting to auto", async () => {
     for (const command of ["migrate", "inspect", "diff"]) {
       const r = await run(command, "--help")
-      for (const usage of ["[--length-unit auto|mm|cm|in]", "[--body-fat-scale auto|percent|e4]", "[--muscle-mass-unit auto|g|kg]"]) expect(r.stdout, command).toContain(usage)
+      for (const usage of ["[--length-unit auto|mm|cm|in]", "[--body-fat-scale auto|percent|e4]", "[--muscle-mass-unit auto|g|kg]"])
+        expect(r.stdout, command).toContain(usage)
     }
   })
 
@@ -197,7 +201,10 @@ describe("--length-unit", () => {
       ["--body-fat-scale", "fraction", "auto, percent, e4"],
       ["--muscle-mass-unit", "lb", "auto, g, kg"]
     ] as const) {
-      for (const command of [["migrate", "examples/export"], ["inspect", "examples/canonical/photo-scan.json"]]) {
+      for (const command of [
+        ["migrate", "examples/export"],
+        ["inspect", "examples/canonical/photo-scan.json"]
+      ]) {
         const r = await run(...command, flag, value)
         expect(r.code).toBe(2)
         expect(r.stderr).toContain(`${flag} ${value}: expected one of ${values}`)
@@ -227,43 +234,43 @@ describe("--body-fat-scale and --muscle-mass-unit", () => {
 })
 
 describe("a resumed run", () => {
-  it(
-    "refuses other decode units than its checkpoint's, saying which and how to go on, and resumes with the same into the bytes of a run that never stopped",
-    async () => {
-      const entries = fromRepo("examples/export/platform/entries.ndjson").split("\n").filter((l) => l !== "")
-      const input = join(tmp, "many.ndjson")
-      // Enough chunks that the run is stopped after its first checkpoint and before its end.
-      await writeFile(input, `${Array.from({ length: 12_000 }, (_, i) => entries[i % entries.length]).join("\n")}\n`)
-      const clean = join(tmp, "clean.ndjson")
-      expect((await run("migrate", input, "--out", clean, "--body-fat-scale", "percent", "--quiet")).code).toBe(0)
+  it("refuses other decode units than its checkpoint's, saying which and how to go on, and resumes with the same into the bytes of a run that never stopped", async () => {
+    const entries = fromRepo("examples/export/platform/entries.ndjson")
+      .split("\n")
+      .filter((l) => l !== "")
+    const input = join(tmp, "many.ndjson")
+    // Enough chunks that the run is stopped after its first checkpoint and before its end.
+    await writeFile(input, `${Array.from({ length: 12_000 }, (_, i) => entries[i % entries.length]).join("\n")}\n`)
+    const clean = join(tmp, "clean.ndjson")
+    expect((await run("migrate", input, "--out", clean, "--body-fat-scale", "percent", "--quiet")).code).toBe(0)
 
-      const out = join(tmp, "resumed.ndjson")
-      const checkpoint = join(tmp, ".resumed.ndjson.resumable.checkpoint")
-      for (let wait = 200; ; wait = Math.floor(wait / 2)) {
-        const child = spawnCli(["migrate", input, "--out", out, "--resumable", "--quiet", "--body-fat-scale", "percent"])
-        const done = exited(child)
-        while (!existsSync(checkpoint) && child.exitCode === null) await new Promise((r) => setTimeout(r, 5))
-        await new Promise((r) => setTimeout(r, Math.floor(Math.random() * wait)))
-        child.kill("SIGKILL")
-        if ((await done) !== 0) break
-      }
-      const before = readFileSync(checkpoint, "utf8")
-      expect(JSON.parse(before)).toMatchObject({ decode: { lengthUnit: "auto", bodyFatScale: "percent", muscleMassUnit: "auto" } })
+    const out = join(tmp, "resumed.ndjson")
+    const checkpoint = join(tmp, ".resumed.ndjson.resumable.checkpoint")
+    for (let wait = 200; ; wait = Math.floor(wait / 2)) {
+      const child = spawnCli(["migrate", input, "--out", out, "--resumable", "--quiet", "--body-fat-scale", "percent"])
+      const done = exited(child)
+      while (!existsSync(checkpoint) && child.exitCode === null) await new Promise((r) => setTimeout(r, 5))
+      await new Promise((r) => setTimeout(r, Math.floor(Math.random() * wait)))
+      child.kill("SIGKILL")
+      if ((await done) !== 0) break
+    }
+    const before = readFileSync(checkpoint, "utf8")
+    expect(JSON.parse(before)).toMatchObject({ decode: { lengthUnit: "auto", bodyFatScale: "percent", muscleMassUnit: "auto" } })
 
-      for (const units of [[], ["--body-fat-scale", "e4"], ["--body-fat-scale", "percent", "--length-unit", "cm"]]) {
-        const refused = await run("migrate", input, "--out", out, "--resume", ...units)
-        expect(refused.code, units.join(" ")).toBe(1)
-        expect(refused.stderr).toMatch(/^scanbridge: cannot resume: the run being resumed read its records with (--[a-z-]+ [a-z0-9]+ ?)+, this run with (--[a-z-]+ [a-z0-9]+ ?)+: resume with (--[a-z-]+ [a-z0-9]+ ?)+; run without --resume to start again\n$/)
-        expect(refused.stderr).toContain(units.length === 0 ? "with --body-fat-scale percent, this run with --body-fat-scale auto" : "resume with --")
-        // Refused before anything is touched.
-        expect(readFileSync(checkpoint, "utf8")).toBe(before)
-        expect(existsSync(out)).toBe(false)
-      }
+    for (const units of [[], ["--body-fat-scale", "e4"], ["--body-fat-scale", "percent", "--length-unit", "cm"]]) {
+      const refused = await run("migrate", input, "--out", out, "--resume", ...units)
+      expect(refused.code, units.join(" ")).toBe(1)
+      expect(refused.stderr).toMatch(
+        /^scanbridge: cannot resume: the run being resumed read its records with (--[a-z-]+ [a-z0-9]+ ?)+, this run with (--[a-z-]+ [a-z0-9]+ ?)+: resume with (--[a-z-]+ [a-z0-9]+ ?)+; run without --resume to start again\n$/
+      )
+      expect(refused.stderr).toContain(units.length === 0 ? "with --body-fat-scale percent, this run with --body-fat-scale auto" : "resume with --")
+      // Refused before anything is touched.
+      expect(readFileSync(checkpoint, "utf8")).toBe(before)
+      expect(existsSync(out)).toBe(false)
+    }
 
-      const resumed = await run("migrate", input, "--out", out, "--resume", "--body-fat-scale", "percent", "--quiet")
-      expect(resumed.code, resumed.stderr).toBe(0)
-      expect(readFileSync(out).equals(readFileSync(clean))).toBe(true)
-    },
-    300_000
-  )
+    const resumed = await run("migrate", input, "--out", out, "--resume", "--body-fat-scale", "percent", "--quiet")
+    expect(resumed.code, resumed.stderr).toBe(0)
+    expect(readFileSync(out).equals(readFileSync(clean))).toBe(true)
+  }, 300_000)
 })

@@ -37,8 +37,12 @@ interface Figures {
 }
 
 const records = (): ReadonlyArray<string> => {
-  const lines = readFileSync(join(repoRoot, "examples/export/platform/entries.ndjson"), "utf8").split("\n").filter((l) => l !== "")
-  const broken = readFileSync(join(repoRoot, "examples/export/broken.ndjson"), "utf8").split("\n").filter((l) => l !== "")
+  const lines = readFileSync(join(repoRoot, "examples/export/platform/entries.ndjson"), "utf8")
+    .split("\n")
+    .filter((l) => l !== "")
+  const broken = readFileSync(join(repoRoot, "examples/export/broken.ndjson"), "utf8")
+    .split("\n")
+    .filter((l) => l !== "")
   return [...lines, ...broken]
 }
 
@@ -105,8 +109,7 @@ export const faultSuite = (trials: number): void => {
     expect(await ended(run, kind), run.printed()).toBe(0)
   }
 
-  const rowsOf = async (table: string) =>
-    JSON.stringify((await db.admin.query(`select * from ${table} order by 1, 2`)).rows)
+  const rowsOf = async (table: string) => JSON.stringify((await db.admin.query(`select * from ${table} order by 1, 2`)).rows)
   const sameTables = async (table: string, clean: string) =>
     (await rowsOf(table)) === (await rowsOf(clean)) && (await rowsOf(`${table}_rejects`)) === (await rowsOf(`${clean}_rejects`))
   const sameFiles = (out: string, clean: string) =>
@@ -140,17 +143,24 @@ export const faultSuite = (trials: number): void => {
     while (child.exitCode === null && child.signalCode === null && (await checkpoint()) < records) await sleep(5)
   }
   /** The records a file run's checkpoint says are written (none while it has none, or while it is being replaced). */
-  const fileCheckpoint = (out: string): Probe => async () => {
-    try {
-      return (JSON.parse(await readFile(join(dirname(out), `.${basename(out)}.resumable.checkpoint`), "utf8")) as { report: { records: number } }).report.records
-    } catch {
-      return 0
+  const fileCheckpoint =
+    (out: string): Probe =>
+    async () => {
+      try {
+        return (JSON.parse(await readFile(join(dirname(out), `.${basename(out)}.resumable.checkpoint`), "utf8")) as { report: { records: number } }).report
+          .records
+      } catch {
+        return 0
+      }
     }
-  }
-  const tableCheckpoint = (table: string): Probe => async () => {
-    const row = await db.admin.query(`select (report->>'records')::int as n from scanbridge_checkpoints where table_name = $1`, [`"${table}"`]).catch(() => ({ rows: [] }))
-    return (row.rows[0] as { n: number } | undefined)?.n ?? 0
-  }
+  const tableCheckpoint =
+    (table: string): Probe =>
+    async () => {
+      const row = await db.admin
+        .query(`select (report->>'records')::int as n from scanbridge_checkpoints where table_name = $1`, [`"${table}"`])
+        .catch(() => ({ rows: [] }))
+      return (row.rows[0] as { n: number } | undefined)?.n ?? 0
+    }
 
   /**
    * One trial: a run (`attempt` gives its arguments, what tells the records it has committed, and
@@ -224,7 +234,10 @@ export const faultSuite = (trials: number): void => {
     db = await startPostgres()
     // Ids in an order their text does not keep, every record of the example export among them.
     await db.admin.query("create table legacy (id bigint primary key, payload text)")
-    await db.admin.query("insert into legacy select g * 7 + 3, ($1::text[])[1 + g % array_length($1::text[], 1)] from generate_series(0, $2 - 1) g", [all, ROWS])
+    await db.admin.query("insert into legacy select g * 7 + 3, ($1::text[])[1 + g % array_length($1::text[], 1)] from generate_series(0, $2 - 1) g", [
+      all,
+      ROWS
+    ])
     const out = (name: string) => ["--out", join(dir, `${name}.ndjson`), "--rejects", join(dir, `${name}.rejects`)]
     await clean("file run killed", ["migrate", ...inputs(), ...out("clean-files"), "--quiet"])
     await clean("source server stopped", ["migrate", ...fromQuery(), ...out("clean-query"), "--quiet"])
@@ -233,7 +246,9 @@ export const faultSuite = (trials: number): void => {
   }, TIMEOUT)
 
   afterAll(async () => {
-    const lines = [...figures].map(([kind, f]) => `  ${kind}: ${f.trials} trials, ${f.faulted} broken midway, ${f.resumed} resumed, ${f.identical} identical to a run that never stopped`)
+    const lines = [...figures].map(
+      ([kind, f]) => `  ${kind}: ${f.trials} trials, ${f.faulted} broken midway, ${f.resumed} resumed, ${f.identical} identical to a run that never stopped`
+    )
     console.log(`fault injection (seed ${seed}):\n${lines.join("\n")}`)
     await db?.stop()
     if (dir !== undefined) await rm(dir, { recursive: true, force: true })
@@ -261,13 +276,7 @@ export const faultSuite = (trials: number): void => {
       "a database-to-database run killed at a random place, then resumed, leaves the tables of a run that never stopped",
       async () => {
         for (let i = 0; i < trials; i++) {
-          await trial(
-            "database run killed",
-            String(i),
-            (n) => intoTable(fromQuery(), `killed_${i}_${n}`, "clean_query"),
-            kill("SIGKILL"),
-            nothing
-          )
+          await trial("database run killed", String(i), (n) => intoTable(fromQuery(), `killed_${i}_${n}`, "clean_query"), kill("SIGKILL"), nothing)
         }
       },
       TIMEOUT

@@ -176,14 +176,26 @@ describe("--help", () => {
     const inspect = await run("inspect", "--help")
     for (const text of ["--record N", "(default: every record)", "--json", "NDJSON"]) expect(inspect.stdout).toContain(text)
     const diff = await run("diff", "--help")
-    for (const text of ["--record-a N", "--record-b N", "(default: the first record with a scan)", "--tolerance-mm N", "(default: 0)", "--json", `${ExitCode.differs} some do`]) {
+    for (const text of [
+      "--record-a N",
+      "--record-b N",
+      "(default: the first record with a scan)",
+      "--tolerance-mm N",
+      "(default: 0)",
+      "--json",
+      `${ExitCode.differs} some do`
+    ]) {
       expect(diff.stdout).toContain(text)
     }
   })
 
   it("scanbridge --help still lists inspect and diff with their descriptions", async () => {
     const r = await run("--help")
-    expect(r.stdout).toMatch(/^ {2}- inspect \[--record N\] \[--length-unit auto\|mm\|cm\|in\] \[--body-fat-scale auto\|percent\|e4\] \[--muscle-mass-unit auto\|g\|kg\] \[--json\] \[--adapter MODULE\.\.\.\] <file> +Show a scan as a table/m)
-    expect(r.stdout).toMatch(/^ {2}- diff \[--record-a N\] \[--record-b N\] \[--tolerance-mm N\] \[--length-unit auto\|mm\|cm\|in\] \[--body-fat-scale auto\|percent\|e4\] \[--muscle-mass-unit auto\|g\|kg\] \[--json\] \[--adapter MODULE\.\.\.\] <a> <b> +Compare two scans of one person/m)
+    expect(r.stdout).toMatch(
+      /^ {2}- inspect \[--record N\] \[--length-unit auto\|mm\|cm\|in\] \[--body-fat-scale auto\|percent\|e4\] \[--muscle-mass-unit auto\|g\|kg\] \[--json\] \[--adapter MODULE\.\.\.\] <file> +Show a scan as a table/m
+    )
+    expect(r.stdout).toMatch(
+      /^ {2}- diff \[--record-a N\] \[--record-b N\] \[--tolerance-mm N\] \[--length-unit auto\|mm\|cm\|in\] \[--body-fat-scale auto\|percent\|e4\] \[--muscle-mass-unit auto\|g\|kg\] \[--json\] \[--adapter MODULE\.\.\.\] <a> <b> +Compare two scans of one person/m
+    )
   })
 })

@@ -191,7 +191,8 @@ describe("a run that does not end as it should leaves every destination as it wa
 })
 
 describe("progress", () => {
-  const PROGRESS = /\r(\d+\.\d) %  ([\d.]+ [KM]?B) of ([\d.]+ [KM]?B)  (\d+:\d\d) elapsed  ETA (\d+:\d\d|--:--)  ([\d,]+) records\/s  ([\d,]+) records  ([\d,]+) rejected\u001b\[K/
+  const PROGRESS =
+    /\r(\d+\.\d) %  ([\d.]+ [KM]?B) of ([\d.]+ [KM]?B)  (\d+:\d\d) elapsed  ETA (\d+:\d\d|--:--)  ([\d,]+) records\/s  ([\d,]+) records  ([\d,]+) rejected\u001b\[K/
 
   it.effect("on a terminal: within a second, percent of input bytes, elapsed, ETA, the current rate and rejects so far", () =>
     Effect.gen(function* () {
@@ -221,13 +222,28 @@ describe("progress", () => {
   )
 
   it("without a known size (standard input, a FIFO): the bytes read instead of the percent and the time left", () => {
-    const report = { records: 1234, migrated: 1200, rejected: 34, scans: 1200, target: "canonical", byFormat: {}, byStatus: {}, byNoteKind: {}, byRejectReason: {} }
-    expect(progressText({ progress: { report, bytesRead: 1_234_567, bytesTotal: null, position: undefined }, elapsedMs: 3_723_000, bytesPerSecond: 1000, recordsPerSecond: 99.6 })).toBe(
-      "1.23 MB read  1:02:03 elapsed  100 records/s  1,234 records  34 rejected"
-    )
-    expect(progressText({ progress: { report, bytesRead: 500, bytesTotal: 2000, position: undefined }, elapsedMs: 61_000, bytesPerSecond: 10, recordsPerSecond: 0 })).toBe(
-      "25.0 %  500 B of 2.00 KB  1:01 elapsed  ETA 2:30  0 records/s  1,234 records  34 rejected"
-    )
+    const report = {
+      records: 1234,
+      migrated: 1200,
+      rejected: 34,
+      scans: 1200,
+      target: "canonical",
+      byFormat: {},
+      byStatus: {},
+      byNoteKind: {},
+      byRejectReason: {}
+    }
+    expect(
+      progressText({
+        progress: { report, bytesRead: 1_234_567, bytesTotal: null, position: undefined },
+        elapsedMs: 3_723_000,
+        bytesPerSecond: 1000,
+        recordsPerSecond: 99.6
+      })
+    ).toBe("1.23 MB read  1:02:03 elapsed  100 records/s  1,234 records  34 rejected")
+    expect(
+      progressText({ progress: { report, bytesRead: 500, bytesTotal: 2000, position: undefined }, elapsedMs: 61_000, bytesPerSecond: 10, recordsPerSecond: 0 })
+    ).toBe("25.0 %  500 B of 2.00 KB  1:01 elapsed  ETA 2:30  0 records/s  1,234 records  34 rejected")
   })
 
   it("--quiet prints nothing but errors; --progress always off a terminal writes whole lines", async () => {
@@ -269,11 +285,21 @@ describe("the command line", () => {
     const r = await run("migrate", "--help")
     expect(r.code).toBe(0)
     expect(r.stdout).toContain("scanbridge migrate <inputs>...")
-    for (const d of ["(default: canonical)", "(default: standard output)", "(default: counted, not kept)", "(default: off)", "(default: auto)", "64 MiB or more or come --from a database, else 0)"]) {
+    for (const d of [
+      "(default: canonical)",
+      "(default: standard output)",
+      "(default: counted, not kept)",
+      "(default: off)",
+      "(default: auto)",
+      "64 MiB or more or come --from a database, else 0)"
+    ]) {
       expect(r.stdout).toContain(d)
     }
     for (const code of ["0", "1", "2", "3", "130", "141", "143"]) expect(r.stdout).toMatch(new RegExp(`^ +${code}  \\S`, "m"))
-    const examples = r.stdout.slice(r.stdout.indexOf("EXAMPLES")).split("\n").filter((l) => l.trim().startsWith("$ "))
+    const examples = r.stdout
+      .slice(r.stdout.indexOf("EXAMPLES"))
+      .split("\n")
+      .filter((l) => l.trim().startsWith("$ "))
     expect(examples).toHaveLength(6)
     for (const e of examples) expect(e).toContain("scanbridge migrate ")
   })
@@ -292,7 +318,15 @@ describe("pipes", () => {
       const both = yield* command(["migrate", "--quiet", file, "-", "--to", "platform"], { stdin: Stream.make(new Uint8Array(bytes)) })
       expect(both.stdout).toBe(fromFile.stdout + fromFile.stdout)
       // An option's value stays one: `--out -` is standard output.
-      expect(readCommandLine(["migrate", "-", "--out", "-", "a.ndjson", "--", "-"]).args).toEqual(["migrate", STDIN_ARGUMENT, "--out", "-", "a.ndjson", "--", STDIN_ARGUMENT])
+      expect(readCommandLine(["migrate", "-", "--out", "-", "a.ndjson", "--", "-"]).args).toEqual([
+        "migrate",
+        STDIN_ARGUMENT,
+        "--out",
+        "-",
+        "a.ndjson",
+        "--",
+        STDIN_ARGUMENT
+      ])
     })
   )
 

@@ -23,7 +23,9 @@ beforeAll(async () => {
   running = await startPostgres()
   ;({ admin, url } = running)
   await admin.query("create table legacy (id text primary key, payload jsonb)")
-  const lines = readFileSync(join(repoRoot, "examples/export/platform/entries.ndjson"), "utf8").split("\n").filter((l) => l !== "")
+  const lines = readFileSync(join(repoRoot, "examples/export/platform/entries.ndjson"), "utf8")
+    .split("\n")
+    .filter((l) => l !== "")
   for (const [i, line] of lines.entries()) await admin.query("insert into legacy values ($1, $2)", [`row-${i}`, line])
   await admin.query(`insert into legacy values ('row-x', '{"kind":"not a scan"}')`)
 }, TIMEOUT)
@@ -56,13 +58,21 @@ describe("scanbridge migrate with PostgreSQL", () => {
     async () => {
       const r = await run("migrate", "--from", url, "--query", "select id, payload from legacy where id <> 'row-x'", "--quiet")
       expect(r.code).toBe(0)
-      expect(r.stdout.trim().split("\n").every((l) => JSON.parse(l).format === "scanbridge.scan/v1")).toBe(true)
+      expect(
+        r.stdout
+          .trim()
+          .split("\n")
+          .every((l) => JSON.parse(l).format === "scanbridge.scan/v1")
+      ).toBe(true)
       const refusals: ReadonlyArray<[ReadonlyArray<string>, string]> = [
         [["migrate", "--from", url], "--from and --query go together"],
         [["migrate", "in.ndjson", "--from", url, "--query", "select 1, 2"], "give no input files with it"],
         [["migrate", "--from", url, "--query", "select 1, 2", "--into", url, "--out", "x.ndjson"], "drop --out"],
         [["migrate", "in.ndjson", "--into", url, "--to", "csv"], "drop --to and --units"],
-        [["migrate", "in.ndjson", "--into", `mysql://u:${Redacted.value(running.server.password)}@h/db`], "--into: expected a postgres:// or postgresql:// URL"],
+        [
+          ["migrate", "in.ndjson", "--into", `mysql://u:${Redacted.value(running.server.password)}@h/db`],
+          "--into: expected a postgres:// or postgresql:// URL"
+        ],
         [["migrate"], "give the inputs to migrate"]
       ]
       for (const [args, message] of refusals) {
@@ -71,7 +81,13 @@ describe("scanbridge migrate with PostgreSQL", () => {
         expect(refused.stderr).toContain(message)
         expect(refused.stderr).not.toContain(Redacted.value(running.server.password))
       }
-      const wrong = await run("migrate", "--from", url.replace(encodeURIComponent(Redacted.value(running.server.password)), "wrong-secret"), "--query", "select id, payload from legacy")
+      const wrong = await run(
+        "migrate",
+        "--from",
+        url.replace(encodeURIComponent(Redacted.value(running.server.password)), "wrong-secret"),
+        "--query",
+        "select id, payload from legacy"
+      )
       expect(wrong.code).toBe(1)
       expect(wrong.stderr).toContain("password authentication failed")
       expect(wrong.stderr).not.toContain("wrong-secret")
@@ -144,11 +160,27 @@ describe("scanbridge migrate with PostgreSQL", () => {
         "create table many as select g as id, (case when g % 10 = 0 then '{\"kind\":\"not a scan\"}' else (select payload::text from legacy where id = 'row-' || (g % 7)) end)::json as payload from generate_series(1, 20000) g"
       )
       const query = "select id, payload from many"
-      const migrateInto = (table: string, ...extra: ReadonlyArray<string>) => ["migrate", "--from", url, "--query", query, "--into", url, "--table", table, ...extra]
-      const committed = async () => (await admin.query("select (report->>'records')::int as n from scanbridge_checkpoints where table_name = '\"killed\"'")).rows[0]?.n as number | undefined
+      const migrateInto = (table: string, ...extra: ReadonlyArray<string>) => [
+        "migrate",
+        "--from",
+        url,
+        "--query",
+        query,
+        "--into",
+        url,
+        "--table",
+        table,
+        ...extra
+      ]
+      const committed = async () =>
+        (await admin.query("select (report->>'records')::int as n from scanbridge_checkpoints where table_name = '\"killed\"'")).rows[0]?.n as
+          | number
+          | undefined
       // Somewhere after the first committed chunk: a run that ends first is run again, with less time.
       for (let wait = 300; ; wait = Math.floor(wait / 2)) {
-        await admin.query("drop table if exists killed, killed_rejects; delete from scanbridge_checkpoints where table_name = '\"killed\"'").catch(() => undefined)
+        await admin
+          .query("drop table if exists killed, killed_rejects; delete from scanbridge_checkpoints where table_name = '\"killed\"'")
+          .catch(() => undefined)
         const child = spawnCli([...migrateInto("killed"), "--quiet"])
         const done = exited(child)
         while (child.exitCode === null && ((await committed().catch(() => undefined)) ?? 0) === 0) await new Promise((r) => setTimeout(r, 10))

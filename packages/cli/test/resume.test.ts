@@ -18,8 +18,12 @@ const TIMEOUT = 600_000
 let dir: string
 
 const records = (): ReadonlyArray<string> => {
-  const lines = readFileSync(join(repoRoot, "examples/export/platform/entries.ndjson"), "utf8").split("\n").filter((l) => l !== "")
-  const broken = readFileSync(join(repoRoot, "examples/export/broken.ndjson"), "utf8").split("\n").filter((l) => l !== "")
+  const lines = readFileSync(join(repoRoot, "examples/export/platform/entries.ndjson"), "utf8")
+    .split("\n")
+    .filter((l) => l !== "")
+  const broken = readFileSync(join(repoRoot, "examples/export/broken.ndjson"), "utf8")
+    .split("\n")
+    .filter((l) => l !== "")
   return [...lines, ...broken]
 }
 
@@ -29,7 +33,17 @@ beforeAll(async () => {
   // Enough chunks that a kill lands anywhere among them: 24,000 records, 24 chunks.
   await writeFile(join(dir, "a.ndjson"), `${Array.from({ length: 16_000 }, (_, i) => all[i % all.length]).join("\n")}\n`)
   await writeFile(join(dir, "b.ndjson"), `${Array.from({ length: 8_000 }, (_, i) => all[(i * 5) % all.length]).join("\n")}\n`)
-  const clean = await run("migrate", ...inputs(), "--out", join(dir, "clean.ndjson"), "--rejects", join(dir, "clean.rejects"), "--report", join(dir, "clean.report"), "--quiet")
+  const clean = await run(
+    "migrate",
+    ...inputs(),
+    "--out",
+    join(dir, "clean.ndjson"),
+    "--rejects",
+    join(dir, "clean.rejects"),
+    "--report",
+    join(dir, "clean.report"),
+    "--quiet"
+  )
   expect(clean.code).toBe(0)
 }, TIMEOUT)
 afterAll(async () => {
@@ -96,10 +110,13 @@ describe("a resumable run", () => {
         // Stopped midway: the checkpoint and the outputs so far are kept, the destinations not yet there.
         expect(existsSync(checkpointOf(join(dir, `${name}.ndjson`)))).toBe(true)
         expect(existsSync(join(dir, `${name}.ndjson`))).toBe(false)
-        const resumed = await succeedsAsClean(["migrate", ...inputs(), ...outputs(name), "--resume"], [
-          [join(dir, `${name}.ndjson`), "ndjson"],
-          [join(dir, `${name}.rejects`), "rejects"]
-        ])
+        const resumed = await succeedsAsClean(
+          ["migrate", ...inputs(), ...outputs(name), "--resume"],
+          [
+            [join(dir, `${name}.ndjson`), "ndjson"],
+            [join(dir, `${name}.rejects`), "rejects"]
+          ]
+        )
         expect(resumed.stderr).not.toContain("nothing to resume")
       }
       // Nothing is left beside the outputs once they are in place.
@@ -118,11 +135,14 @@ describe("a resumable run", () => {
       await stopMidway([...args, "--resumable", "--quiet"], join(own, "out.ndjson"))
       // The report's temporary file has the name the resumed run writes: a random one was left for ever.
       expect(await readdir(own)).toContain(".report.json.resumable.partial")
-      await succeedsAsClean([...args, "--resume", "--quiet"], [
-        [join(own, "out.ndjson"), "ndjson"],
-        [join(own, "out.rejects"), "rejects"],
-        [join(own, "report.json"), "report"]
-      ])
+      await succeedsAsClean(
+        [...args, "--resume", "--quiet"],
+        [
+          [join(own, "out.ndjson"), "ndjson"],
+          [join(own, "out.rejects"), "rejects"],
+          [join(own, "report.json"), "report"]
+        ]
+      )
       expect((await readdir(own)).sort()).toEqual(["out.ndjson", "out.rejects", "report.json"])
     },
     TIMEOUT
@@ -143,16 +163,19 @@ describe("a resumable run", () => {
       expect(nothing.code).toBe(0)
       expect(nothing.stderr).toContain("nothing to resume")
       const first = readFileSync(out)
-      await writeFile(join(dir, ".c.out.resumable.checkpoint"), JSON.stringify({
-        format: "scanbridge.checkpoint/v2",
-        inputs: [{ file: input, size: first.length, modified: 0 }],
-        target: "canonical",
-        adapters: [],
-        outputs: [{ name: "--out", file: join(realpathSync(dir), "c.out"), bytes: 0 }],
-        position: { file: input, line: 1 },
-        report: { records: 1, migrated: 1, rejected: 0, scans: 1, target: "canonical", byFormat: {}, byStatus: {}, byNoteKind: {}, byRejectReason: {} },
-        digests: []
-      }))
+      await writeFile(
+        join(dir, ".c.out.resumable.checkpoint"),
+        JSON.stringify({
+          format: "scanbridge.checkpoint/v2",
+          inputs: [{ file: input, size: first.length, modified: 0 }],
+          target: "canonical",
+          adapters: [],
+          outputs: [{ name: "--out", file: join(realpathSync(dir), "c.out"), bytes: 0 }],
+          position: { file: input, line: 1 },
+          report: { records: 1, migrated: 1, rejected: 0, scans: 1, target: "canonical", byFormat: {}, byStatus: {}, byNoteKind: {}, byRejectReason: {} },
+          digests: []
+        })
+      )
       await appendFile(input, `${records()[3]}\n`)
       const changed = await run("migrate", input, "--out", out, "--resume")
       expect(changed.code).toBe(1)
@@ -170,10 +193,15 @@ describe("a resumable run", () => {
       expect(rejectsOut.code).toBe(2)
       expect(rejectsOut.stderr).toContain("--resumable: rejects written to a stream cannot be taken back")
       // A checkpoint of the first format (outputs by the names given, no hashes) is refused, not misread.
-      await writeFile(join(dir, ".c.out.resumable.checkpoint"), JSON.stringify({ format: "scanbridge.checkpoint/v1", inputs: [], target: "canonical", outputs: [] }))
+      await writeFile(
+        join(dir, ".c.out.resumable.checkpoint"),
+        JSON.stringify({ format: "scanbridge.checkpoint/v1", inputs: [], target: "canonical", outputs: [] })
+      )
       const old = await run("migrate", input, "--out", out, "--resume")
       expect(old.code).toBe(1)
-      expect(old.stderr).toContain("is a checkpoint of another version of Scanbridge (scanbridge.checkpoint/v1; this one reads scanbridge.checkpoint/v2); run without --resume to start again")
+      expect(old.stderr).toContain(
+        "is a checkpoint of another version of Scanbridge (scanbridge.checkpoint/v1; this one reads scanbridge.checkpoint/v2); run without --resume to start again"
+      )
     },
     TIMEOUT
   )
@@ -244,10 +272,13 @@ describe("a resume of other outputs or flags than the run being resumed", () => 
       expect(existsSync(join(folder, "other.rejects")) || existsSync(join(folder, "n.rejects"))).toBe(false)
       // Resumed as it was begun, it writes what a run that never stopped writes; a --report given
       // only now is that run's report, which the checkpoint's report goes on to.
-      await succeedsAsClean(["migrate", ...inputs(), "--out", join(folder, "n.ndjson"), "--report", join(folder, "n.report"), "--resume", "--quiet"], [
-        [join(folder, "n.ndjson"), "ndjson"],
-        [join(folder, "n.report"), "report"]
-      ])
+      await succeedsAsClean(
+        ["migrate", ...inputs(), "--out", join(folder, "n.ndjson"), "--report", join(folder, "n.report"), "--resume", "--quiet"],
+        [
+          [join(folder, "n.ndjson"), "ndjson"],
+          [join(folder, "n.report"), "report"]
+        ]
+      )
     },
     TIMEOUT
   )
@@ -258,7 +289,10 @@ describe("a resume of other outputs or flags than the run being resumed", () => 
       await putBack()
       const resume = ["migrate", ...inputs(), "--out", join(folder, "s.ndjson"), "--rejects", join(folder, "s.rejects"), "--resume"]
       await refused([...resume, "--to", "platform"], "cannot resume: the run being resumed wrote canonical, not platform; run without --resume to start again")
-      await refused([...resume, "--adapter", "./examples/custom-adapter/src/index.ts"], "cannot resume: the run being resumed migrated with the built-in adapters only, this run with the adapters of file://")
+      await refused(
+        [...resume, "--adapter", "./examples/custom-adapter/src/index.ts"],
+        "cannot resume: the run being resumed migrated with the built-in adapters only, this run with the adapters of file://"
+      )
       expect(untouched()).toBe(true)
       // The same checkpoint, as a run --to csv would have left it: the unit is part of what it wrote.
       const checkpoint = join(folder, kept("s")[0]!)
@@ -285,7 +319,11 @@ describe("a resume of other outputs or flags than the run being resumed", () => 
         await utimes(input, times.atime, times.mtime)
         const refused = await run("migrate", ...args, "--verify")
         expect(refused.code).toBe(1)
-        expect(refused.stderr).toMatch(new RegExp(`^scanbridge: cannot resume: ${input} has changed since the run being resumed read its first \\d+ bytes \\(SHA-256 [0-9a-f]{64} then, [0-9a-f]{64} now\\); run without --resume to start again`))
+        expect(refused.stderr).toMatch(
+          new RegExp(
+            `^scanbridge: cannot resume: ${input} has changed since the run being resumed read its first \\d+ bytes \\(SHA-256 [0-9a-f]{64} then, [0-9a-f]{64} now\\); run without --resume to start again`
+          )
+        )
         expect(untouched()).toBe(true)
       } finally {
         await writeFile(input, original)

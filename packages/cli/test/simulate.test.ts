@@ -25,7 +25,16 @@ const simulating = <A>(args: ReadonlyArray<string>, f: (url: string) => Effect.E
   Effect.gen(function* () {
     const writes = yield* Queue.unbounded<string>()
     const printed = { out: "", err: "" }
-    const fiber = yield* Effect.fork(command(["simulate", "--port", "0", ...args], { printed, out: (text) => Effect.zipRight(Queue.offer(writes, text), Effect.sync(() => void (printed.out += text))) }))
+    const fiber = yield* Effect.fork(
+      command(["simulate", "--port", "0", ...args], {
+        printed,
+        out: (text) =>
+          Effect.zipRight(
+            Queue.offer(writes, text),
+            Effect.sync(() => void (printed.out += text))
+          )
+      })
+    )
     const exitedFirst = Effect.flatMap(Fiber.join(fiber), (r) => Effect.dieMessage(`simulate ended (${r.code}) before it listened: ${r.stderr}`))
     const url = field(yield* Effect.raceFirst(Queue.take(writes), exitedFirst), /listening on (http:\/\/127\.0\.0\.1:\d+) /)
     const result = yield* f(url)
@@ -35,7 +44,11 @@ const simulating = <A>(args: ReadonlyArray<string>, f: (url: string) => Effect.E
 
 const scanToken = (url: string) =>
   Effect.flatMap(
-    get(`${url}/api/orgs/org_demo/scan-tokens`, { method: "POST", headers: { authorization: "sk_demo_0123456789" }, body: JSON.stringify({ scope: [CREATE_SCOPE] }) }),
+    get(`${url}/api/orgs/org_demo/scan-tokens`, {
+      method: "POST",
+      headers: { authorization: "sk_demo_0123456789" },
+      body: JSON.stringify({ scope: [CREATE_SCOPE] })
+    }),
     (r) => Effect.promise(() => r.json() as Promise<{ token: string }>)
   ).pipe(Effect.map((r) => r.token))
 
@@ -188,29 +201,25 @@ describe("simulate", () => {
     }
   })
 
-  it(
-    "Ctrl-C (SIGINT) stops it with its own line, not migrate's about files, and exit code 130",
-    async () => {
-      const child = spawnCli(["simulate", "--port", "0"], { stdout: true, stderr: true })
-      let out = ""
-      let err = ""
-      child.stderr!.on("data", (chunk: Buffer) => void (err += chunk.toString()))
-      const listening = new Promise<void>((resolve) =>
-        child.stdout!.on("data", (chunk: Buffer) => {
-          out += chunk.toString()
-          if (out.includes("listening on")) resolve()
-        })
-      )
-      const code = exited(child)
-      // It listens before it is stopped: a signal before the command runs is Node's, not the command's.
-      await Promise.race([listening, code.then(() => expect.fail(`simulate exited before it listened: ${err}`))])
-      child.kill("SIGINT")
-      expect(await code).toBe(130)
-      expect(err).toBe("scanbridge simulate: stopped by SIGINT; the simulator no longer listens, and what it held (scans, sessions, jobs) is gone with it\n")
-      expect(err).not.toContain("half-written")
-    },
-    60_000
-  )
+  it("Ctrl-C (SIGINT) stops it with its own line, not migrate's about files, and exit code 130", async () => {
+    const child = spawnCli(["simulate", "--port", "0"], { stdout: true, stderr: true })
+    let out = ""
+    let err = ""
+    child.stderr!.on("data", (chunk: Buffer) => void (err += chunk.toString()))
+    const listening = new Promise<void>((resolve) =>
+      child.stdout!.on("data", (chunk: Buffer) => {
+        out += chunk.toString()
+        if (out.includes("listening on")) resolve()
+      })
+    )
+    const code = exited(child)
+    // It listens before it is stopped: a signal before the command runs is Node's, not the command's.
+    await Promise.race([listening, code.then(() => expect.fail(`simulate exited before it listened: ${err}`))])
+    child.kill("SIGINT")
+    expect(await code).toBe(130)
+    expect(err).toBe("scanbridge simulate: stopped by SIGINT; the simulator no longer listens, and what it held (scans, sessions, jobs) is gone with it\n")
+    expect(err).not.toContain("half-written")
+  }, 60_000)
 
   it("scanbridge --help lists it with its description", async () => {
     expect((await run("--help")).stdout).toMatch(/^ {2}- simulate \[--port N\] \[--host HOST\] .* +Run the simulator of all four APIs/m)

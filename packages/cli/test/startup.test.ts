@@ -22,7 +22,15 @@ const loadedBy = async (...args: ReadonlyArray<string>): Promise<{ readonly stdo
     const log = join(dir, "loaded.txt")
     const { stdout } = await promisify(execFile)(
       process.execPath,
-      ["--conditions=@scanbridge/source", "--import", "tsx", "--import", join(repoRoot, "tools/record-loads.mjs"), join(repoRoot, "packages/cli/src/main.ts"), ...args],
+      [
+        "--conditions=@scanbridge/source",
+        "--import",
+        "tsx",
+        "--import",
+        join(repoRoot, "tools/record-loads.mjs"),
+        join(repoRoot, "packages/cli/src/main.ts"),
+        ...args
+      ],
       { cwd: repoRoot, env: { ...process.env, SCANBRIDGE_LOADED_LOG: log } }
     )
     const root = `file://${repoRoot.endsWith("/") ? repoRoot : `${repoRoot}/`}`
@@ -36,7 +44,8 @@ const loadedBy = async (...args: ReadonlyArray<string>): Promise<{ readonly stdo
 const RUNS = /^packages\/cli\/src\/commands\/[a-z]+-run\.ts$/
 const SIMULATOR = /^packages\/simulator\//
 // What only a migration worker thread, or the simulator's server, loads.
-const WORKER_SIDE = /^packages\/cli\/src\/serve-worker\.ts$|^packages\/migrate\/src\/node\/serve\.ts$|\/@effect\/platform-node\/dist\/esm\/NodeWorkerRunner\.js$/
+const WORKER_SIDE =
+  /^packages\/cli\/src\/serve-worker\.ts$|^packages\/migrate\/src\/node\/serve\.ts$|\/@effect\/platform-node\/dist\/esm\/NodeWorkerRunner\.js$/
 const HTTP_SERVER = /\/@effect\/platform(-node)?\/dist\/esm\/(HttpServer|HttpRouter|NodeHttpServer)\.js$/
 
 describe("start-up", () => {
@@ -78,7 +87,9 @@ describe("start-up", () => {
         const records = (await readFile(out, "utf8")).split("\n").filter((l) => l !== "")
         expect(records).toHaveLength(7)
         // It did load what a migration needs: the run, the engine and the built-in adapters.
-        expect(migrate.loaded).toEqual(expect.arrayContaining(["packages/cli/src/commands/migrate-run.ts", "packages/migrate/src/migrate.ts", "packages/platform/src/index.ts"]))
+        expect(migrate.loaded).toEqual(
+          expect.arrayContaining(["packages/cli/src/commands/migrate-run.ts", "packages/migrate/src/migrate.ts", "packages/platform/src/index.ts"])
+        )
         expect(migrate.loaded.filter((m) => RUNS.test(m) || SIMULATOR.test(m))).toEqual(["packages/cli/src/commands/migrate-run.ts"])
         expect(migrate.loaded.filter((m) => WORKER_SIDE.test(m) || HTTP_SERVER.test(m))).toEqual([])
       } finally {

@@ -26,7 +26,8 @@ const literalsOf = (file: string): ReadonlyArray<string> => {
   const source = ts.createSourceFile(file, readFileSync(file, "utf8"), ts.ScriptTarget.Latest, true)
   const found: Array<string> = []
   const visit = (node: ts.Node) => {
-    if (ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node) || ts.isTemplateHead(node) || ts.isTemplateMiddle(node) || ts.isTemplateTail(node)) found.push(node.text)
+    if (ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node) || ts.isTemplateHead(node) || ts.isTemplateMiddle(node) || ts.isTemplateTail(node))
+      found.push(node.text)
     ts.forEachChild(node, visit)
   }
   visit(source)
@@ -77,18 +78,14 @@ const plainOptions = (): ReadonlyMap<string, ReadonlySet<string>> => {
 }
 
 describe("ways out", () => {
-  it(
-    "every --flag a message of packages/*/src names is a flag of scanbridge's commands",
-    async () => {
-      const flags = await cliFlags()
-      const namedFlags = named(FLAG)
-      // The collection works: it finds the ways out of the length check and of the estimation reader.
-      expect([...namedFlags.keys()]).toEqual(expect.arrayContaining(["--length-unit", "--body-fat-scale", "--muscle-mass-unit", "--resume", "--out"]))
-      const missing = [...namedFlags].filter(([flag]) => !flags.has(flag)).map(([flag, files]) => `${flag} (${files.join(", ")})`)
-      expect(missing).toEqual([])
-    },
-    60_000
-  )
+  it("every --flag a message of packages/*/src names is a flag of scanbridge's commands", async () => {
+    const flags = await cliFlags()
+    const namedFlags = named(FLAG)
+    // The collection works: it finds the ways out of the length check and of the estimation reader.
+    expect([...namedFlags.keys()]).toEqual(expect.arrayContaining(["--length-unit", "--body-fat-scale", "--muscle-mass-unit", "--resume", "--out"]))
+    const missing = [...namedFlags].filter(([flag]) => !flags.has(flag)).map(([flag, files]) => `${flag} (${files.join(", ")})`)
+    expect(missing).toEqual([])
+  }, 60_000)
 
   it("every read option a message of packages/*/src names is declared by the plain API's normalize, migrateFile and migratePostgres options", () => {
     const options = plainOptions()

@@ -6,17 +6,11 @@
 import type * as HttpClient from "@effect/platform/HttpClient"
 import type { ConfigError } from "effect"
 import { Config, Context, Duration, Effect, Either, Layer, Redacted, Schedule } from "effect"
-import { DecodeError, type Scan, type Stats } from "@scanbridge/model"
+import type { DecodeError, Scan, Stats } from "@scanbridge/model"
 import { checkHumanStats, schemaDecoder } from "@scanbridge/model/adapter"
 import { ApiClient, ApiStatusError, type RetryOptions } from "@scanbridge/http"
 import { type UnitOptions, decodeReadResponseEither } from "./codec.js"
-import {
-  type EstimationHttpFailure,
-  EstimationInputError,
-  EstimationPhotoError,
-  EstimationStatusError,
-  EstimationTimeoutError
-} from "./errors.js"
+import { type EstimationHttpFailure, EstimationInputError, EstimationPhotoError, EstimationStatusError, EstimationTimeoutError } from "./errors.js"
 import { checkPhoto } from "./jpeg.js"
 import * as Wire from "./wire.js"
 
@@ -174,18 +168,18 @@ const make = (options: EstimationClientOptions): Effect.Effect<EstimationClientS
     const tokenHeader = (token: AccessToken) => ({ "Access-Token": token.token })
 
     const authenticate = () =>
-      authApi
-        .execute({ method: "GET", path: "/tokens/anonymous", idempotent: true, decode: decodeAuth })
-        .pipe(
-          Effect.map((r): AccessToken => ({ uid: r.uid, token: Redacted.make(r.access_token) })),
-          Effect.withSpan("EstimationClient.authenticate")
-        )
+      authApi.execute({ method: "GET", path: "/tokens/anonymous", idempotent: true, decode: decodeAuth }).pipe(
+        Effect.map((r): AccessToken => ({ uid: r.uid, token: Redacted.make(r.access_token) })),
+        Effect.withSpan("EstimationClient.authenticate")
+      )
 
     const createEstimation = (token: AccessToken, stats: Stats) =>
       Effect.gen(function* () {
         const checked = yield* Either.mapLeft(checkHumanStats(stats), (p) => new EstimationInputError(p))
         if (!LANGUAGE.test(lang)) {
-          return yield* Effect.fail(new EstimationInputError({ path: ["lang"], value: lang, message: `lang: ${JSON.stringify(lang)} is not an ISO 639-1 code` }))
+          return yield* Effect.fail(
+            new EstimationInputError({ path: ["lang"], value: lang, message: `lang: ${JSON.stringify(lang)} is not an ISO 639-1 code` })
+          )
         }
         const form = {
           measurement_id: options.measurementId,
@@ -227,16 +221,25 @@ const make = (options: EstimationClientOptions): Effect.Effect<EstimationClientS
 
     const readEstimation = (token: AccessToken, estimationId: string) => {
       const path = `/estimation/${encodeURIComponent(estimationId)}`
-      return http.execute({ method: "GET", path, query: { lang }, headers: tokenHeader(token), idempotent: true, decode: (json) => decodeReadResponseEither(json, options.units) }).pipe(
-        Effect.flatMap((scans) => {
-          const scan = scans.find((s) => s.source.id === estimationId)
-          if (scan !== undefined) return Effect.succeed(scan)
-          const url = http.redactedUrl(path, { lang })
-          const message = `GET ${url} -> 200: the read response holds no estimation ${estimationId}`
-          return Effect.fail(new EstimationStatusError({ api: http.api, method: "GET", url, status: 200, message, reason: "NotFound" }))
-        }),
-        Effect.withSpan("EstimationClient.readEstimation", { attributes: { estimationId } })
-      )
+      return http
+        .execute({
+          method: "GET",
+          path,
+          query: { lang },
+          headers: tokenHeader(token),
+          idempotent: true,
+          decode: (json) => decodeReadResponseEither(json, options.units)
+        })
+        .pipe(
+          Effect.flatMap((scans) => {
+            const scan = scans.find((s) => s.source.id === estimationId)
+            if (scan !== undefined) return Effect.succeed(scan)
+            const url = http.redactedUrl(path, { lang })
+            const message = `GET ${url} -> 200: the read response holds no estimation ${estimationId}`
+            return Effect.fail(new EstimationStatusError({ api: http.api, method: "GET", url, status: 200, message, reason: "NotFound" }))
+          }),
+          Effect.withSpan("EstimationClient.readEstimation", { attributes: { estimationId } })
+        )
     }
 
     // Reads until the estimation completes, or the wait runs out.
@@ -287,7 +290,11 @@ const make = (options: EstimationClientOptions): Effect.Effect<EstimationClientS
         yield* renewing((t) => uploadPhoto(t, estimationId, "front", photos.front))
         yield* renewing((t) => uploadPhoto(t, estimationId, "right", photos.right))
         // Each read renews on its own: a job that outlives several tokens still completes.
-        return yield* poll(renewing((t) => readEstimation(t, estimationId)), estimationId, wait)
+        return yield* poll(
+          renewing((t) => readEstimation(t, estimationId)),
+          estimationId,
+          wait
+        )
       }).pipe(Effect.withSpan("EstimationClient.estimate"))
 
     return { authenticate, createEstimation, uploadPhoto, readEstimation, awaitEstimation, estimate }

@@ -101,7 +101,6 @@ export const unitsWith = (defaults: UnitOptions, given: UnitOptions = {}): Units
   }
 }
 
-
 // --- Decode: parts ------------------------------------------------------------------------
 
 const ZONELESS = /^(\d{4}-\d{2}-\d{2})[T ](\d{2}:\d{2}:\d{2}(?:\.\d{1,9})?)$/
@@ -299,10 +298,7 @@ const readComposition = (w: DecodeWalk, c: Wire.BodyComposition | null | undefin
   if (fat === null && muscle === null) return null
   let bodyFatPercent: number | null = null
   if (fat !== null) {
-    const scale =
-      options.bodyFatScale !== undefined
-        ? given(w, FAT, BODY_FAT, options.bodyFatScale)
-        : decided(w, FAT, BODY_FAT, inferBodyFat(FAT.path, fat))
+    const scale = options.bodyFatScale !== undefined ? given(w, FAT, BODY_FAT, options.bodyFatScale) : decided(w, FAT, BODY_FAT, inferBodyFat(FAT.path, fat))
     // E4 is a decimal shift: exact, where fat x 1e-4 would add binary error.
     bodyFatPercent = scale.unit === "e4" ? e4ToPercent(fat as PercentE4) : fat
     if (bodyFatPercent > 100) w.fail(FAT.path, fat, `a percentage up to 100; if the values are percent x 10^4, state the scale with ${BODY_FAT.wayOut}`)
@@ -441,11 +437,17 @@ export const decodeReadResponseEither = (json: unknown, options?: UnitOptions): 
   const scans: Array<Scan> = []
   for (let i = 0; i < response.measurements.length; i++) {
     const only = response.measurements.length === 1 && response.message !== undefined && response.message !== "" ? response.message : null
-    const scan = walkScan(FORMATS.readResponse, ["measurements", i], (w) => {
-      if (response.result === false) w.note("dropped", ["result"], "the read response says result false, and nothing more")
-      // Each item's scan notes the item's own unknown keys and the response's.
-      return readItem(w, response.measurements[i]!, unknownKeysOfItem(unknownKeys, "measurements", i), units, only, exact)
-    }, undefined, units)
+    const scan = walkScan(
+      FORMATS.readResponse,
+      ["measurements", i],
+      (w) => {
+        if (response.result === false) w.note("dropped", ["result"], "the read response says result false, and nothing more")
+        // Each item's scan notes the item's own unknown keys and the response's.
+        return readItem(w, response.measurements[i]!, unknownKeysOfItem(unknownKeys, "measurements", i), units, only, exact)
+      },
+      undefined,
+      units
+    )
     if (Either.isLeft(scan)) return Either.left(scan.left)
     scans.push(scan.right)
   }
@@ -477,7 +479,8 @@ const writeInput = (w: EncodeWalk, scan: Scan, required: boolean): Wire.Input | 
   const { age, gender, heightMm, weightG } = scan.subject
   if (age === null || gender === null || heightMm === null || weightG === null) {
     if (required) return w.fail(["subject"], scan.subject, "estimation.input needs age, gender, height and weight")
-    if (age !== null || gender !== null || heightMm !== null || weightG !== null) w.note("dropped", ["subject"], "an incomplete subject: estimation.input holds all four stats or none")
+    if (age !== null || gender !== null || heightMm !== null || weightG !== null)
+      w.note("dropped", ["subject"], "an incomplete subject: estimation.input holds all four stats or none")
     return undefined
   }
   return {
@@ -528,7 +531,14 @@ const writeResult = (w: EncodeWalk, scan: Scan, input: Wire.Input, options: Enco
       ...(fat === null
         ? {}
         : {
-            body_fat_percentage: inferable(w, fatPath, c.bodyFatPercent!, BODY_FAT_CANDIDATES, fatScale, bodyFatClue(FAT.path, w.integer(fatPath, fat, fatScale === "e4" ? "percent x 10^4" : "%")))
+            body_fat_percentage: inferable(
+              w,
+              fatPath,
+              c.bodyFatPercent!,
+              BODY_FAT_CANDIDATES,
+              fatScale,
+              bodyFatClue(FAT.path, w.integer(fatPath, fat, fatScale === "e4" ? "percent x 10^4" : "%"))
+            )
           }),
       ...(c.skeletalMuscleMassG === null
         ? {}
@@ -577,13 +587,18 @@ export const encodeReadResponseEither = (scan: Scan, options: EncodeOptions = {}
     if (scan.status === "pending") {
       w.dropIf(Object.keys(scan.measurementsMm).length > 0, ["measurementsMm"], "results of a pending scan: an estimation in progress has none")
       w.dropIf(scan.composition !== null, ["composition"], "results of a pending scan: an estimation in progress has none")
-      w.dropIf(Object.values(scan.subject).some((v) => v !== null), ["subject"], "the subject of a pending scan: an estimation in progress is an empty object")
+      w.dropIf(
+        Object.values(scan.subject).some((v) => v !== null),
+        ["subject"],
+        "the subject of a pending scan: an estimation in progress is an empty object"
+      )
       item = { ...head, status: "in-progress", estimation: {} }
     } else if (scan.status === "failure") {
       w.dropIf(Object.keys(scan.measurementsMm).length > 0, ["measurementsMm"], "results of a failed scan: a failed estimation has none")
       w.dropIf(scan.composition !== null, ["composition"], "results of a failed scan: a failed estimation has none")
       const failure = scan.failure ?? w.fail(["failure"], null, "a failed scan needs its failure")
-      if (failure.category !== "estimation") w.note("dropped", ["failure", "category"], `category ${failure.category}: every failed estimation reads back as an estimation failure`)
+      if (failure.category !== "estimation")
+        w.note("dropped", ["failure", "category"], `category ${failure.category}: every failed estimation reads back as an estimation failure`)
       const { code, message: text } = writeCode(w, failure)
       // The response's message is the failure's, and an empty one is read as no message.
       if (text === "") w.note("converted", ["failure", "message"], "an empty failure message: the read response's empty message reads back as none")

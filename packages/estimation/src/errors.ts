@@ -7,7 +7,15 @@
  */
 import { Schema } from "effect"
 import { inputErrorFields } from "@scanbridge/model/adapter"
-import { type ApiEncodeError, type ApiRedirectError, type ApiResponseTooLargeError, type ApiStatusError, type ApiTimeoutError, type ApiTransportError, statusFields } from "@scanbridge/http"
+import {
+  type ApiEncodeError,
+  type ApiRedirectError,
+  type ApiResponseTooLargeError,
+  type ApiStatusError,
+  type ApiTimeoutError,
+  type ApiTransportError,
+  statusFields
+} from "@scanbridge/http"
 
 // The request URL shows its query with the client id redacted: it is a secret.
 const response = statusFields
@@ -22,10 +30,10 @@ export const EstimationStatusReason = Schema.Literal("Unauthorized", "NotFound")
 export type EstimationStatusReason = typeof EstimationStatusReason.Type
 
 /** A response the API refused, or one without what was asked for: its `status` and `reason`. */
-export class EstimationStatusError extends Schema.TaggedError<EstimationStatusError>("@scanbridge/estimation/EstimationStatusError")(
-  "EstimationStatusError",
-  { ...response, reason: EstimationStatusReason }
-) {}
+export class EstimationStatusError extends Schema.TaggedError<EstimationStatusError>("@scanbridge/estimation/EstimationStatusError")("EstimationStatusError", {
+  ...response,
+  reason: EstimationStatusReason
+}) {}
 
 /** The estimation was still in progress when the wait ran out. */
 export class EstimationTimeoutError extends Schema.TaggedError<EstimationTimeoutError>("@scanbridge/estimation/EstimationTimeoutError")(
@@ -34,16 +42,13 @@ export class EstimationTimeoutError extends Schema.TaggedError<EstimationTimeout
 ) {}
 
 /** A photo that breaks one of the spec's limits, refused before upload. */
-export class EstimationPhotoError extends Schema.TaggedError<EstimationPhotoError>("@scanbridge/estimation/EstimationPhotoError")(
-  "EstimationPhotoError",
-  {
-    pattern: Schema.Literal("front", "right"),
-    /** The limit it breaks: JPEG, at most 3 MB, at least 720 x 1280, 9:16. */
-    rule: Schema.Literal("jpeg", "size", "resolution", "aspect"),
-    value: Schema.Unknown,
-    message: Schema.String
-  }
-) {}
+export class EstimationPhotoError extends Schema.TaggedError<EstimationPhotoError>("@scanbridge/estimation/EstimationPhotoError")("EstimationPhotoError", {
+  pattern: Schema.Literal("front", "right"),
+  /** The limit it breaks: JPEG, at most 3 MB, at least 720 x 1280, 9:16. */
+  rule: Schema.Literal("jpeg", "size", "resolution", "aspect"),
+  value: Schema.Unknown,
+  message: Schema.String
+}) {}
 
 /** Stats or options refused locally, before a request. */
 export class EstimationInputError extends Schema.TaggedError<EstimationInputError>("@scanbridge/estimation/EstimationInputError")(

@@ -292,12 +292,31 @@ export const makeJpeg = (
   if (options?.orientation !== undefined) {
     checkU16("orientation", options.orientation)
     const tiff = [
-      0x4d, 0x4d, 0x00, 0x2a, // "MM", 42
-      0x00, 0x00, 0x00, 0x08, // IFD0 at offset 8
-      0x00, 0x01, // one entry
-      0x01, 0x12, 0x00, 0x03, 0x00, 0x00, 0x00, 0x01, // Orientation, SHORT, count 1
-      ...u16Bytes(options.orientation), 0x00, 0x00, // value, left-justified
-      0x00, 0x00, 0x00, 0x00 // no next IFD
+      0x4d,
+      0x4d,
+      0x00,
+      0x2a, // "MM", 42
+      0x00,
+      0x00,
+      0x00,
+      0x08, // IFD0 at offset 8
+      0x00,
+      0x01, // one entry
+      0x01,
+      0x12,
+      0x00,
+      0x03,
+      0x00,
+      0x00,
+      0x00,
+      0x01, // Orientation, SHORT, count 1
+      ...u16Bytes(options.orientation),
+      0x00,
+      0x00, // value, left-justified
+      0x00,
+      0x00,
+      0x00,
+      0x00 // no next IFD
     ]
     head = head.concat(segment(APP1, [...EXIF_HEADER, ...tiff]))
   }

@@ -272,7 +272,8 @@ describe("EstimationClient against the simulator", () => {
 })
 
 describe("the simulator's estimation API on the wire", () => {
-  const post = (url: string, init: RequestInit) => Effect.promise(() => fetch(url, init).then(async (r) => ({ status: r.status, body: (await r.json()) as Record<string, unknown> })))
+  const post = (url: string, init: RequestInit) =>
+    Effect.promise(() => fetch(url, init).then(async (r) => ({ status: r.status, body: (await r.json()) as Record<string, unknown> })))
 
   it.live("refuses bad tokens, forms and ids with a status and {message}; fails a job on a photo that breaks the limits", () =>
     Effect.gen(function* () {
@@ -282,7 +283,9 @@ describe("the simulator's estimation API on the wire", () => {
       const form = (fields: Record<string, string>) => new URLSearchParams(fields).toString()
       const good = { client_id: DEMO_ESTIMATION_CLIENT_ID, measurement_id: "ms_demo", height: "1640", weight: "54000", age: "29", gender: "female" }
 
-      expect((yield* post(`${sim.url}/estimation`, { method: "POST", body: form(good), headers: { "content-type": "application/x-www-form-urlencoded" } })).status).toBe(401)
+      expect(
+        (yield* post(`${sim.url}/estimation`, { method: "POST", body: form(good), headers: { "content-type": "application/x-www-form-urlencoded" } })).status
+      ).toBe(401)
       const bad = yield* post(`${sim.url}/estimation`, {
         method: "POST",
         body: form({ ...good, gender: "m" }),
@@ -290,12 +293,19 @@ describe("the simulator's estimation API on the wire", () => {
       })
       expect(bad.status).toBe(400)
       expect(bad.body["message"]).toContain("gender")
-      const created = yield* post(`${sim.url}/estimation`, { method: "POST", body: form(good), headers: { ...headers, "content-type": "application/x-www-form-urlencoded" } })
+      const created = yield* post(`${sim.url}/estimation`, {
+        method: "POST",
+        body: form(good),
+        headers: { ...headers, "content-type": "application/x-www-form-urlencoded" }
+      })
       const id = created.body["estimation_id"] as string
       expect((yield* post(`${sim.url}/estimation/est_nope/image`, { method: "POST", headers, body: new FormData() })).status).toBe(404)
 
       // A PNG and an undersized JPEG are accepted on upload; the job then fails with a code.
-      for (const [pattern, bytes] of [["front", new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a])], ["right", makeJpeg(720, 1000)]] as const) {
+      for (const [pattern, bytes] of [
+        ["front", new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a])],
+        ["right", makeJpeg(720, 1000)]
+      ] as const) {
         const body = new FormData()
         body.append("client_id", DEMO_ESTIMATION_CLIENT_ID)
         body.append("pattern", pattern)
@@ -303,7 +313,9 @@ describe("the simulator's estimation API on the wire", () => {
         expect((yield* post(`${sim.url}/estimation/${id}/image`, { method: "POST", headers, body })).status).toBe(200)
       }
       const read = yield* Effect.promise(() =>
-        fetch(`${sim.url}/estimation/${id}?client_id=${DEMO_ESTIMATION_CLIENT_ID}`, { headers }).then((r) => r.json() as Promise<{ measurements: Array<{ status: string; estimation: { code?: number; status?: string; result?: unknown } }> }>)
+        fetch(`${sim.url}/estimation/${id}?client_id=${DEMO_ESTIMATION_CLIENT_ID}`, { headers }).then(
+          (r) => r.json() as Promise<{ measurements: Array<{ status: string; estimation: { code?: number; status?: string; result?: unknown } }> }>
+        )
       )
       expect(read.measurements[0]!.status).toBe("completed")
       expect(read.measurements[0]!.estimation).toMatchObject({ code: 301, status: "fail" })

@@ -33,11 +33,9 @@ import { lengthClue } from "../src/internal/inference.js"
 
 // --- Helpers ------------------------------------------------------------------------------
 
-const ok = <A, E>(result: Either.Either<A, E>): A =>
-  Either.getOrThrowWith(result, (e) => (e instanceof Error ? e : new Error(`unexpected Left: ${String(e)}`)))
+const ok = <A, E>(result: Either.Either<A, E>): A => Either.getOrThrowWith(result, (e) => (e instanceof Error ? e : new Error(`unexpected Left: ${String(e)}`)))
 
-const err = <A, E>(result: Either.Either<A, E>): E =>
-  Either.getOrThrowWith(Either.flip(result), (a) => new Error(`expected a Left, got ${JSON.stringify(a)}`))
+const err = <A, E>(result: Either.Either<A, E>): E => Either.getOrThrowWith(Either.flip(result), (a) => new Error(`expected a Left, got ${JSON.stringify(a)}`))
 
 const scanOf = (init: ScanInit): Scan => ok(makeScan(init))
 
@@ -135,12 +133,39 @@ const SUCCESS_SCAN: ScanInit = {
 
 // Spec 02, part B: the `measurement` keys, as the spec lists them.
 const SPEC_KEYS = [
-  "across_back_shoulder_width", "back_neck_height", "back_neck_point_to_ground_contoured", "back_neck_point_to_waist",
-  "back_neck_point_to_wrist_length_r", "belly_waist_girth", "belly_waist_height", "bust_girth", "bust_height", "calf_girth_r",
-  "forearm_girth_r", "hip_girth", "hip_height", "inside_leg_height", "inside_leg_length_r", "knee_girth_r", "knee_height_r",
-  "mid_thigh_girth_r", "neck_base_girth", "neck_girth", "outer_ankle_height_r", "outer_arm_length_r", "outseam_r",
-  "outside_leg_length_r", "shoulder_to_elbow_r", "thigh_girth_r", "top_hip_girth", "top_hip_height", "under_bust_girth",
-  "upper_arm_girth_r", "waist_girth", "waist_height", "wrist_girth_r"
+  "across_back_shoulder_width",
+  "back_neck_height",
+  "back_neck_point_to_ground_contoured",
+  "back_neck_point_to_waist",
+  "back_neck_point_to_wrist_length_r",
+  "belly_waist_girth",
+  "belly_waist_height",
+  "bust_girth",
+  "bust_height",
+  "calf_girth_r",
+  "forearm_girth_r",
+  "hip_girth",
+  "hip_height",
+  "inside_leg_height",
+  "inside_leg_length_r",
+  "knee_girth_r",
+  "knee_height_r",
+  "mid_thigh_girth_r",
+  "neck_base_girth",
+  "neck_girth",
+  "outer_ankle_height_r",
+  "outer_arm_length_r",
+  "outseam_r",
+  "outside_leg_length_r",
+  "shoulder_to_elbow_r",
+  "thigh_girth_r",
+  "top_hip_girth",
+  "top_hip_height",
+  "under_bust_girth",
+  "upper_arm_girth_r",
+  "waist_girth",
+  "waist_height",
+  "wrist_girth_r"
 ]
 
 describe("Wire.MEASUREMENT_KEYS", () => {
@@ -155,9 +180,7 @@ describe("Wire.MEASUREMENT_KEYS", () => {
   })
 
   it("decodes all 33 keys to their canonical names", () => {
-    const measurement = Object.fromEntries(
-      SPEC_KEYS.map((key) => [key, Math.round(PROPORTIONS[Wire.MEASUREMENT_KEYS.get(key)!] * 1640)])
-    )
+    const measurement = Object.fromEntries(SPEC_KEYS.map((key) => [key, Math.round(PROPORTIONS[Wire.MEASUREMENT_KEYS.get(key)!] * 1640)]))
     const scan = decode(success({ result: result({ measurement }) }))
     expect(Object.keys(scan.measurementsMm).length).toBe(33)
     for (const key of SPEC_KEYS) {
@@ -172,9 +195,7 @@ describe("Wire.MEASUREMENT_KEYS", () => {
 describe("decode: status", () => {
   it("in-progress is a pending scan", () => {
     const scan = decode(inProgress())
-    expect(scan).toEqual(
-      scanOf({ source: { api: "estimation", id: "est-3" }, status: "pending", createdAt: "2024-05-01T12:00:00.000Z", method: "photo" })
-    )
+    expect(scan).toEqual(scanOf({ source: { api: "estimation", id: "est-3" }, status: "pending", createdAt: "2024-05-01T12:00:00.000Z", method: "photo" }))
   })
 
   it("in-progress with a result drops the result with a note", () => {
@@ -255,12 +276,7 @@ describe("decode: status", () => {
 
   it("an item the wire schema refuses is a DecodeError naming the path", () => {
     expect(decodeError(success({}, { status: "done" })).path).toEqual(["status"])
-    expect(decodeError(success({ result: result({ measurement: { waist_girth: -1 } }) })).path).toEqual([
-      "estimation",
-      "result",
-      "measurement",
-      "waist_girth"
-    ])
+    expect(decodeError(success({ result: result({ measurement: { waist_girth: -1 } }) })).path).toEqual(["estimation", "result", "measurement", "waist_girth"])
     expect(decodeError(success({ input: { ...INPUT, gender: "x" } })).path).toEqual(["estimation", "input", "gender"])
   })
 })
@@ -319,7 +335,9 @@ describe("decode: notes", () => {
     [
       fc.option(fc.integer(), { nil: undefined }),
       ...Array.from({ length: 4 }, () =>
-        fc.option(fc.oneof(fc.string({ maxLength: 90 }), fc.stringMatching(/^[a-z0-9_.-]{0,80}$/), fc.double({ noNaN: true, noDefaultInfinity: true })), { nil: undefined })
+        fc.option(fc.oneof(fc.string({ maxLength: 90 }), fc.stringMatching(/^[a-z0-9_.-]{0,80}$/), fc.double({ noNaN: true, noDefaultInfinity: true })), {
+          nil: undefined
+        })
       )
     ],
     ([code, version, work_id, resultVersion, resultWorkId]) => {
@@ -332,7 +350,11 @@ describe("decode: notes", () => {
       ]
       const parts = [...(code === undefined ? [] : [`code ${code}`]), ...fields.flatMap(([name, v]) => (v === undefined ? [] : [`${name} ${previewValue(v)}`]))]
       const notes = scan.notes.filter((n) => n.path === "estimation")
-      expect(notes).toEqual(parts.length === 0 ? [] : [{ kind: "dropped", path: "estimation", detail: `${parts.join(", ")}: the canonical scan does not record the estimation job` }])
+      expect(notes).toEqual(
+        parts.length === 0
+          ? []
+          : [{ kind: "dropped", path: "estimation", detail: `${parts.join(", ")}: the canonical scan does not record the estimation job` }]
+      )
     },
     { fastCheck: { numRuns: 2_000 } }
   )
@@ -615,19 +637,25 @@ describe("decode: the way out each message names", () => {
   it("a record in inches, read as it is, is refused naming --length-unit (lengthUnit in the plain and Effect APIs)", () => {
     const e = decodeError(success({ result: result({ measurement: MEASUREMENT_IN }) }))
     expect(e.path.slice(0, 3)).toEqual(["estimation", "result", "measurement"])
-    expect(e.message).toMatch(/^estimation read item: .*plausible in none of millimetres, centimetres; state the unit with --length-unit \(lengthUnit in the plain and Effect APIs\)/)
+    expect(e.message).toMatch(
+      /^estimation read item: .*plausible in none of millimetres, centimetres; state the unit with --length-unit \(lengthUnit in the plain and Effect APIs\)/
+    )
     expect(e.message).not.toContain("option")
   })
 
   it("undecided lengths, body fat and muscle mass name their flags and options", () => {
     const undecided = decodeError(success({ input: undefined, result: result({ body_composition: null, measurement: { waist_girth: 225 } }) }))
-    expect(undecided.message).toContain("every value fits millimetres and centimetres alike; state the unit with --length-unit (lengthUnit in the plain and Effect APIs)")
+    expect(undecided.message).toContain(
+      "every value fits millimetres and centimetres alike; state the unit with --length-unit (lengthUnit in the plain and Effect APIs)"
+    )
     const fat = decodeError(success({ result: result({ body_composition: { body_fat_percentage: 1000 } }) }))
     expect(fat.message).toContain("; state the unit with --body-fat-scale (bodyFatScale in the plain and Effect APIs)")
     const muscle = decodeError(success({ result: result({ body_composition: { skeletal_muscle_mass: 40 } }) }))
     expect(muscle.message).toContain("; state the unit with --muscle-mass-unit (muscleMassUnit in the plain and Effect APIs)")
     const over = decodeError(success({ result: result({ body_composition: { body_fat_percentage: 241000 } }) }), { bodyFatScale: "percent" })
-    expect(over.message).toContain("a percentage up to 100; if the values are percent x 10^4, state the scale with --body-fat-scale (bodyFatScale in the plain and Effect APIs)")
+    expect(over.message).toContain(
+      "a percentage up to 100; if the values are percent x 10^4, state the scale with --body-fat-scale (bodyFatScale in the plain and Effect APIs)"
+    )
   })
 
   it("inches under a given mm are refused with the evidence and the way out", () => {
@@ -666,13 +694,18 @@ describe("decode: the units a caller gives", () => {
       expect(scan.composition!.skeletalMuscleMassG).toBe(25000)
       expect(noteAt(scan.notes, "assumed", MEASURE).detail).toContain("given by the caller")
     }
-    const inchesRead = read(success({ result: result({ measurement: MEASUREMENT_IN, body_composition: { skeletal_muscle_mass: 25000 } }) }), { lengthUnit: "in", muscleMassUnit: "g" })
+    const inchesRead = read(success({ result: result({ measurement: MEASUREMENT_IN, body_composition: { skeletal_muscle_mass: 25000 } }) }), {
+      lengthUnit: "in",
+      muscleMassUnit: "g"
+    })
     expect(inchesRead.measurementsMm.waistGirth).toBeCloseTo(701, 0)
     expect(inchesRead.composition!.skeletalMuscleMassG).toBe(25000)
     // The plain adapter infers unless a decode's options say otherwise.
     const plain = estimationAdapter.formats.find((f) => f.name === FORMATS.readItem)!
     expect(ok(plain.decode(cm))[0]!.measurementsMm.waistGirth).toBe(700)
-    expect(ok(plain.decode(success({ result: result({ body_composition: { body_fat_percentage: 1 } }) }), { bodyFatScale: "e4" }))[0]!.composition!.bodyFatPercent).toBe(0.0001)
+    expect(
+      ok(plain.decode(success({ result: result({ body_composition: { body_fat_percentage: 1 } }) }), { bodyFatScale: "e4" }))[0]!.composition!.bodyFatPercent
+    ).toBe(0.0001)
   })
 })
 
@@ -737,9 +770,7 @@ describe("encodeReadResponseEither", () => {
   })
 
   it("a pending scan's subject and results are dropped with notes", () => {
-    const encoded = encode(
-      scanOf({ source: { api: "estimation", id: "e" }, status: "pending", subject: SUBJECT, measurementsMm: { waistGirth: 700 } })
-    )
+    const encoded = encode(scanOf({ source: { api: "estimation", id: "e" }, status: "pending", subject: SUBJECT, measurementsMm: { waistGirth: 700 } }))
     expect(encoded.value.measurements[0]!.estimation).toEqual({})
     noteAt(encoded.notes, "dropped", "subject")
     noteAt(encoded.notes, "dropped", "measurementsMm")
@@ -974,8 +1005,7 @@ const trueMm = (b: Body, i: number): number => {
 const written = (mm: number, unit: "mm" | "cm"): number => (unit === "mm" ? Math.round(mm) : Math.round(mm / 10))
 
 const FACTOR = { mm: 1, cm: 10 } as const
-const inBand = (raw: number, factor: number, range: { readonly min: number; readonly max: number }) =>
-  raw * factor >= range.min && raw * factor <= range.max
+const inBand = (raw: number, factor: number, range: { readonly min: number; readonly max: number }) => raw * factor >= range.min && raw * factor <= range.max
 
 const record = fc.record({
   body,
@@ -1040,9 +1070,7 @@ const checkRecord = (g: Generated, unit: "mm" | "cm", stature: number | null) =>
 
 // --- Canonical scans the estimation format holds -------------------------------------------------
 
-const isoMs = fc
-  .date({ min: new Date("1970-01-01T00:00:00.000Z"), max: new Date("2199-12-31T23:59:59.999Z"), noInvalidDate: true })
-  .map((d) => d.toISOString())
+const isoMs = fc.date({ min: new Date("1970-01-01T00:00:00.000Z"), max: new Date("2199-12-31T23:59:59.999Z"), noInvalidDate: true }).map((d) => d.toISOString())
 const optional = <A>(arb: fc.Arbitrary<A>) => fc.option(arb, { nil: null })
 
 type Variant = "mm" | "cm" | "e4kg"
@@ -1093,7 +1121,9 @@ const representable = (variant: Variant): fc.Arbitrary<Scan> =>
               Math.min(Math.floor((0.5 * g.weight) / 1000), Math.max(Math.ceil((0.15 * g.weight) / 1000), Math.round((g.muscleShare * g.weight) / 1000))) * 1000
             : Math.round(g.muscleShare * g.weight)
       const composition =
-        !g.hasComposition || (fat === null && muscle === null) ? null : { bodyFatPercent: fat, bodyFatMassG: null, leanMassG: null, skeletalMuscleMassG: muscle }
+        !g.hasComposition || (fat === null && muscle === null)
+          ? null
+          : { bodyFatPercent: fat, bodyFatMassG: null, leanMassG: null, skeletalMuscleMassG: muscle }
       return scanOf({ ...base, status: "success", subject, measurementsMm, composition })
     })
 
@@ -1156,9 +1186,7 @@ describe("properties", () => {
     ([r, which]) => {
       const mmRecord = buildRecord({ ...r, unit: "mm" }, true)
       const target = which % mmRecord.values.length
-      const values = mmRecord.values.map((v, i) =>
-        i === target ? { ...v, raw: written(trueMm(r.body, r.picked[i]!), "cm") } : v
-      )
+      const values = mmRecord.values.map((v, i) => (i === target ? { ...v, raw: written(trueMm(r.body, r.picked[i]!), "cm") } : v))
       const clues = values.map((v) => lengthClue(["m", v.key], v.key, v.name, v.raw, r.body.stature))
       const fitsOnly = (k: (typeof clues)[number], unit: "mm" | "cm") =>
         inBand(k.raw, FACTOR[unit], k.range) && !inBand(k.raw, FACTOR[unit === "mm" ? "cm" : "mm"], k.range)
@@ -1175,7 +1203,10 @@ describe("properties", () => {
         }
       }
       expect(blamed).toBeDefined()
-      const estimation = { ...mmRecord.json.estimation as Obj, result: { measurement: Object.fromEntries(values.map((v) => [v.key, v.raw])), status: "success" } }
+      const estimation = {
+        ...(mmRecord.json.estimation as Obj),
+        result: { measurement: Object.fromEntries(values.map((v) => [v.key, v.raw])), status: "success" }
+      }
       const e = err(decodeReadResponseEither({ measurements: [{ ...mmRecord.json, estimation }], message: "success", result: true }))
       expect(e).toBeInstanceOf(DecodeError)
       expect(e.path).toEqual(["measurements", 0, "estimation", "result", "measurement", blamed!.key])
@@ -1220,12 +1251,7 @@ describe("properties", () => {
     RUNS
   )
 
-  it.prop(
-    "(c) ... written in cm, for mm values that are multiples of 10",
-    [representable("cm")],
-    ([scan]) => roundTrip(scan, { lengthUnit: "cm" }),
-    RUNS
-  )
+  it.prop("(c) ... written in cm, for mm values that are multiples of 10", [representable("cm")], ([scan]) => roundTrip(scan, { lengthUnit: "cm" }), RUNS)
 
   it.prop(
     "(c) ... with body fat in percent x 10^4 and muscle mass in kg, where exact",
@@ -1333,9 +1359,13 @@ const aroundReadable = fc
       status,
       failure: status === "failure" ? (scan.failure ?? { code: "306", category: "estimation", message: null }) : null,
       subject,
-      measurementsMm: Object.fromEntries(Object.entries(shares).map(([name, share]) => [name, share * PROPORTIONS[name as MeasurementName] * subject.heightMm])),
+      measurementsMm: Object.fromEntries(
+        Object.entries(shares).map(([name, share]) => [name, share * PROPORTIONS[name as MeasurementName] * subject.heightMm])
+      ),
       composition:
-        composition === null ? scan.composition : { bodyFatPercent: composition.fat, bodyFatMassG: null, leanMassG: null, skeletalMuscleMassG: composition.muscle * subject.weightG }
+        composition === null
+          ? scan.composition
+          : { bodyFatPercent: composition.fat, bodyFatMassG: null, leanMassG: null, skeletalMuscleMassG: composition.muscle * subject.weightG }
     })
   )
 
@@ -1367,7 +1397,11 @@ describe("what the encoder writes reads back", () => {
       // The estimation API runs photo estimations only: that is what it reads back as.
       const expected = scanOf({ ...scan, method: scan.method ?? "photo" })
       const step = (path: string) =>
-        path.startsWith("measurementsMm.") && options.lengthUnit === "cm" ? 10 : path === "composition.skeletalMuscleMassG" && options.muscleMassUnit === "kg" ? 1000 : 1
+        path.startsWith("measurementsMm.") && options.lengthUnit === "cm"
+          ? 10
+          : path === "composition.skeletalMuscleMassG" && options.muscleMassUnit === "kg"
+            ? 1000
+            : 1
       expect(unnoted(expected, back!, notes, step), JSON.stringify({ scan, notes, back })).toEqual([])
     },
     { fastCheck: { numRuns: 1000 } }

@@ -15,14 +15,27 @@ describe("the estimation dialect, pinned to spec 02", () => {
   it("spells the measurements as the measurement keys; bellyWaistWidth and bellyWaistDepth have none", () => {
     expect(SPEC.measurement).toHaveLength(33)
     expect(estimationDialect.measurementList.map((m) => m.spelling.name).sort()).toEqual([...SPEC.measurement].sort())
-    expect(Catalogue.measurements.filter((e) => estimationDialect.measurements[e.name] === null).map((e) => e.name)).toEqual(["bellyWaistDepth", "bellyWaistWidth"])
+    expect(Catalogue.measurements.filter((e) => estimationDialect.measurements[e.name] === null).map((e) => e.name)).toEqual([
+      "bellyWaistDepth",
+      "bellyWaistWidth"
+    ])
     expect([...Wire.MEASUREMENT_KEYS.keys()].sort()).toEqual([...SPEC.measurement].sort())
   })
 
   it("spells the stats as estimation.input and the composition as result.body_composition", () => {
     const stats = Object.fromEntries(estimationDialect.statList.map((s) => [s.target, s.spelling.name]))
-    expect(Object.entries(stats).filter(([t]) => t.startsWith("subject.")).map(([, key]) => key).sort()).toEqual([...SPEC.input].sort())
-    expect(Object.entries(stats).filter(([t]) => t.startsWith("composition.")).map(([, key]) => key).sort()).toEqual([...SPEC.bodyComposition].sort())
+    expect(
+      Object.entries(stats)
+        .filter(([t]) => t.startsWith("subject."))
+        .map(([, key]) => key)
+        .sort()
+    ).toEqual([...SPEC.input].sort())
+    expect(
+      Object.entries(stats)
+        .filter(([t]) => t.startsWith("composition."))
+        .map(([, key]) => key)
+        .sort()
+    ).toEqual([...SPEC.bodyComposition].sort())
     expect(stats).toEqual({
       "composition.skeletalMuscleMassG": "skeletal_muscle_mass",
       "composition.bodyFatPercent": "body_fat_percentage",

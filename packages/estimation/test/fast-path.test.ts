@@ -12,7 +12,12 @@ import { estimationAdapter } from "../src/index.js"
 const responses = readFileSync(fileURLToPath(new URL("../../../examples/export/estimation/read-responses.ndjson", import.meta.url)), "utf8")
   .trim()
   .split("\n")
-  .map((l) => JSON.parse(l) as { readonly measurements: ReadonlyArray<{ readonly status: string; readonly created_at: string; readonly estimation: { readonly status?: string } }> })
+  .map(
+    (l) =>
+      JSON.parse(l) as {
+        readonly measurements: ReadonlyArray<{ readonly status: string; readonly created_at: string; readonly estimation: { readonly status?: string } }>
+      }
+  )
 
 const what = (r: (typeof responses)[number]): string => {
   const item = r.measurements[0]!

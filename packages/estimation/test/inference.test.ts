@@ -275,7 +275,10 @@ describe("compileLengthSurvey", () => {
   const targets = [...Wire.MEASUREMENT_KEYS].map(([key, name]) => lengthTarget(key, name))
   const generated = compileLengthSurvey(targets)
   const loop = compileLengthSurvey(targets, { generate: false })
-  const record = fc.dictionary(fc.constantFrom(...targets.map((t) => t.key)), fc.oneof(fc.integer({ min: 0, max: 3000 }), fc.double({ min: 0, max: 1e5, noNaN: true })))
+  const record = fc.dictionary(
+    fc.constantFrom(...targets.map((t) => t.key)),
+    fc.oneof(fc.integer({ min: 0, max: 3000 }), fc.double({ min: 0, max: 1e5, noNaN: true }))
+  )
 
   it("is generated where the runtime allows it", () => {
     expect(generated).not.toBe(loop)

@@ -4,11 +4,9 @@ import { type JpegInfo, PHOTO_LIMITS, type PhotoProblem, checkPhoto, makeJpeg, r
 
 // --- Helpers ------------------------------------------------------------------------------
 
-const ok = <A, E>(result: Either.Either<A, E>): A =>
-  Either.getOrThrowWith(result, (e) => new Error(`unexpected Left: ${JSON.stringify(e)}`))
+const ok = <A, E>(result: Either.Either<A, E>): A => Either.getOrThrowWith(result, (e) => new Error(`unexpected Left: ${JSON.stringify(e)}`))
 
-const err = <A, E>(result: Either.Either<A, E>): E =>
-  Either.getOrThrowWith(Either.flip(result), (a) => new Error(`expected a Left, got ${JSON.stringify(a)}`))
+const err = <A, E>(result: Either.Either<A, E>): E => Either.getOrThrowWith(Either.flip(result), (a) => new Error(`expected a Left, got ${JSON.stringify(a)}`))
 
 const concat = (...parts: ReadonlyArray<ArrayLike<number>>): Uint8Array => {
   const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0))
@@ -39,7 +37,21 @@ const beforeSof = (bytes: Uint8Array, insert: ArrayLike<number>): Uint8Array => 
 
 /** A frame-header payload of 3 components claiming `width` x `height`, to plant where no SOF should be read. */
 const fakeSofPayload = (width: number, height: number): Array<number> => [
-  0x08, height >> 8, height & 0xff, width >> 8, width & 0xff, 0x03, 1, 0x22, 0, 2, 0x11, 1, 3, 0x11, 1
+  0x08,
+  height >> 8,
+  height & 0xff,
+  width >> 8,
+  width & 0xff,
+  0x03,
+  1,
+  0x22,
+  0,
+  2,
+  0x11,
+  1,
+  3,
+  0x11,
+  1
 ]
 
 /**
@@ -74,13 +86,45 @@ const walk = (bytes: Uint8Array): { readonly markers: Array<number>; readonly so
 const exifII = (orientation: number, ifdOffset = 8): Uint8Array => {
   const gap = new Array<number>(ifdOffset - 8).fill(0xaa)
   const tiff = [
-    0x49, 0x49, 0x2a, 0x00, // "II", 42 little-endian
-    ifdOffset & 0xff, ifdOffset >> 8, 0x00, 0x00, // IFD0 offset
+    0x49,
+    0x49,
+    0x2a,
+    0x00, // "II", 42 little-endian
+    ifdOffset & 0xff,
+    ifdOffset >> 8,
+    0x00,
+    0x00, // IFD0 offset
     ...gap,
-    0x02, 0x00, // two entries
-    0x0f, 0x01, 0x02, 0x00, 0x04, 0x00, 0x00, 0x00, 0x41, 0x43, 0x4d, 0x00, // Make, ASCII, 4: "ACM\0"
-    0x12, 0x01, 0x03, 0x00, 0x01, 0x00, 0x00, 0x00, orientation & 0xff, orientation >> 8, 0x00, 0x00, // Orientation, SHORT, 1
-    0x00, 0x00, 0x00, 0x00 // no next IFD
+    0x02,
+    0x00, // two entries
+    0x0f,
+    0x01,
+    0x02,
+    0x00,
+    0x04,
+    0x00,
+    0x00,
+    0x00,
+    0x41,
+    0x43,
+    0x4d,
+    0x00, // Make, ASCII, 4: "ACM\0"
+    0x12,
+    0x01,
+    0x03,
+    0x00,
+    0x01,
+    0x00,
+    0x00,
+    0x00,
+    orientation & 0xff,
+    orientation >> 8,
+    0x00,
+    0x00, // Orientation, SHORT, 1
+    0x00,
+    0x00,
+    0x00,
+    0x00 // no next IFD
   ]
   return segment(0xe1, [0x45, 0x78, 0x69, 0x66, 0x00, 0x00, ...tiff])
 }
@@ -163,7 +207,10 @@ describe("readJpegInfo", () => {
   })
 
   it("takes the first Exif APP1 and ignores an APP1 that is not Exif", () => {
-    const xmp = segment(0xe1, Array.from("http://ns.adobe.com/xap/1.0/\0<x:xmpmeta/>", (c) => c.charCodeAt(0)))
+    const xmp = segment(
+      0xe1,
+      Array.from("http://ns.adobe.com/xap/1.0/\0<x:xmpmeta/>", (c) => c.charCodeAt(0))
+    )
     expect(ok(readJpegInfo(withApp1(1920, 1080, concat(xmp, exifII(6), exifII(8)))))).toEqual({ width: 1080, height: 1920, orientation: 6 })
   })
 
@@ -405,13 +452,9 @@ describe("checkPhoto", () => {
     expect(p.message).toContain("EXIF orientation 6")
   })
 
-  it.prop(
-    "passes any width in 720..4000 with height round(width * 16 / 9)",
-    [fc.integer({ min: 720, max: 4000 }), fc.boolean()],
-    ([width, progressive]) => {
-      const height = Math.round((width * 16) / 9)
-      const expected: JpegInfo = { width, height, orientation: 1 }
-      expect(ok(checkPhoto(makeJpeg(width, height, { progressive })))).toEqual(expected)
-    }
-  )
+  it.prop("passes any width in 720..4000 with height round(width * 16 / 9)", [fc.integer({ min: 720, max: 4000 }), fc.boolean()], ([width, progressive]) => {
+    const height = Math.round((width * 16) / 9)
+    const expected: JpegInfo = { width, height, orientation: 1 }
+    expect(ok(checkPhoto(makeJpeg(width, height, { progressive })))).toEqual(expected)
+  })
 })

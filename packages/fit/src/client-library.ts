@@ -24,14 +24,17 @@ const object = (path: Path, value: unknown): Checked<Readonly<Record<string, unk
 const optionalBoolean = (path: Path, value: unknown): Checked<void> =>
   value === undefined || typeof value === "boolean" ? Either.void : refuse(path, value, `expected true or false, got ${previewValue(value)}`)
 
-
 /** Keys the document does not list for an options object: a typo the library would ignore. */
 const onlyKeys = (path: Path, value: Readonly<Record<string, unknown>>, keys: ReadonlyArray<string>): Checked<void> => {
   for (const key of Object.keys(value)) {
     if (keys.includes(key)) continue
     const named = previewKey(key)
     const near = keys.find((k) => k.toLowerCase() === key.toLowerCase())
-    return refuse([...path, named], value[key], `not an option of this operation${near === undefined ? "" : `; did you mean ${near}?`} (expected ${keys.join(", ")})`)
+    return refuse(
+      [...path, named],
+      value[key],
+      `not an option of this operation${near === undefined ? "" : `; did you mean ${near}?`} (expected ${keys.join(", ")})`
+    )
   }
   return Either.void
 }
@@ -106,7 +109,9 @@ export const checkScanCapture = (value: unknown): Checked<ScanCapture> =>
   })
 
 const pixels = (path: Path, value: unknown): Checked<void> =>
-  typeof value === "number" && Number.isInteger(value) && value > 0 ? Either.void : refuse(path, value, `expected a whole number of pixels above 0, got ${previewValue(value)}`)
+  typeof value === "number" && Number.isInteger(value) && value > 0
+    ? Either.void
+    : refuse(path, value, `expected a whole number of pixels above 0, got ${previewValue(value)}`)
 
 /** `selfie`'s result: a JPEG data URL, its size in pixels, and when it was taken (epoch ms). */
 export const checkSelfieCapture = (value: unknown): Checked<SelfieCapture> =>
@@ -148,7 +153,12 @@ export class ClientLibraryRejection extends Schema.TaggedError<ClientLibraryReje
 /** What a `scan` or `selfie` promise rejected with, as a typed value. */
 export const readRejection = (operation: "scan" | "selfie", error: unknown): ClientLibraryRejection => {
   const codes: ReadonlyArray<string> = CLIENT_LIBRARY_REJECTIONS[operation]
-  const candidates = [error, isRecord(error) ? error.code : undefined, isRecord(error) ? error.message : undefined, error instanceof Error ? error.message : undefined]
+  const candidates = [
+    error,
+    isRecord(error) ? error.code : undefined,
+    isRecord(error) ? error.message : undefined,
+    error instanceof Error ? error.message : undefined
+  ]
   const code = candidates.find((c): c is ScanRejectionCode | SelfieRejectionCode => typeof c === "string" && codes.includes(c)) ?? "UNKNOWN"
   const message =
     code === "UNKNOWN"
@@ -184,8 +194,18 @@ export const checkScanConfig = (config: unknown): Checked<ScanConfig> =>
   Either.gen(function* () {
     if (config === undefined) return {}
     const o = yield* object(["config"], config)
-    yield* onlyKeys(["config"], o, ["camera", "silhouette", "isDebuggerEnabled", "screensToInclude", "welcomeModal", "isMirrored", "hasHeader", "hasActionsArea"])
-    if (o.camera !== undefined && !isRecord(o.camera)) return yield* refuse(["config", "camera"], o.camera, `expected media constraints (an object), got ${previewValue(o.camera)}`)
+    yield* onlyKeys(["config"], o, [
+      "camera",
+      "silhouette",
+      "isDebuggerEnabled",
+      "screensToInclude",
+      "welcomeModal",
+      "isMirrored",
+      "hasHeader",
+      "hasActionsArea"
+    ])
+    if (o.camera !== undefined && !isRecord(o.camera))
+      return yield* refuse(["config", "camera"], o.camera, `expected media constraints (an object), got ${previewValue(o.camera)}`)
     yield* oneOf(["config", "silhouette"], o.silhouette, ["male", "female"], false)
     yield* oneOf(["config", "welcomeModal"], o.welcomeModal, ["tap-to-start", "how-to-scan", false], false)
     for (const key of ["isDebuggerEnabled", "isMirrored", "hasHeader", "hasActionsArea"]) yield* optionalBoolean(["config", key], o[key])
@@ -243,14 +263,22 @@ export const checkIsProductSupportedParams = (params: unknown): Checked<{ readon
 /** `productInfo` of the size operations: `{brandId, garmentSku}` items, `garmentSku` with a lowercase `ku`. */
 export const checkProductInfo = (productInfo: unknown): Checked<ReadonlyArray<{ readonly brandId: string; readonly garmentSku: string }>> =>
   Either.gen(function* () {
-    if (!Array.isArray(productInfo) || productInfo.length === 0) return yield* refuse(["productInfo"], productInfo, `expected a non-empty list of {brandId, garmentSku}, got ${previewValue(productInfo)}`)
+    if (!Array.isArray(productInfo) || productInfo.length === 0)
+      return yield* refuse(["productInfo"], productInfo, `expected a non-empty list of {brandId, garmentSku}, got ${previewValue(productInfo)}`)
     const items: Array<{ readonly brandId: string; readonly garmentSku: string }> = []
     for (let i = 0; i < productInfo.length; i++) {
       const item = yield* object(["productInfo", i], productInfo[i])
       if (item.garmentSku === undefined && item.garmentSKU !== undefined) {
-        return yield* refuse(["productInfo", i, "garmentSKU"], item.garmentSKU, "productInfo spells it garmentSku (lowercase ku; only getFitIsProductSupported spells it garmentSKU)")
+        return yield* refuse(
+          ["productInfo", i, "garmentSKU"],
+          item.garmentSKU,
+          "productInfo spells it garmentSku (lowercase ku; only getFitIsProductSupported spells it garmentSKU)"
+        )
       }
-      items.push({ brandId: yield* text(["productInfo", i, "brandId"], item.brandId), garmentSku: yield* text(["productInfo", i, "garmentSku"], item.garmentSku) })
+      items.push({
+        brandId: yield* text(["productInfo", i, "brandId"], item.brandId),
+        garmentSku: yield* text(["productInfo", i, "garmentSku"], item.garmentSku)
+      })
     }
     return items
   })
@@ -270,7 +298,10 @@ export const checkEstimationToken = (value: unknown): Checked<string | { readonl
 /** `getFitSizeRecommendation`'s and `getFitSizeFitting`'s parameters: an estimation token and `productInfo`. */
 export const checkSizeParams = (
   params: unknown
-): Checked<{ readonly estimationToken: string | { readonly token: string }; readonly productInfo: ReadonlyArray<{ readonly brandId: string; readonly garmentSku: string }> }> =>
+): Checked<{
+  readonly estimationToken: string | { readonly token: string }
+  readonly productInfo: ReadonlyArray<{ readonly brandId: string; readonly garmentSku: string }>
+}> =>
   Either.gen(function* () {
     const o = yield* object(["params"], params)
     return { estimationToken: yield* checkEstimationToken(o.estimationToken), productInfo: yield* checkProductInfo(o.productInfo) }

@@ -159,7 +159,10 @@ const make = (options: FitClientOptions): Effect.Effect<FitClientService, never,
       }).pipe(
         // Spec 03: errors must be invisible to end users and block nothing; log them, carry on.
         Effect.catchAll((error) =>
-          Effect.as(Effect.logWarning(`CreatePurchase for order ${order.orderId} not recorded: ${error.message}`).pipe(Effect.annotateLogs({ error: error._tag })), false)
+          Effect.as(
+            Effect.logWarning(`CreatePurchase for order ${order.orderId} not recorded: ${error.message}`).pipe(Effect.annotateLogs({ error: error._tag })),
+            false
+          )
         ),
         Effect.withSpan("FitClient.recordPurchase", { attributes: { orderId: order.orderId } })
       )

@@ -56,7 +56,8 @@ const noteAliases = (notes: DecodeWalk | BoundedNoteList, read: Proto3.Read<unkn
     if (index === undefined || r.path[0] === index) notes.note("aliased", r.path, `${r.from} read as ${String(r.path[r.path.length - 1])}`)
   }
   for (const i of read.ignored) {
-    if (index === undefined || i.path[0] === index) notes.note("dropped", i.path, `unknown key = ${previewValue(i.value)}: the canonical form has no place for it`)
+    if (index === undefined || i.path[0] === index)
+      notes.note("dropped", i.path, `unknown key = ${previewValue(i.value)}: the canonical form has no place for it`)
   }
 }
 
@@ -88,7 +89,8 @@ export const isDecimal = (s: string): boolean => {
 /** The value of item `i`, a number written as a string. */
 const numberOf = (w: DecodeWalk, i: number, value: string | number | undefined): number => {
   if (typeof value === "number" && !Number.isFinite(value)) return w.fail(itemPath(i, "value"), value, "a finite number")
-  if (typeof value !== "number" && (value === undefined || !isDecimal(value))) return w.fail(itemPath(i, "value"), value, 'a number, written as a string like "1234"')
+  if (typeof value !== "number" && (value === undefined || !isDecimal(value)))
+    return w.fail(itemPath(i, "value"), value, 'a number, written as a string like "1234"')
   const n = Number(value)
   if (Math.abs(n) > Number.MAX_SAFE_INTEGER) return w.fail(itemPath(i, "value"), value, "a value up to 2^53 - 1: a larger one has no exact double")
   return n
@@ -106,10 +108,14 @@ type Target =
 // One lookup per item: every fit estimationType, length or stat, with the unit spec 03 gives it.
 // The fit service's stats are all of the subject.
 const TARGETS = new Map<string, Target>([
-  ...fitDialect.statList.flatMap(({ target, spelling }): Array<[string, Target]> =>
-    !target.startsWith("subject.") ? [] : [[spelling.name, { kind: "stat", field: target.slice("subject.".length) as keyof Subject, unit: spelling.unit }]]
+  ...fitDialect.statList.flatMap(
+    ({ target, spelling }): Array<[string, Target]> =>
+      !target.startsWith("subject.") ? [] : [[spelling.name, { kind: "stat", field: target.slice("subject.".length) as keyof Subject, unit: spelling.unit }]]
   ),
-  ...fitDialect.measurementList.map(({ name, spelling }): [string, Target] => [spelling.name, { kind: "length", index: measurementIndex(name), unit: UNITS.length }])
+  ...fitDialect.measurementList.map(({ name, spelling }): [string, Target] => [
+    spelling.name,
+    { kind: "length", index: measurementIndex(name), unit: UNITS.length }
+  ])
 ])
 
 // Where the walk notes how the lengths were read, and refuses them when they are plausible only in another unit.
@@ -244,7 +250,13 @@ export const decodeEstimationResultEither = (json: unknown, options?: DecodeOpti
   )
 }
 
-const FIT_TOKEN = { api: "fit", field: "estimation token", notA: "a token the fit service issued", required: "a fit estimation needs its estimation token", emptyIsNone: true } as const
+const FIT_TOKEN = {
+  api: "fit",
+  field: "estimation token",
+  notA: "a token the fit service issued",
+  required: "a fit estimation needs its estimation token",
+  emptyIsNone: true
+} as const
 // The fit dialect spells every subject stat (its test pins them to spec 03).
 const SUBJECT = {
   age: fitDialect.stats["subject.age"]!,
@@ -323,7 +335,8 @@ export interface Rejected {
 const rejected = (type: Proto3.EnumType, error: { readonly errorType?: string | number; readonly message?: string }, notes: BoundedNoteList): Rejected => {
   const wireValue = error.errorType ?? "ERROR_TYPE_UNSPECIFIED"
   const known = typeof wireValue === "string" && type.names.has(wireValue)
-  if (!known) notes.note("assumed", ["error", "errorType"], `errorType ${previewValue(wireValue)} is not in the ${type.name} enum: read as ERROR_TYPE_UNSPECIFIED`)
+  if (!known)
+    notes.note("assumed", ["error", "errorType"], `errorType ${previewValue(wireValue)} is not in the ${type.name} enum: read as ERROR_TYPE_UNSPECIFIED`)
   return { _tag: "Rejected", errorType: known ? wireValue : "ERROR_TYPE_UNSPECIFIED", wireValue, message: error.message || null, notes: notes.list() }
 }
 
@@ -350,9 +363,17 @@ export const decodeCreateSessionResponseEither = (json: unknown): Either.Either<
     const { support, error } = read.value
     if (error !== undefined) return rejected(Wire.CREATE_SESSION_ERROR_TYPE, error, notes)
     const raw = support!.supported ?? "SUPPORT_STATUS_UNSPECIFIED"
-    const status: Wire.SupportStatus = typeof raw === "string" && Wire.SUPPORT_STATUS.names.has(raw) ? (raw as Wire.SupportStatus) : "SUPPORT_STATUS_UNSPECIFIED"
+    const status: Wire.SupportStatus =
+      typeof raw === "string" && Wire.SUPPORT_STATUS.names.has(raw) ? (raw as Wire.SupportStatus) : "SUPPORT_STATUS_UNSPECIFIED"
     if (status !== raw) notes.note("assumed", ["support", "supported"], `${previewValue(raw)} is not a SupportStatus: read as SUPPORT_STATUS_UNSPECIFIED`)
-    return { _tag: "Support", status, supported: status === "SUPPORTED", sessionId: support!.sessionId || null, product: productOf(support!.productId), notes: notes.list() }
+    return {
+      _tag: "Support",
+      status,
+      supported: status === "SUPPORTED",
+      sessionId: support!.sessionId || null,
+      product: productOf(support!.productId),
+      notes: notes.list()
+    }
   })
 
 // --- Size documents -----------------------------------------------------------------------
@@ -364,7 +385,13 @@ export interface SizeContext {
 }
 
 const sizeDocument = (format: string, base: Path, init: Parameters<typeof makeSizeDocument>[0]): Either.Either<SizeDocument, DecodeError> =>
-  Either.mapLeft(makeSizeDocument(init), (v) => DecodeError.fromIssues(format, v.issues.map((i) => ({ ...i, path: [...base, ...i.path] })), v.omitted))
+  Either.mapLeft(makeSizeDocument(init), (v) =>
+    DecodeError.fromIssues(
+      format,
+      v.issues.map((i) => ({ ...i, path: [...base, ...i.path] })),
+      v.omitted
+    )
+  )
 
 const readRecommended = Proto3.reader(Wire.GetRecommendedSizeResponse, FORMATS.recommendedSize)
 
@@ -384,7 +411,12 @@ export const decodeRecommendedSizeResponseEither = (json: unknown, context: Size
       return Either.left(DecodeError.at(FORMATS.recommendedSize, read.locate(["recommendation", "recommendedSize"]), size, "a size label"))
     }
     return Either.map(
-      sizeDocument(FORMATS.recommendedSize, [], { estimationToken: context.estimationToken ?? null, product: context.product ?? null, recommendedSize: size, notes: notes.list() }),
+      sizeDocument(FORMATS.recommendedSize, [], {
+        estimationToken: context.estimationToken ?? null,
+        product: context.product ?? null,
+        recommendedSize: size,
+        notes: notes.list()
+      }),
       (document): Recommended => ({ _tag: "Recommended", document })
     )
   })

@@ -7,7 +7,7 @@
 import { Either } from "effect"
 import type { Path } from "@scanbridge/model"
 import { previewValue } from "@scanbridge/model/adapter"
-import { FitInputError, refuse } from "./errors.js"
+import { type FitInputError, refuse } from "./errors.js"
 import { COUNTRIES, CURRENCIES, LANGUAGES } from "./internal/iso.js"
 
 /** One line of the order: a SKU in one size, its unit price and how many were bought. */
@@ -106,7 +106,10 @@ export const epochMillis = (path: Path, value: unknown, what = "an order time"):
   }
   if (!Number.isInteger(ms)) return refuse(path, value, `expected whole milliseconds; send ${Math.round(ms)}`)
   if (ms > PURCHASE_MAX_CREATED_AT) {
-    for (const [unit, factor] of [["microseconds", 1e3], ["nanoseconds", 1e6]] as const) {
+    for (const [unit, factor] of [
+      ["microseconds", 1e3],
+      ["nanoseconds", 1e6]
+    ] as const) {
       const asMs = Math.round(ms / factor)
       if (asMs >= PURCHASE_SECONDS_THRESHOLD && asMs <= PURCHASE_MAX_CREATED_AT) {
         return refuse(path, value, `${shown} is after the year 9999 and looks like ${unit} since the Unix epoch (${iso(asMs)}); send milliseconds: ${asMs}`)
@@ -172,7 +175,11 @@ const item = (index: number, value: unknown): Either.Either<PurchaseItem, FitInp
     return refuse(["items", index], value, `expected an item {sku, brand, size, price, quantity}, got ${previewValue(value)}`)
   }
   const { brand, price, quantity, size, sku } = value as Record<string, unknown>
-  for (const [field, v] of [["sku", sku], ["brand", brand], ["size", size]] as const) {
+  for (const [field, v] of [
+    ["sku", sku],
+    ["brand", brand],
+    ["size", size]
+  ] as const) {
     const checked = nonEmptyString(at(field), v)
     if (Either.isLeft(checked)) return Either.left(checked.left)
   }

@@ -8,7 +8,7 @@
 import { Effect, Either } from "effect"
 import { HUMAN_RANGES, type Path, type Range, SYSTEMS_OF_MEASUREMENT, type SystemOfMeasurement } from "@scanbridge/model"
 import { isBase64, likelyUnitMistake, previewValue, startsAsJpeg } from "@scanbridge/model/adapter"
-import { FitInputError, refuse } from "./errors.js"
+import { type FitInputError, refuse } from "./errors.js"
 
 /**
  * The ranges the validators use: HUMAN_RANGES (height 500-2500 mm, weight 10000-200000 g,

@@ -50,9 +50,13 @@ const refusal = <A>(checked: Either.Either<A, FitInputError>): FitInputError => 
 describe("the client library's constructor options", () => {
   it("need clientKey and locale: a typed error where the library throws", () => {
     expect(Either.isRight(checkClientLibraryOptions({ clientKey: "org-1", locale: "en" }))).toBe(true)
-    expect(refusal(checkClientLibraryOptions({ locale: "en" })).message).toBe("clientKey: required: the client key, as a non-empty string (this one is missing)")
+    expect(refusal(checkClientLibraryOptions({ locale: "en" })).message).toBe(
+      "clientKey: required: the client key, as a non-empty string (this one is missing)"
+    )
     expect(refusal(checkClientLibraryOptions({ clientKey: "org-1" })).message).toBe("locale: required: one of the vendor's locales")
-    expect(refusal(checkClientLibraryOptions({ clientKey: "org-1", locale: "pt" })).message).toBe('locale: "pt" is not a locale the vendor accepts; did you mean pt-BR?')
+    expect(refusal(checkClientLibraryOptions({ clientKey: "org-1", locale: "pt" })).message).toBe(
+      'locale: "pt" is not a locale the vendor accepts; did you mean pt-BR?'
+    )
     expect(refusal(checkClientLibraryOptions({ clientKey: "org-1", locale: "en", scanShouldIncludeOverlay: "yes" })).path).toEqual(["scanShouldIncludeOverlay"])
     expect(refusal(checkClientLibraryOptions({ clientKey: "org-1", locale: "en", clientkey: "x" })).message).toContain("did you mean clientKey?")
     expect(refusal(checkClientLibraryOptions(null)).path).toEqual(["options"])
@@ -64,7 +68,8 @@ describe("the client library's constructor options", () => {
     expect(checkClientLibraryOptions(all)).toEqual(Either.right(all))
     // The loop below is not empty: the document requires these two.
     expect(VENDOR.constructorOptions.filter((o) => o.required).map((o) => o.name)).toEqual(["clientKey", "locale"])
-    for (const { name } of VENDOR.constructorOptions.filter((o) => o.required)) expect(refusal(checkClientLibraryOptions({ ...all, [name]: undefined })).path).toEqual([name])
+    for (const { name } of VENDOR.constructorOptions.filter((o) => o.required))
+      expect(refusal(checkClientLibraryOptions({ ...all, [name]: undefined })).path).toEqual([name])
   })
 
   it("never repeat the client key in an error", () => {
@@ -80,9 +85,11 @@ describe("the client library's constructor options", () => {
 describe("scan and selfie", () => {
   it("resolve with JPEG data URLs, each checked as a JPEG", () => {
     expect(checkScanCapture(SCAN)).toEqual(Either.right(SCAN))
-    expect(refusal(checkScanCapture({ front: JPEG, side: DATA_URL })).message).toContain("scan.front: expected a JPEG data URL: data:image/jpeg;base64, followed by the base64: prefix the base64")
+    expect(refusal(checkScanCapture({ front: JPEG, side: DATA_URL })).message).toContain(
+      "scan.front: expected a JPEG data URL: data:image/jpeg;base64, followed by the base64: prefix the base64"
+    )
     expect(refusal(checkScanCapture({ front: DATA_URL, side: "data:image/jpeg;base64,iVBORw0KGgo=" })).message).toBe(
-      'scan.side: not a JPEG: its bytes do not start with FF D8 FF'
+      "scan.side: not a JPEG: its bytes do not start with FF D8 FF"
     )
     expect(refusal(checkScanCapture({ front: DATA_URL })).path).toEqual(["scan", "side"])
   })
@@ -109,7 +116,16 @@ describe("scan and selfie", () => {
 
   it("take the options the document lists, with its values", () => {
     const names = (operation: Operation) => Object.keys(operation.options)
-    const scanOptions = { camera: {}, silhouette: "male", isDebuggerEnabled: true, screensToInclude: ["how-to-scan", "scan"], welcomeModal: false, isMirrored: true, hasHeader: false, hasActionsArea: false }
+    const scanOptions = {
+      camera: {},
+      silhouette: "male",
+      isDebuggerEnabled: true,
+      screensToInclude: ["how-to-scan", "scan"],
+      welcomeModal: false,
+      isMirrored: true,
+      hasHeader: false,
+      hasActionsArea: false
+    }
     expect(new Set(names(VENDOR.scan))).toEqual(new Set(Object.keys(scanOptions)))
     expect(checkScanConfig(scanOptions)).toEqual(Either.right(scanOptions))
     expect(refusal(checkScanConfig({ silhouette: "child" })).message).toBe('config.silhouette: expected one of male, female, got "child"')
@@ -150,7 +166,14 @@ describe("the product operations' spellings", () => {
     expect(checkIsProductSupportedParams({ brandId: "acme", garmentSKU: "TEE-1" })).toEqual(Either.right({ brandId: "acme", garmentSKU: "TEE-1" }))
     expect(refusal(checkIsProductSupportedParams({ brandId: "acme", garmentSku: "TEE-1" })).message).toContain("this operation spells it garmentSKU")
     expect(checkProductInfo([{ brandId: "acme", garmentSku: "tee-1" }])).toEqual(Either.right([{ brandId: "acme", garmentSku: "tee-1" }]))
-    expect(refusal(checkProductInfo([{ brandId: "acme", garmentSku: "a" }, { brandId: "acme", garmentSKU: "b" }])).path).toEqual(["productInfo", 1, "garmentSKU"])
+    expect(
+      refusal(
+        checkProductInfo([
+          { brandId: "acme", garmentSku: "a" },
+          { brandId: "acme", garmentSKU: "b" }
+        ])
+      ).path
+    ).toEqual(["productInfo", 1, "garmentSKU"])
     expect(refusal(checkProductInfo([])).path).toEqual(["productInfo"])
   })
 
@@ -173,7 +196,15 @@ describe("a scan into a fit photo estimation", () => {
     fc.assert(
       fc.property(humanStats(fc), (subject) => {
         const params = Either.getOrThrow(fitPhotoEstimationOf(SCAN, subject, { avatarType: "GLB" }))
-        expect(params).toEqual({ avatarType: "GLB", front: DATA_URL, side: DATA_URL, age: subject.age, gender: subject.gender, height: subject.heightMm, weight: subject.weightG })
+        expect(params).toEqual({
+          avatarType: "GLB",
+          front: DATA_URL,
+          side: DATA_URL,
+          age: subject.age,
+          gender: subject.gender,
+          height: subject.heightMm,
+          weight: subject.weightG
+        })
       })
     )
   })

@@ -1,7 +1,16 @@
 import { FetchHttpClient, type HttpClient } from "@effect/platform"
 import { describe, expect, it } from "@effect/vitest"
 import { ConfigProvider, Effect, Either, Layer, Logger, LogLevel } from "effect"
-import { DEMO_FIT_CLIENT_KEY, DEMO_PRODUCTS, Simulator, type SimulatorOptions, type SimulatorService, fitSizes, measurementsFor, onTestClock } from "@scanbridge/simulator"
+import {
+  DEMO_FIT_CLIENT_KEY,
+  DEMO_PRODUCTS,
+  Simulator,
+  type SimulatorOptions,
+  type SimulatorService,
+  fitSizes,
+  measurementsFor,
+  onTestClock
+} from "@scanbridge/simulator"
 import { ALL } from "@scanbridge/simulator"
 import { FitClient, type FitClientOptions, type FitClientService, type PurchaseOrder, decodeEstimationResultEither } from "../src/index.js"
 
@@ -35,8 +44,13 @@ const withFit = <A, E>(
 /** Runs an effect with its log lines captured. */
 const capturingLogs = <A, E, R>(effect: Effect.Effect<A, E, R>) => {
   const lines: Array<{ level: string; message: string }> = []
-  const logger = Logger.make(({ logLevel, message }) => void lines.push({ level: logLevel.label, message: String(Array.isArray(message) ? message.join(" ") : message) }))
-  return Effect.map(effect.pipe(Effect.provide(Logger.replace(Logger.defaultLogger, logger)), Logger.withMinimumLogLevel(LogLevel.Debug)), (a) => ({ result: a, lines }))
+  const logger = Logger.make(
+    ({ logLevel, message }) => void lines.push({ level: logLevel.label, message: String(Array.isArray(message) ? message.join(" ") : message) })
+  )
+  return Effect.map(effect.pipe(Effect.provide(Logger.replace(Logger.defaultLogger, logger)), Logger.withMinimumLogLevel(LogLevel.Debug)), (a) => ({
+    result: a,
+    lines
+  }))
 }
 
 const tokenOf = (sim: SimulatorService) => Effect.map(sim.fit.estimate(STATS), (r) => r.estimations.estimationToken!.token!)
@@ -87,7 +101,13 @@ describe("FitClient against the simulator", () => {
         expect(yield* client.isProductSupported(SCARF, "cs-1")).toMatchObject({ supported: false, status: "UNSUPPORTED" })
         expect(yield* client.isProductSupported({ brandId: "acme", garmentSku: "NOPE" }, "cs-1")).toMatchObject({ supported: false })
         const error = yield* Effect.flip(client.recommendedSize(yield* tokenOf(sim), SCARF))
-        expect(error).toMatchObject({ _tag: "FitRejectionError", reason: "ProductNotFound", endpoint: "GetRecommendedSize", wireValue: "PRODUCT_NOT_FOUND", status: 404 })
+        expect(error).toMatchObject({
+          _tag: "FitRejectionError",
+          reason: "ProductNotFound",
+          endpoint: "GetRecommendedSize",
+          wireValue: "PRODUCT_NOT_FOUND",
+          status: 404
+        })
         const empty = yield* Effect.flip(client.isProductSupported({ brandId: "", garmentSku: "TEE-001" }, "cs-1"))
         expect(empty).toMatchObject({ _tag: "FitRejectionError", reason: "InvalidProductId" })
       })
@@ -98,7 +118,12 @@ describe("FitClient against the simulator", () => {
     Effect.gen(function* () {
       for (const errorStatus of ["mapped", "ok"] as const) {
         const key = yield* withFit((client) => Effect.flip(client.isProductSupported(TEE, "cs-1")), { fit: { errorStatus } }, { clientKey: "ck_wrong" })
-        expect(key).toMatchObject({ _tag: "FitRejectionError", reason: "InvalidClientKey", endpoint: "CreateSession", status: errorStatus === "ok" ? 200 : 401 })
+        expect(key).toMatchObject({
+          _tag: "FitRejectionError",
+          reason: "InvalidClientKey",
+          endpoint: "CreateSession",
+          status: errorStatus === "ok" ? 200 : 401
+        })
         expect(JSON.stringify(key)).not.toContain("ck_wrong")
         const token = yield* withFit((client) => Effect.flip(client.recommendedSize("et_nope", TEE)), { fit: { errorStatus } })
         expect(token).toMatchObject({ _tag: "FitRejectionError", reason: "InvalidEstimationToken" })
@@ -210,7 +235,12 @@ describe("FitClient against the simulator", () => {
   it.live("reads its settings from config with layerConfig", () =>
     Effect.gen(function* () {
       const sim = yield* Simulator
-      const config = ConfigProvider.fromMap(new Map([["SCANBRIDGE_FIT_URL", `${sim.url}/fit/v2`], ["SCANBRIDGE_FIT_CLIENT_KEY", DEMO_FIT_CLIENT_KEY]]))
+      const config = ConfigProvider.fromMap(
+        new Map([
+          ["SCANBRIDGE_FIT_URL", `${sim.url}/fit/v2`],
+          ["SCANBRIDGE_FIT_CLIENT_KEY", DEMO_FIT_CLIENT_KEY]
+        ])
+      )
       const support = yield* Effect.flatMap(FitClient, (c) => c.isProductSupported(TEE, "cs-1")).pipe(
         Effect.provide(FitClient.layerConfig().pipe(Layer.provide(Layer.setConfigProvider(config))))
       )

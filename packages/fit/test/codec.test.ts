@@ -34,11 +34,9 @@ import * as Wire from "../src/wire.js"
 
 // --- Helpers ------------------------------------------------------------------------------
 
-const ok = <A, E>(result: Either.Either<A, E>): A =>
-  Either.getOrThrowWith(result, (e) => (e instanceof Error ? e : new Error(`unexpected Left: ${String(e)}`)))
+const ok = <A, E>(result: Either.Either<A, E>): A => Either.getOrThrowWith(result, (e) => (e instanceof Error ? e : new Error(`unexpected Left: ${String(e)}`)))
 
-const err = <A, E>(result: Either.Either<A, E>): E =>
-  Either.getOrThrowWith(Either.flip(result), (a) => new Error(`expected a Left, got ${JSON.stringify(a)}`))
+const err = <A, E>(result: Either.Either<A, E>): E => Either.getOrThrowWith(Either.flip(result), (a) => new Error(`expected a Left, got ${JSON.stringify(a)}`))
 
 const scanOf = (init: ScanInit): Scan => ok(makeScan(init))
 
@@ -648,7 +646,13 @@ describe("decodeCreateSessionResponseEither", () => {
   })
 
   it("reads an error without a type or message as ERROR_TYPE_UNSPECIFIED with no message", () => {
-    expect(createSession({ error: {} })).toEqual({ _tag: "Rejected", errorType: "ERROR_TYPE_UNSPECIFIED", wireValue: "ERROR_TYPE_UNSPECIFIED", message: null, notes: [] })
+    expect(createSession({ error: {} })).toEqual({
+      _tag: "Rejected",
+      errorType: "ERROR_TYPE_UNSPECIFIED",
+      wireValue: "ERROR_TYPE_UNSPECIFIED",
+      message: null,
+      notes: []
+    })
   })
 
   it("reads error_type with an aliased note", () => {
@@ -824,8 +828,28 @@ const FITTING = [
     result: {
       estimationToken: { token: "tok-9" },
       sizes: [
-        sizeItem("S", 0, 2, [["CHEST", -1.5], ["HIP", -0.5]], -1, 3),
-        sizeItem("M", 1, 1, [["CHEST", 0.5], ["DRESS_LENGTH", 0.25]], 0.25, 1),
+        sizeItem(
+          "S",
+          0,
+          2,
+          [
+            ["CHEST", -1.5],
+            ["HIP", -0.5]
+          ],
+          -1,
+          3
+        ),
+        sizeItem(
+          "M",
+          1,
+          1,
+          [
+            ["CHEST", 0.5],
+            ["DRESS_LENGTH", 0.25]
+          ],
+          0.25,
+          1
+        ),
         sizeItem("L", 2, 3, [["ELBOW_WIDTH", 2]], 1.5, 2)
       ],
       sizeGroups: []
@@ -833,7 +857,8 @@ const FITTING = [
   }
 ]
 
-const fitting = (json: unknown, products?: ReadonlyArray<ProductId>) => ok(decodeSizeFittingEither(json, products === undefined ? {} : { products })).map(checked)
+const fitting = (json: unknown, products?: ReadonlyArray<ProductId>) =>
+  ok(decodeSizeFittingEither(json, products === undefined ? {} : { products })).map(checked)
 
 describe("decodeSizeFittingEither", () => {
   it("maps the sizes, their fitting points and display names, and takes rank 1 as the recommended size", () => {
@@ -881,28 +906,26 @@ describe("decodeSizeFittingEither", () => {
     expect(noteAt(doc!.notes, "assumed", "[0].result.sizes[2].fittingPoints[0]").detail).toContain("ELBOW_WIDTH")
   })
 
-  it.each(
-    [
-      ["NECK_GIRTH", "Neck"],
-      ["SHOULDER_WIDTH", "Shoulders"],
-      ["SLEEVE_LENGTH_CENTER_BACK", "Sleeve"],
-      ["SLEEVE_LENGTH", "Sleeve"],
-      ["CHEST", "Chest Width"],
-      ["BODY_WIDTH", "Chest Width"],
-      ["WAIST", "Waist"],
-      ["HIP", "Hips"],
-      ["INSEAM", "Inseam"],
-      ["THIGH_GIRTH", "Thigh"],
-      ["DRESS_LENGTH", "Length"],
-      ["SKIRT_LENGTH", "Length"],
-      ["MINISKIRT_LENGTH", "Length"],
-      ["HALF_CALF_SKIRT_LENGTH", "Length"],
-      ["ANKLE_SKIRT_LENGTH", "Length"],
-      ["ANKLE_DRESS_LENGTH", "Length"],
-      ["BODY_LENGTH", "Length"],
-      ["UNDERBUST", "Underbust"]
-    ] as const
-  )("names the fitting point %s %j, as the catalogue does, with no note", (point, displayName) => {
+  it.each([
+    ["NECK_GIRTH", "Neck"],
+    ["SHOULDER_WIDTH", "Shoulders"],
+    ["SLEEVE_LENGTH_CENTER_BACK", "Sleeve"],
+    ["SLEEVE_LENGTH", "Sleeve"],
+    ["CHEST", "Chest Width"],
+    ["BODY_WIDTH", "Chest Width"],
+    ["WAIST", "Waist"],
+    ["HIP", "Hips"],
+    ["INSEAM", "Inseam"],
+    ["THIGH_GIRTH", "Thigh"],
+    ["DRESS_LENGTH", "Length"],
+    ["SKIRT_LENGTH", "Length"],
+    ["MINISKIRT_LENGTH", "Length"],
+    ["HALF_CALF_SKIRT_LENGTH", "Length"],
+    ["ANKLE_SKIRT_LENGTH", "Length"],
+    ["ANKLE_DRESS_LENGTH", "Length"],
+    ["BODY_LENGTH", "Length"],
+    ["UNDERBUST", "Underbust"]
+  ] as const)("names the fitting point %s %j, as the catalogue does, with no note", (point, displayName) => {
     expect(fittingPointDisplayName(point)).toBe(displayName)
     const [doc] = fitting([{ result: { sizes: [sizeItem("M", 0, 2, [[point, 0.5]])] } }])
     expect(doc!.sizes[0]!.fittingPoints).toEqual([{ point, displayName, tightness: 0.5 }])
@@ -940,10 +963,7 @@ describe("decodeSizeFittingEither", () => {
   })
 
   it("keeps each item's notes in its own document", () => {
-    const docs = fitting([
-      { result: { sizes: [sizeItem("S", 0, 1, [["KNEE", 0]])] } },
-      { result: { sizes: [sizeItem("M", 0, 2, [["WRIST", 1]])] } }
-    ])
+    const docs = fitting([{ result: { sizes: [sizeItem("S", 0, 1, [["KNEE", 0]])] } }, { result: { sizes: [sizeItem("M", 0, 2, [["WRIST", 1]])] } }])
     expect(kindsAndPaths(docs[0]!.notes).sort()).toEqual(
       [
         ["assumed", "[0].result.sizes"],
@@ -1181,7 +1201,12 @@ describe("properties", () => {
       )
       expect(decoded.measurementsMm).toEqual(rounded)
       const r = (v: number | null) => (v === null ? null : Math.round(v))
-      expect(decoded.subject).toEqual({ age: scan.subject.age, gender: scan.subject.gender, heightMm: r(scan.subject.heightMm), weightG: r(scan.subject.weightG) })
+      expect(decoded.subject).toEqual({
+        age: scan.subject.age,
+        gender: scan.subject.gender,
+        heightMm: r(scan.subject.heightMm),
+        weightG: r(scan.subject.weightG)
+      })
       expect(decoded.method).toBe(scan.method === null ? "selfie" : scan.method === "adjusted" ? "stats" : scan.method)
       const roundedPaths = [
         ...Object.entries(scan.measurementsMm)
@@ -1189,11 +1214,15 @@ describe("properties", () => {
           .map(([name]) => `measurementsMm.${name}`),
         ...(["heightMm", "weightG"] as const).filter((k) => scan.subject[k] !== null && !Number.isInteger(scan.subject[k])).map((k) => `subject.${k}`)
       ]
-      expect(encoded.notes.filter((n) => n.kind === "converted" && n.path !== "source.id" && n.path !== "method").map((n) => n.path).sort()).toEqual(roundedPaths.sort())
+      expect(
+        encoded.notes
+          .filter((n) => n.kind === "converted" && n.path !== "source.id" && n.path !== "method")
+          .map((n) => n.path)
+          .sort()
+      ).toEqual(roundedPaths.sort())
     },
     RUNS
   )
-
 
   it.prop(
     "every spelling of a CreateSession response decodes to the same outcome, apart from the aliased notes for its snake keys",
@@ -1246,7 +1275,16 @@ describe("values the canonical model cannot hold exactly", () => {
 
   it("checks the product count of a size fitting result and notes a product without a recommendation", () => {
     const fitting = [{ result: { sizes: [] } }]
-    expect(Either.isLeft(decodeSizeFittingEither(fitting, { products: [{ brandId: "a", garmentSku: "1" }, { brandId: "a", garmentSku: "2" }] }))).toBe(true)
+    expect(
+      Either.isLeft(
+        decodeSizeFittingEither(fitting, {
+          products: [
+            { brandId: "a", garmentSku: "1" },
+            { brandId: "a", garmentSku: "2" }
+          ]
+        })
+      )
+    ).toBe(true)
     const [doc] = ok(decodeSizeRecommendationsEither([{ recommendation: {} }], {}))
     expect(doc!.recommendedSize).toBeNull()
     expect(doc!.notes).toEqual([{ kind: "assumed", path: "[0].recommendation", detail: "no recommended size for this product: recorded as null" }])
@@ -1257,9 +1295,15 @@ describe("isDecimal", () => {
   it("accepts exactly what /^-?\\d+(\\.\\d+)?$/ accepts", () => {
     const chars = fc.constantFrom("0", "1", "9", "-", ".", "e", " ", "x", "")
     fc.assert(
-      fc.property(fc.oneof(fc.array(chars, { maxLength: 8 }).map((c) => c.join("")), fc.string()), (s) => {
-        expect(isDecimal(s)).toBe(/^-?\d+(\.\d+)?$/.test(s))
-      }),
+      fc.property(
+        fc.oneof(
+          fc.array(chars, { maxLength: 8 }).map((c) => c.join("")),
+          fc.string()
+        ),
+        (s) => {
+          expect(isDecimal(s)).toBe(/^-?\d+(\.\d+)?$/.test(s))
+        }
+      ),
       { numRuns: 5_000 }
     )
   })
@@ -1309,7 +1353,9 @@ describe("lengths and their units", () => {
     const scan = ok(decodeEstimationResultEither(withItems(HEIGHT_1640, item("HIP_GIRTH", "35.55"), item("WAIST_GIRTH", "27.6")), { lengthUnit: "in" }))
     expect(scan.measurementsMm.hipGirth).toBeCloseTo(902.97, 6)
     expect(scan.subject.heightMm).toBe(1640)
-    expect(noteAt(scan.notes, "assumed", LENGTHS).detail).toBe('lengths read as inches, as the caller said (lengthUnit "in"), where the record states millimetres')
+    expect(noteAt(scan.notes, "assumed", LENGTHS).detail).toBe(
+      'lengths read as inches, as the caller said (lengthUnit "in"), where the record states millimetres'
+    )
     // auto reads the record's own unit.
     expect(err(decodeEstimationResultEither(withItems(HEIGHT_1640, item("HIP_GIRTH", "35.55")), { lengthUnit: "auto" })).message).toContain("--length-unit in")
   })
@@ -1380,7 +1426,17 @@ describe("lengths and their units: properties", () => {
       expect(Object.keys(read.measurementsMm).sort()).toEqual([...names].sort())
       for (const n of names) expect(Math.abs(read.measurementsMm[n]! - scan.measurementsMm[n]!)).toBeLessThanOrEqual(FACTOR[unit] * 0.00005 + 1e-9)
       const converted = read.notes.filter((n) => n.kind === "converted" && n.path === LENGTHS)
-      expect(converted).toEqual(unit === "mm" || names.length === 0 ? [] : [{ kind: "converted", path: LENGTHS, detail: `${names.length} length(s) stated in ${unit === "cm" ? "centimetres" : "inches"}, converted to millimetres` }])
+      expect(converted).toEqual(
+        unit === "mm" || names.length === 0
+          ? []
+          : [
+              {
+                kind: "converted",
+                path: LENGTHS,
+                detail: `${names.length} length(s) stated in ${unit === "cm" ? "centimetres" : "inches"}, converted to millimetres`
+              }
+            ]
+      )
       expect(read.notes.some((n) => n.detail.includes("kept as read"))).toBe(false)
     },
     RUNS

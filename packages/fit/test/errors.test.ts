@@ -23,15 +23,26 @@ const fields = fc.record({
 })
 
 describe("FitRejectionError", () => {
-  it.prop("is the one error of every documented errorType, its reason the type's and its fields as given (property)", [fc.constantFrom(...REASONS), fields], ([[errorType, reason], given]) => {
-    const error = rejection(errorType, given)
-    expect(error).toBeInstanceOf(FitRejectionError)
-    expect(error).toMatchObject({ _tag: "FitRejectionError", reason, ...given })
-  })
+  it.prop(
+    "is the one error of every documented errorType, its reason the type's and its fields as given (property)",
+    [fc.constantFrom(...REASONS), fields],
+    ([[errorType, reason], given]) => {
+      const error = rejection(errorType, given)
+      expect(error).toBeInstanceOf(FitRejectionError)
+      expect(error).toMatchObject({ _tag: "FitRejectionError", reason, ...given })
+    }
+  )
 
   it.prop(
     "gives any other errorType, a number or an inherited name, the reason Unspecified (property)",
-    [fc.oneof(fc.string().filter((s) => !NAMED.has(s)), fc.integer(), fc.constantFrom("toString", "__proto__", "constructor")), fields],
+    [
+      fc.oneof(
+        fc.string().filter((s) => !NAMED.has(s)),
+        fc.integer(),
+        fc.constantFrom("toString", "__proto__", "constructor")
+      ),
+      fields
+    ],
     ([errorType, given]) => {
       expect(rejection(errorType, given)).toMatchObject({ _tag: "FitRejectionError", reason: "Unspecified", ...given })
     }

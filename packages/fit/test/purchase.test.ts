@@ -72,16 +72,7 @@ describe("buildPurchase: the request", () => {
   it("is the spec's JSON body: the client key first, then the order, in the table's order", () => {
     const request = built(ORDER)
     expect(request).toEqual({ clientKey: KEY, ...ORDER })
-    expect(Object.keys(request)).toEqual([
-      "clientKey",
-      "clientSessionId",
-      "orderId",
-      "items",
-      "createdAt",
-      "currency",
-      "countryCode",
-      "languageCode"
-    ])
+    expect(Object.keys(request)).toEqual(["clientKey", "clientSessionId", "orderId", "items", "createdAt", "currency", "countryCode", "languageCode"])
     expect(Object.keys(request.items[0]!)).toEqual(["sku", "brand", "size", "price", "quantity"])
     expect(JSON.parse(JSON.stringify(request))).toEqual(request)
   })
@@ -185,9 +176,7 @@ describe("buildPurchase: refusals", () => {
     const error = refused(withOrder({ createdAt: 1_714_564_800 }))
     expect(error.path).toEqual(["createdAt"])
     expect(error.value).toBe(1_714_564_800)
-    expect(error.message).toBe(
-      "createdAt: 1714564800 looks like seconds since the Unix epoch (2024-05-01T12:00:00.000Z); send milliseconds: 1714564800000"
-    )
+    expect(error.message).toBe("createdAt: 1714564800 looks like seconds since the Unix epoch (2024-05-01T12:00:00.000Z); send milliseconds: 1714564800000")
     // Fractional seconds (Python's time.time()) and the values next to the boundary.
     expect(refused(withOrder({ createdAt: 1_714_564_800.123 })).message).toContain("send milliseconds: 1714564800123")
     expect(refused(withOrder({ createdAt: PURCHASE_SECONDS_THRESHOLD - 1 })).message).toContain("send milliseconds: 99999999999000")
@@ -213,9 +202,7 @@ describe("buildPurchase: refusals", () => {
   })
 
   it("refuses createdAt after the year 9999, with a hint for microseconds and nanoseconds", () => {
-    expect(refused(withOrder({ createdAt: 1e21 })).message).toBe(
-      "createdAt: 1e+21 is after the year 9999 in milliseconds since the Unix epoch"
-    )
+    expect(refused(withOrder({ createdAt: 1e21 })).message).toBe("createdAt: 1e+21 is after the year 9999 in milliseconds since the Unix epoch")
     // Just past the end, read as microseconds, is 1978.
     expect(refused(withOrder({ createdAt: PURCHASE_MAX_CREATED_AT + 1 })).message).toBe(
       "createdAt: 253402300800000 is after the year 9999 and looks like microseconds since the Unix epoch (1978-01-11T21:31:40.800Z); send milliseconds: 253402300800"
@@ -268,9 +255,7 @@ describe("buildPurchase: refusals", () => {
   })
 
   it("refuses a language outside ISO 639-1, with the lower-case, current or bare code", () => {
-    expect(refused(withOrder({ languageCode: "DE" })).message).toBe(
-      'languageCode: "DE" is not an ISO 639-1 code as written: codes are lower case; use de'
-    )
+    expect(refused(withOrder({ languageCode: "DE" })).message).toBe('languageCode: "DE" is not an ISO 639-1 code as written: codes are lower case; use de')
     expect(refused(withOrder({ languageCode: "iw" })).message).toBe('languageCode: "iw" is not an assigned ISO 639-1 code; use he')
     expect(refused(withOrder({ languageCode: "en-US" })).message).toBe(
       'languageCode: "en-US" is a locale tag; the field takes the ISO 639-1 code alone: use en'
@@ -287,7 +272,10 @@ describe("buildPurchase: refusals", () => {
     const everythingWrong = withOrder({
       clientSessionId: "",
       orderId: "",
-      items: [{ ...ITEM, price: -1, quantity: 0 }, { ...ITEM, sku: "" }],
+      items: [
+        { ...ITEM, price: -1, quantity: 0 },
+        { ...ITEM, sku: "" }
+      ],
       createdAt: 1,
       currency: "eur",
       countryCode: "de",
@@ -298,7 +286,15 @@ describe("buildPurchase: refusals", () => {
     expect(refused({ ...everythingWrong, clientSessionId: "s" }).path).toEqual(["orderId"])
     const fromItems = { ...everythingWrong, clientSessionId: "s", orderId: "o" }
     expect(refused(fromItems).path).toEqual(["items", 0, "price"])
-    expect(refused({ ...fromItems, items: [{ ...ITEM, quantity: 0 }, { ...ITEM, sku: "" }] }).path).toEqual(["items", 0, "quantity"])
+    expect(
+      refused({
+        ...fromItems,
+        items: [
+          { ...ITEM, quantity: 0 },
+          { ...ITEM, sku: "" }
+        ]
+      }).path
+    ).toEqual(["items", 0, "quantity"])
     expect(refused({ ...fromItems, items: [ITEM, { ...ITEM, sku: "", quantity: 0 }] }).path).toEqual(["items", 1, "sku"])
     const fromCreatedAt = { ...fromItems, items: [ITEM] }
     expect(refused(fromCreatedAt).path).toEqual(["createdAt"])

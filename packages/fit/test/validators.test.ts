@@ -122,9 +122,7 @@ describe("validatePhotoEstimation", () => {
       value: 164,
       message: "height: 164 is outside 500 to 2500 mm; 164 looks like centimetres (send 1640)"
     })
-    expect(refusal(validatePhotoEstimation(photo({ height: 1.64 }))).message).toBe(
-      "height: 1.64 is outside 500 to 2500 mm; 1.64 looks like metres (send 1640)"
-    )
+    expect(refusal(validatePhotoEstimation(photo({ height: 1.64 }))).message).toBe("height: 1.64 is outside 500 to 2500 mm; 1.64 looks like metres (send 1640)")
     expect(refusal(validatePhotoEstimation(photo({ height: 65 }))).message).toContain("65 looks like centimetres (send 650) or inches (send 1651)")
     expect(refusal(validatePhotoEstimation(photo({ height: 499 }))).message).toBe("height: 499 is outside 500 to 2500 mm")
     expect(refusal(validatePhotoEstimation(photo({ height: 2501 }))).message).toBe("height: 2501 is outside 500 to 2500 mm")
@@ -283,9 +281,7 @@ describe("validateSelfieEstimation", () => {
       expect(p.bodyType).toBe("CURVY")
       expect(logs).toHaveLength(1)
       expect(logs[0]!.level).toBe(LogLevel.Warning)
-      expect(logs[0]!.text).toBe(
-        "getFitSelfieEstimation: bodyType CURVY is ignored because weight is given (80000 g); it is dropped from the request"
-      )
+      expect(logs[0]!.text).toBe("getFitSelfieEstimation: bodyType CURVY is ignored because weight is given (80000 g); it is dropped from the request")
     })
   )
 

@@ -40,8 +40,11 @@ export const Auth = {
   /** A header on every request (`Authorization`): redacted in spans whatever its name. */
   header: (name: string, value: Redacted.Redacted<string> | string): Auth<never> => ({ _tag: "Header", name, value: redactedOf(value) }),
   /** `Authorization: Bearer <token>`. */
-  bearer: (token: Redacted.Redacted<string> | string): Auth<never> =>
-    ({ _tag: "Header", name: "Authorization", value: Redacted.make(`Bearer ${Redacted.value(redactedOf(token))}`) }),
+  bearer: (token: Redacted.Redacted<string> | string): Auth<never> => ({
+    _tag: "Header",
+    name: "Authorization",
+    value: Redacted.make(`Bearer ${Redacted.value(redactedOf(token))}`)
+  }),
   /** A field of every request body (`clientKey`). */
   bodyField: <F extends string>(field: F, value: Redacted.Redacted<string> | string): Auth<F> => ({ _tag: "BodyField", field, value: redactedOf(value) }),
   /**
@@ -166,7 +169,11 @@ const RETRY_AFTER = new Set([429, 503])
 
 // An attempt's failure, with what the retry policy needs to know about it.
 class Failed<Err> {
-  constructor(readonly error: Err, readonly transient: boolean, readonly retryAfterMs: number | undefined) {}
+  constructor(
+    readonly error: Err,
+    readonly transient: boolean,
+    readonly retryAfterMs: number | undefined
+  ) {}
 }
 
 /** The `message` of a JSON error body (`{"message": "..."}`), or null when it has none. */
@@ -201,8 +208,7 @@ const describeBody = (body: unknown): string => {
 
 export const make = <F extends string = never, E = ApiStatusError>(
   options: ApiClientOptions<F, E>
-): Effect.Effect<ApiClient<F, E>, never, HttpClient.HttpClient> =>
-  Effect.map(HttpClient.HttpClient, (base) => build(options, base))
+): Effect.Effect<ApiClient<F, E>, never, HttpClient.HttpClient> => Effect.map(HttpClient.HttpClient, (base) => build(options, base))
 
 const build = <F extends string, E>(options: ApiClientOptions<F, E>, base: HttpClient.HttpClient): ApiClient<F, E> => {
   const api = options.api
@@ -214,9 +220,7 @@ const build = <F extends string, E>(options: ApiClientOptions<F, E>, base: HttpC
   const maxRetryAfter = Duration.toMillis(options.retry?.maxRetryAfter ?? DEFAULT_MAX_RETRY_AFTER)
   const backoff = retrySchedule(options.retry)
   const errorBodies = options.errorBodies ?? "status"
-  const classify =
-    options.classify ??
-    ((r: FailedResponse) => new ApiStatusError(statusErrorFields(r, `: ${describeBody(r.body)}`)) as E)
+  const classify = options.classify ?? ((r: FailedResponse) => new ApiStatusError(statusErrorFields(r, `: ${describeBody(r.body)}`)) as E)
   const secretKeys = [...(options.redactedQueryKeys ?? []), ...(auth?._tag === "Param" ? [auth.field] : [])]
   const secretHeaders = [...(options.redactedHeaders ?? []), ...(auth?._tag === "Header" ? [auth.name] : [])]
   const http = base.pipe(
@@ -247,14 +251,24 @@ const build = <F extends string, E>(options: ApiClientOptions<F, E>, base: HttpC
 
   // The wire body, with the credential put in only after the schema has encoded the rest: an
   // encoding error's message quotes the value it refused.
-  const encodeBody = (body: Body, method: string, url: string): Effect.Effect<(r: HttpClientRequest.HttpClientRequest) => HttpClientRequest.HttpClientRequest, ApiEncodeError> => {
+  const encodeBody = (
+    body: Body,
+    method: string,
+    url: string
+  ): Effect.Effect<(r: HttpClientRequest.HttpClientRequest) => HttpClientRequest.HttpClientRequest, ApiEncodeError> => {
     switch (body._tag) {
       case "Json":
       case "Form": {
         const placeholder = auth !== undefined && auth._tag !== "Header" ? { [auth.field]: REDACTED } : {}
         return Schema.encode(body.schema)({ ...body.value, ...placeholder }).pipe(
           Effect.mapError(
-            (e) => new ApiEncodeError({ api, method, url, message: `${method} ${url}: the request body does not match its wire schema: ${ParseResult.TreeFormatter.formatErrorSync(e)}` })
+            (e) =>
+              new ApiEncodeError({
+                api,
+                method,
+                url,
+                message: `${method} ${url}: the request body does not match its wire schema: ${ParseResult.TreeFormatter.formatErrorSync(e)}`
+              })
           ),
           Effect.map((encoded) => {
             const json = auth !== undefined && auth._tag !== "Header" ? { ...(encoded as object), [auth.field]: Redacted.value(auth.value) } : encoded
@@ -281,10 +295,7 @@ const build = <F extends string, E>(options: ApiClientOptions<F, E>, base: HttpC
     const shown = redactUrl(url, secretKeys)
     const headers: Record<string, Secretable> = { ...call.headers, "user-agent": userAgent(api) }
     if (auth?._tag === "Header") headers[auth.name] = auth.value
-    const hidden = [
-      ...secretHeaders,
-      ...Object.entries(headers).flatMap(([name, value]) => (Redacted.isRedacted(value) ? [name] : []))
-    ]
+    const hidden = [...secretHeaders, ...Object.entries(headers).flatMap(([name, value]) => (Redacted.isRedacted(value) ? [name] : []))]
 
     // An error page may echo the request (a proxy's 502 showing the URL): what an error quotes
     // of a body has this call's secrets cut out.
@@ -345,15 +356,21 @@ const build = <F extends string, E>(options: ApiClientOptions<F, E>, base: HttpC
       request: HttpClientRequest.HttpClientRequest,
       at: URL,
       hops: number
-    ): Effect.Effect<{ response: HttpClientResponse.HttpClientResponse; text: string }, HttpClientError.HttpClientError | ApiRedirectError | ApiResponseTooLargeError> =>
+    ): Effect.Effect<
+      { response: HttpClientResponse.HttpClientResponse; text: string },
+      HttpClientError.HttpClientError | ApiRedirectError | ApiResponseTooLargeError
+    > =>
       Effect.flatMap(http.execute(request), (response) =>
-        Effect.flatMap(readLimited(response, maxResponseBytes, () => tooLarge(response.status)), (text) => {
-          if (response.status !== 0 && (response.status < 300 || response.status > 399)) return Effect.succeed({ response, text })
-          return Either.match(redirected(response.status, response.headers["location"], at, hops), {
-            onLeft: Effect.fail,
-            onRight: (next) => exchange(HttpClientRequest.setUrl(request, next), next, hops + 1)
-          })
-        })
+        Effect.flatMap(
+          readLimited(response, maxResponseBytes, () => tooLarge(response.status)),
+          (text) => {
+            if (response.status !== 0 && (response.status < 300 || response.status > 399)) return Effect.succeed({ response, text })
+            return Either.match(redirected(response.status, response.headers["location"], at, hops), {
+              onLeft: Effect.fail,
+              onRight: (next) => exchange(HttpClientRequest.setUrl(request, next), next, hops + 1)
+            })
+          }
+        )
       )
 
     const attempt = (request: HttpClientRequest.HttpClientRequest): Effect.Effect<A, Failed<Err>> =>
@@ -458,6 +475,10 @@ const build = <F extends string, E>(options: ApiClientOptions<F, E>, base: HttpC
     form: (schema, value) => ({ _tag: "Form", schema: schema as unknown as Schema.Schema<unknown, unknown>, value: value as Record<string, unknown> }),
     multipart: (fields) => ({ _tag: "Multipart", fields }),
     withAuth: (next) => build({ ...options, auth: next }, base),
-    redactedUrl: (path, query = {}) => Either.getOrElse(Either.try(() => redactUrl(urlOf(path, query), secretKeys)), () => `${root}${path}`)
+    redactedUrl: (path, query = {}) =>
+      Either.getOrElse(
+        Either.try(() => redactUrl(urlOf(path, query), secretKeys)),
+        () => `${root}${path}`
+      )
   }
 }

@@ -24,22 +24,22 @@ export const statusFields = {
 }
 
 /** No response: connection refused or reset, DNS, a body cut short. `cause` is the socket's error. */
-export class ApiTransportError extends Schema.TaggedError<ApiTransportError>("@scanbridge/http/ApiTransportError")(
-  "ApiTransportError",
-  { ...requestFields, cause: Schema.optionalWith(Schema.Defect, { exact: true }) }
-) {}
+export class ApiTransportError extends Schema.TaggedError<ApiTransportError>("@scanbridge/http/ApiTransportError")("ApiTransportError", {
+  ...requestFields,
+  cause: Schema.optionalWith(Schema.Defect, { exact: true })
+}) {}
 
 /** No complete response within the client's timeout. A create that timed out may have created. */
-export class ApiTimeoutError extends Schema.TaggedError<ApiTimeoutError>("@scanbridge/http/ApiTimeoutError")(
-  "ApiTimeoutError",
-  { ...requestFields, timeoutMs: Schema.Number }
-) {}
+export class ApiTimeoutError extends Schema.TaggedError<ApiTimeoutError>("@scanbridge/http/ApiTimeoutError")("ApiTimeoutError", {
+  ...requestFields,
+  timeoutMs: Schema.Number
+}) {}
 
 /** A status outside 2xx that the API's own classification does not name. */
-export class ApiStatusError extends Schema.TaggedError<ApiStatusError>("@scanbridge/http/ApiStatusError")(
-  "ApiStatusError",
-  { ...statusFields, cause: Schema.optionalWith(Schema.Defect, { exact: true }) }
-) {}
+export class ApiStatusError extends Schema.TaggedError<ApiStatusError>("@scanbridge/http/ApiStatusError")("ApiStatusError", {
+  ...statusFields,
+  cause: Schema.optionalWith(Schema.Defect, { exact: true })
+}) {}
 
 /**
  * A redirect the client does not follow: any of a call other than GET (a POST's body and
@@ -49,10 +49,11 @@ export class ApiStatusError extends Schema.TaggedError<ApiStatusError>("@scanbri
  * pointed, its secret query values redacted, absent when the response gave none or the runtime
  * hid it (`status` 0: a browser's fetch shows no redirect it does not follow).
  */
-export class ApiRedirectError extends Schema.TaggedError<ApiRedirectError>("@scanbridge/http/ApiRedirectError")(
-  "ApiRedirectError",
-  { ...requestFields, status: Schema.Number, location: Schema.optionalWith(Schema.String, { exact: true }) }
-) {}
+export class ApiRedirectError extends Schema.TaggedError<ApiRedirectError>("@scanbridge/http/ApiRedirectError")("ApiRedirectError", {
+  ...requestFields,
+  status: Schema.Number,
+  location: Schema.optionalWith(Schema.String, { exact: true })
+}) {}
 
 /**
  * A response body longer than the client's `maxResponseBytes`: reading stopped there, whatever
@@ -64,10 +65,7 @@ export class ApiResponseTooLargeError extends Schema.TaggedError<ApiResponseTooL
 ) {}
 
 /** A request body its wire schema refuses: nothing was sent. */
-export class ApiEncodeError extends Schema.TaggedError<ApiEncodeError>("@scanbridge/http/ApiEncodeError")(
-  "ApiEncodeError",
-  requestFields
-) {}
+export class ApiEncodeError extends Schema.TaggedError<ApiEncodeError>("@scanbridge/http/ApiEncodeError")("ApiEncodeError", requestFields) {}
 
 /** What any call of an ApiClient can fail with, besides its API's classification and decoding. */
 export type ApiError = ApiTransportError | ApiTimeoutError | ApiStatusError | ApiRedirectError | ApiResponseTooLargeError | ApiEncodeError

@@ -118,7 +118,9 @@ describe("ApiClient", () => {
     Effect.gen(function* () {
       const server = yield* scriptedServer(["hang"])
       const client = yield* clientOf(server.url, { timeout: "30 seconds" })
-      const fiber = yield* Effect.fork(client.execute({ method: "POST", path: "/things", idempotent: false, onTimeout: "the thing may exist", decode: decodeEcho }))
+      const fiber = yield* Effect.fork(
+        client.execute({ method: "POST", path: "/things", idempotent: false, onTimeout: "the thing may exist", decode: decodeEcho })
+      )
       yield* until(() => server.received.length === 1)
       expect(yield* nextSleep()).toBe(30_000)
       yield* TestClock.adjust("29 seconds")
@@ -146,7 +148,10 @@ describe("ApiClient", () => {
 
   it.scoped("waits a 429's Retry-After in seconds, then retries a call that may be repeated", () =>
     Effect.gen(function* () {
-      const server = yield* scriptedServer([{ status: 429, headers: { "retry-after": "7" } }, { status: 200, body: { ok: true } }])
+      const server = yield* scriptedServer([
+        { status: 429, headers: { "retry-after": "7" } },
+        { status: 200, body: { ok: true } }
+      ])
       const client = yield* clientOf(server.url, { timeout: "1 hour" })
       const fiber = yield* Effect.fork(client.execute({ method: "GET", path: "/", idempotent: true, decode: decodeEcho }))
       yield* until(() => server.received.length === 1)
@@ -163,7 +168,10 @@ describe("ApiClient", () => {
     Effect.gen(function* () {
       const now = yield* Clock.currentTimeMillis
       const date = new Date(Math.ceil(now / 1000) * 1000 + 5_000).toUTCString()
-      const server = yield* scriptedServer([{ status: 503, headers: { "retry-after": date } }, { status: 200, body: { ok: true } }])
+      const server = yield* scriptedServer([
+        { status: 503, headers: { "retry-after": date } },
+        { status: 200, body: { ok: true } }
+      ])
       const client = yield* clientOf(server.url, { timeout: "1 hour" })
       const fiber = yield* Effect.fork(client.execute({ method: "GET", path: "/", idempotent: true, decode: decodeEcho }))
       yield* until(() => server.received.length === 1)
@@ -176,7 +184,10 @@ describe("ApiClient", () => {
 
   it.scoped("never retries a call that may not be repeated: the 429 and its Retry-After come back at once", () =>
     Effect.gen(function* () {
-      const server = yield* scriptedServer([{ status: 429, headers: { "retry-after": "7" }, body: { message: "slow down" } }, { status: 200, body: { ok: true } }])
+      const server = yield* scriptedServer([
+        { status: 429, headers: { "retry-after": "7" }, body: { message: "slow down" } },
+        { status: 200, body: { ok: true } }
+      ])
       const client = yield* clientOf(server.url)
       const error = yield* Effect.flip(client.execute({ method: "POST", path: "/scans", idempotent: false, decode: decodeEcho }))
       expect(error).toMatchObject({ _tag: "ApiStatusError", status: 429, retryAfterMs: 7_000 })
@@ -187,7 +198,10 @@ describe("ApiClient", () => {
 
   it.scoped("does not hold a call for a Retry-After beyond maxRetryAfter", () =>
     Effect.gen(function* () {
-      const server = yield* scriptedServer([{ status: 503, headers: { "retry-after": "3600" } }, { status: 200, body: { ok: true } }])
+      const server = yield* scriptedServer([
+        { status: 503, headers: { "retry-after": "3600" } },
+        { status: 200, body: { ok: true } }
+      ])
       const client = yield* clientOf(server.url, { retry: { times: 3, maxRetryAfter: "30 seconds" } })
       const error = yield* Effect.flip(client.execute({ method: "GET", path: "/", idempotent: true, decode: decodeEcho }))
       expect(error).toMatchObject({ _tag: "ApiStatusError", status: 503, retryAfterMs: 3_600_000 })
@@ -207,12 +221,17 @@ describe("ApiClient", () => {
   it.scoped("puts a parameter credential in the query of a GET and in the body of a POST, and shows it in neither error", () =>
     Effect.gen(function* () {
       const secret = "cl_secret_value"
-      const server = yield* scriptedServer([{ status: 200, body: { ok: true } }, { status: 500, body: { message: "boom" } }])
+      const server = yield* scriptedServer([
+        { status: 200, body: { ok: true } },
+        { status: 500, body: { message: "boom" } }
+      ])
       const client = yield* clientOf(server.url, { auth: ApiClient.Auth.param("key", secret), retry: { times: 0 } })
       yield* client.execute({ method: "GET", path: "/a", query: { lang: "en" }, idempotent: true, decode: decodeEcho })
       expect(server.received[0]!.url).toBe(`/a?lang=en&key=${secret}`)
       const Form = Schema.Struct({ key: Schema.String, height: Schema.NumberFromString })
-      const error = yield* Effect.flip(client.execute({ method: "POST", path: "/b", body: client.form(Form, { height: 1700 }), idempotent: false, decode: decodeEcho }))
+      const error = yield* Effect.flip(
+        client.execute({ method: "POST", path: "/b", body: client.form(Form, { height: 1700 }), idempotent: false, decode: decodeEcho })
+      )
       expect(Object.fromEntries(new URLSearchParams(server.received[1]!.body))).toEqual({ height: "1700", key: secret })
       expect(error).toMatchObject({ _tag: "ApiStatusError", url: `${server.url}/b` })
       expect(client.redactedUrl("/a", { key: "x", lang: "en" })).toBe(`${server.url}/a?key=<redacted>&lang=en`)
@@ -222,7 +241,10 @@ describe("ApiClient", () => {
   it.scoped("cuts the credential out of an error page that echoes it", () =>
     Effect.gen(function* () {
       const secret = "cl_echoed_secret"
-      const server = yield* scriptedServer([{ status: 502, body: `bad gateway for /a?key=${secret}` }, { status: 400, body: { message: `unknown key ${secret}` } }])
+      const server = yield* scriptedServer([
+        { status: 502, body: `bad gateway for /a?key=${secret}` },
+        { status: 400, body: { message: `unknown key ${secret}` } }
+      ])
       const client = yield* clientOf(server.url, { auth: ApiClient.Auth.param("key", secret), retry: { times: 0 } })
       const page = yield* Effect.flip(client.execute({ method: "GET", path: "/a", idempotent: true, decode: decodeEcho }))
       expect(page.message).toContain("bad gateway for /a?key=<redacted>")
@@ -237,7 +259,9 @@ describe("ApiClient", () => {
       const server = yield* scriptedServer([{ status: 200, body: { ok: true } }])
       const client = yield* clientOf(server.url, { auth: ApiClient.Auth.bodyField("key", secret) })
       const Body = Schema.Struct({ key: Schema.String, id: Schema.String.pipe(Schema.maxLength(3)) })
-      const error = yield* Effect.flip(client.execute({ method: "POST", path: "/", body: client.json(Body, { id: "toolong" }), idempotent: false, decode: decodeEcho }))
+      const error = yield* Effect.flip(
+        client.execute({ method: "POST", path: "/", body: client.json(Body, { id: "toolong" }), idempotent: false, decode: decodeEcho })
+      )
       expect(error._tag).toBe("ApiEncodeError")
       expect(error.message).toContain("toolong")
       expect(JSON.stringify(error) + error.message).not.toContain(secret)
@@ -255,7 +279,14 @@ describe("ApiClient's limit on response bodies", () => {
         const server = yield* streamingServer(64 * MiB, { contentLength })
         const client = yield* clientOf(server.url, { maxResponseBytes: MiB, auth: ApiClient.Auth.param("key", "cl_secret_value") })
         const error = yield* Effect.flip(client.execute({ method: "GET", path: "/big", query: { lang: "en" }, idempotent: true, decode: decodeEcho }))
-        expect(error).toMatchObject({ _tag: "ApiResponseTooLargeError", api: "test", method: "GET", status: 200, maxBytes: MiB, url: `${server.url}/big?lang=en&key=<redacted>` })
+        expect(error).toMatchObject({
+          _tag: "ApiResponseTooLargeError",
+          api: "test",
+          method: "GET",
+          status: 200,
+          maxBytes: MiB,
+          url: `${server.url}/big?lang=en&key=<redacted>`
+        })
         expect(error.message).toContain(`GET ${server.url}/big?lang=en&key=<redacted>`)
         expect(error.message).toContain(`${MiB} bytes`)
         expect(JSON.stringify(error) + error.message).not.toContain("cl_secret_value")
@@ -271,8 +302,12 @@ describe("ApiClient's limit on response bodies", () => {
       const body = { ok: true }
       const size = JSON.stringify(body).length
       const server = yield* scriptedServer([{ status: 200, body }])
-      expect(yield* (yield* clientOf(server.url, { maxResponseBytes: size })).execute({ method: "GET", path: "/", idempotent: true, decode: decodeEcho })).toEqual(body)
-      const error = yield* Effect.flip((yield* clientOf(server.url, { maxResponseBytes: size - 1 })).execute({ method: "GET", path: "/", idempotent: true, decode: decodeEcho }))
+      expect(
+        yield* (yield* clientOf(server.url, { maxResponseBytes: size })).execute({ method: "GET", path: "/", idempotent: true, decode: decodeEcho })
+      ).toEqual(body)
+      const error = yield* Effect.flip(
+        (yield* clientOf(server.url, { maxResponseBytes: size - 1 })).execute({ method: "GET", path: "/", idempotent: true, decode: decodeEcho })
+      )
       expect(error).toMatchObject({ _tag: "ApiResponseTooLargeError", maxBytes: size - 1 })
     })
   )
@@ -303,7 +338,14 @@ describe("ApiClient and redirects", () => {
       const Body = Schema.Struct({ id: Schema.String })
       const create = client.execute({ method: "POST", path: "/scans", body: client.json(Body, { id: "a" }), idempotent: false, decode: decodeEcho })
       const away = yield* Effect.flip(create)
-      expect(away).toMatchObject({ _tag: "ApiRedirectError", api: "test", method: "POST", url: `${server.url}/scans`, status: 302, location: `${elsewhere.url}/scans` })
+      expect(away).toMatchObject({
+        _tag: "ApiRedirectError",
+        api: "test",
+        method: "POST",
+        url: `${server.url}/scans`,
+        status: 302,
+        location: `${elsewhere.url}/scans`
+      })
       expect(away.message).toContain(`POST ${server.url}/scans -> 302`)
       const here = yield* Effect.flip(create)
       expect(here).toMatchObject({ _tag: "ApiRedirectError", status: 307, location: `${server.url}/scans/again` })
@@ -336,7 +378,11 @@ describe("ApiClient and redirects", () => {
       ])
       const client = yield* clientOf(server.url, { auth: ApiClient.Auth.header("Authorization", secret), maxRedirects: 2 })
       expect(yield* client.execute({ method: "GET", path: "/a", idempotent: true, decode: decodeEcho })).toEqual({ ok: true })
-      expect(server.received.map((r) => `${r.method} ${r.url} ${r.headers.authorization}`)).toEqual([`GET /a ${secret}`, `GET /b ${secret}`, `GET /c?page=2 ${secret}`])
+      expect(server.received.map((r) => `${r.method} ${r.url} ${r.headers.authorization}`)).toEqual([
+        `GET /a ${secret}`,
+        `GET /b ${secret}`,
+        `GET /c?page=2 ${secret}`
+      ])
       const error = yield* Effect.flip(client.execute({ method: "GET", path: "/loop", idempotent: true, decode: decodeEcho }))
       expect(error).toMatchObject({ _tag: "ApiRedirectError", status: 302, location: `${server.url}/loop` })
       expect(error.message).toContain("more than 2 redirects")
@@ -368,7 +414,9 @@ describe("Retry-After and URLs", () => {
   })
 
   it("redacts the values of secret query keys, whatever their case", () => {
-    expect(redactUrl(new URL("http://h/p?client_id=abc&lang=en&CLIENT_ID=d"), ["client_id"])).toBe("http://h/p?client_id=<redacted>&lang=en&CLIENT_ID=<redacted>")
+    expect(redactUrl(new URL("http://h/p?client_id=abc&lang=en&CLIENT_ID=d"), ["client_id"])).toBe(
+      "http://h/p?client_id=<redacted>&lang=en&CLIENT_ID=<redacted>"
+    )
     expect(redactUrl(new URL("http://h/p"), ["client_id"])).toBe("http://h/p")
   })
 

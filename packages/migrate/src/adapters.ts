@@ -38,13 +38,15 @@ const whyNotAnAdapter = (u: unknown): string | undefined => {
     if (!isRecord(f) || typeof f["name"] !== "string" || f["name"] === "" || !isFunction(f["detect"]) || !isFunction(f["decode"])) {
       return `formats[${i}] is not a format ({name, api, detect, decode})`
     }
-    if (f["api"] !== name) return `formats[${i}] (${JSON.stringify(f["name"])}) names the API ${JSON.stringify(f["api"])}, not its adapter's ${JSON.stringify(name)}`
+    if (f["api"] !== name)
+      return `formats[${i}] (${JSON.stringify(f["name"])}) names the API ${JSON.stringify(f["api"])}, not its adapter's ${JSON.stringify(name)}`
   }
   if (!isRecord(encoder) || typeof encoder["target"] !== "string" || encoder["target"] === "" || !isFunction(encoder["encode"])) {
     return "has no encoder ({target, encode})"
   }
   const dialect = u["dialect"]
-  if (dialect !== undefined && (!isRecord(dialect) || dialect["api"] !== name)) return `has a dialect that is not its own (its api is not ${JSON.stringify(name)})`
+  if (dialect !== undefined && (!isRecord(dialect) || dialect["api"] !== name))
+    return `has a dialect that is not its own (its api is not ${JSON.stringify(name)})`
   return undefined
 }
 
@@ -52,12 +54,18 @@ const whyNotAnAdapter = (u: unknown): string | undefined => {
 export const isAdapter = (u: unknown): u is Adapter => whyNotAnAdapter(u) === undefined
 
 /** Two of these claim one name, or one claims a name Scanbridge keeps (`reserved`: the name and whose it is). */
-const duplicateOrReservedName = (kind: string, names: ReadonlyArray<readonly [owner: string, name: string]>, reserved: Readonly<Record<string, string>>): AdapterError | undefined => {
+const duplicateOrReservedName = (
+  kind: string,
+  names: ReadonlyArray<readonly [owner: string, name: string]>,
+  reserved: Readonly<Record<string, string>>
+): AdapterError | undefined => {
   const seen = new Map<string, string>()
   for (const [owner, name] of names) {
-    if (Object.hasOwn(reserved, name)) return new AdapterError({ adapter: owner, message: `adapter ${owner}: the ${kind} ${JSON.stringify(name)} is ${reserved[name]}` })
+    if (Object.hasOwn(reserved, name))
+      return new AdapterError({ adapter: owner, message: `adapter ${owner}: the ${kind} ${JSON.stringify(name)} is ${reserved[name]}` })
     const first = seen.get(name)
-    if (first !== undefined) return new AdapterError({ adapter: owner, message: `adapters ${first} and ${owner} both claim the ${kind} ${JSON.stringify(name)}` })
+    if (first !== undefined)
+      return new AdapterError({ adapter: owner, message: `adapters ${first} and ${owner} both claim the ${kind} ${JSON.stringify(name)}` })
     seen.set(name, owner)
   }
   return undefined
@@ -105,7 +113,9 @@ export const adaptersOfModule = (module: Readonly<Record<string, unknown>>, spec
   const defaultExport = module["default"]
   const candidates = defaultExport !== undefined ? (Array.isArray(defaultExport) ? defaultExport : [defaultExport]) : Object.values(module).filter(isAdapter)
   if (candidates.length === 0) {
-    return Either.left(new AdapterError({ adapter: specifier, message: `${specifier} exports no adapter (a default export, or a named export with name, formats and encoder)` }))
+    return Either.left(
+      new AdapterError({ adapter: specifier, message: `${specifier} exports no adapter (a default export, or a named export with name, formats and encoder)` })
+    )
   }
   return Either.mapLeft(checkAdapters(candidates), (e) => new AdapterError({ adapter: specifier, message: `${specifier}: ${e.message}` }))
 }
@@ -120,7 +130,8 @@ export const importAdapters = (specifiers: ReadonlyArray<string>): Effect.Effect
     Effect.forEach(specifiers, (specifier) =>
       Effect.tryPromise({
         try: () => import(specifier) as Promise<Readonly<Record<string, unknown>>>,
-        catch: (e) => new AdapterError({ adapter: specifier, message: `cannot import the adapter module ${specifier}: ${e instanceof Error ? e.message : String(e)}` })
+        catch: (e) =>
+          new AdapterError({ adapter: specifier, message: `cannot import the adapter module ${specifier}: ${e instanceof Error ? e.message : String(e)}` })
       }).pipe(Effect.flatMap((module) => adaptersOfModule(module, specifier)))
     ),
     (lists) => lists.flat()

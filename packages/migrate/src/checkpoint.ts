@@ -12,7 +12,7 @@
  * does not count (a --rejects given only now) would lack what the first run left out.
  */
 import * as FileSystem from "@effect/platform/FileSystem"
-import * as Path from "@effect/platform/Path"
+import type * as Path from "@effect/platform/Path"
 import { Effect, Option, Schema } from "effect"
 import type { DecodeOptions } from "@scanbridge/model"
 import { giveBytes } from "./internal/buffers.js"
@@ -96,11 +96,14 @@ export const inputIdentities = (listed: ListedInputs) =>
   Effect.gen(function* () {
     const fs = yield* FileSystem.FileSystem
     return yield* Effect.forEach(listed.files, (input) =>
-      Effect.map(Effect.option(fs.stat(input.file)), (info): InputIdentity => ({
-        file: input.file,
-        size: input.size,
-        modified: Option.isSome(info) ? Option.getOrNull(Option.map(info.value.mtime, (d) => d.getTime())) : null
-      }))
+      Effect.map(
+        Effect.option(fs.stat(input.file)),
+        (info): InputIdentity => ({
+          file: input.file,
+          size: input.size,
+          modified: Option.isSome(info) ? Option.getOrNull(Option.map(info.value.mtime, (d) => d.getTime())) : null
+        })
+      )
     )
   })
 
@@ -130,7 +133,10 @@ export const readCheckpoint = (file: string) =>
       })
     }
     return Option.some(
-      yield* Effect.mapError(Schema.decodeUnknown(CHECKPOINT_JSON)(text), () => new MigrateOutputError({ file, message: `${file}: not a Scanbridge checkpoint; delete it to start again` }))
+      yield* Effect.mapError(
+        Schema.decodeUnknown(CHECKPOINT_JSON)(text),
+        () => new MigrateOutputError({ file, message: `${file}: not a Scanbridge checkpoint; delete it to start again` })
+      )
     )
   })
 
@@ -149,7 +155,10 @@ export interface ResumingRun {
 
 /** Outputs as a message names them: `--out /x and no --rejects`. */
 const describeOutputs = (outputs: ReadonlyArray<ResumableOutput>, names: ReadonlyArray<string>) =>
-  names.map((name) => outputs.find((o) => o.name === name)).map((o, i) => (o === undefined ? `no ${names[i]}` : `${o.name} ${o.file}`)).join(" and ")
+  names
+    .map((name) => outputs.find((o) => o.name === name))
+    .map((o, i) => (o === undefined ? `no ${names[i]}` : `${o.name} ${o.file}`))
+    .join(" and ")
 
 const describeAdapters = (adapters: ReadonlyArray<string>) => (adapters.length === 0 ? "the built-in adapters only" : `the adapters of ${adapters.join(", ")}`)
 
@@ -171,7 +180,9 @@ const DECODE_FLAGS = { lengthUnit: "--length-unit", bodyFatScale: "--body-fat-sc
 export const readWith = <I extends { readonly name: string; readonly identity: string }>(input: I, decode: DecodeOptions | undefined): I => {
   const units = decodeUnitsOf(decode)
   const given = (Object.keys(DECODE_FLAGS) as ReadonlyArray<keyof typeof DECODE_FLAGS>).filter((k) => units[k] !== "auto")
-  return given.length === 0 ? input : { ...input, identity: `${input.identity}; read with ${given.map((k) => `${DECODE_FLAGS[k]} ${units[k]} (${k}: "${units[k]}")`).join(", ")}` }
+  return given.length === 0
+    ? input
+    : { ...input, identity: `${input.identity}; read with ${given.map((k) => `${DECODE_FLAGS[k]} ${units[k]} (${k}: "${units[k]}")`).join(", ")}` }
 }
 
 const sameList = (a: ReadonlyArray<string>, b: ReadonlyArray<string>) => a.length === b.length && a.every((x, i) => x === b[i])
@@ -217,20 +228,34 @@ export const cannotResume = (checkpoint: Checkpoint, run: ResumingRun): string |
  * differs, or one the checkpoint has no hash of; a pipe or a device cannot be read twice, so it
  * cannot be checked (refused). `checkpointAt`: where the checkpoint is, for errors.
  */
-export const verifyInputs = (checkpointAt: string, checkpoint: Checkpoint, listed: ListedInputs): Effect.Effect<void, ResumeError | MigrateInputError, FileSystem.FileSystem> =>
+export const verifyInputs = (
+  checkpointAt: string,
+  checkpoint: Checkpoint,
+  listed: ListedInputs
+): Effect.Effect<void, ResumeError | MigrateInputError, FileSystem.FileSystem> =>
   Effect.gen(function* () {
     const upTo = listed.files.findIndex((f) => f.file === checkpoint.position.file)
     const begun = new Set(listed.files.slice(0, upTo + 1).map((f) => f.file))
     for (const file of begun) {
       if (!checkpoint.digests.some((d) => d.file === file)) {
-        return yield* new ResumeError({ file: checkpointAt, message: `cannot verify: ${checkpointAt} holds no hash of ${file}; resume without --verify, or run without --resume to start again` })
+        return yield* new ResumeError({
+          file: checkpointAt,
+          message: `cannot verify: ${checkpointAt} holds no hash of ${file}; resume without --verify, or run without --resume to start again`
+        })
       }
     }
     for (const was of checkpoint.digests) {
       const input = listed.files.find((f) => f.file === was.file)
-      if (input === undefined) return yield* new ResumeError({ file: was.file, message: `cannot resume: the run being resumed read ${was.file}, which is not among the inputs now; run without --resume to start again` })
+      if (input === undefined)
+        return yield* new ResumeError({
+          file: was.file,
+          message: `cannot resume: the run being resumed read ${was.file}, which is not among the inputs now; run without --resume to start again`
+        })
       if (input.kind !== "file") {
-        return yield* new ResumeError({ file: was.file, message: `cannot verify: ${was.file} is not a regular file (a pipe or a device), so it cannot be read again; resume without --verify` })
+        return yield* new ResumeError({
+          file: was.file,
+          message: `cannot verify: ${was.file} is not a regular file (a pipe or a device), so it cannot be read again; resume without --verify`
+        })
       }
       // A .gz's reads go through the decompressor; only a plain file's are buffers to give back.
       const now = yield* digestOf(was.file, inputContent(input), was.bytes, input.file.endsWith(".gz") ? () => {} : giveBytes)
@@ -245,4 +270,8 @@ export const verifyInputs = (checkpointAt: string, checkpoint: Checkpoint, liste
   })
 
 /** The point a checkpoint resumes from, with the digests of what it read. */
-export const resumePointOf = (checkpoint: Checkpoint): ResumePoint => ({ position: checkpoint.position, report: checkpoint.report as Report, digests: checkpoint.digests })
+export const resumePointOf = (checkpoint: Checkpoint): ResumePoint => ({
+  position: checkpoint.position,
+  report: checkpoint.report as Report,
+  digests: checkpoint.digests
+})

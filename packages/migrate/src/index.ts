@@ -22,7 +22,17 @@ export {
 // Detection and normalize, also exported alone by the light entry @scanbridge/migrate/normalizer.
 export * from "./normalizer-entry.js"
 export { type InputFile, type ListedInputs, MigrateInputError, type StdinBytes, listInputs } from "./inputs.js"
-export { MigrateOutputError, type NamedOutput, type OutputFile, type OutputFileOptions, type TextWriter, outputFile, outputPath, refuseOverlaps, textOf } from "./output.js"
+export {
+  MigrateOutputError,
+  type NamedOutput,
+  type OutputFile,
+  type OutputFileOptions,
+  type TextWriter,
+  outputFile,
+  outputPath,
+  refuseOverlaps,
+  textOf
+} from "./output.js"
 export { type Reject, type Report, renderReport, table } from "./report.js"
 export { MigrateWorkerError, type MigratePool, type MigratePoolOptions, makeMigratePool, runMigrateWorker } from "./workers.js"
 export { type Cell, type Column, type ColumnType, SCAN_COLUMNS, TABLE_TARGETS, type TableTarget, scanColumns, scanRow, snakeCase } from "./table.js"

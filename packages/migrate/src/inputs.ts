@@ -5,7 +5,7 @@
  */
 import * as FileSystem from "@effect/platform/FileSystem"
 import * as Path from "@effect/platform/Path"
-import { Effect, Option, Schema, Stream } from "effect"
+import { Effect, Option, Schema, type Stream } from "effect"
 
 /** The name standard input (`-`) has in rejects and errors. */
 export const STDIN = "<stdin>"
@@ -55,11 +55,14 @@ export const listInputs = (inputs: ReadonlyArray<string>): Effect.Effect<ListedI
     const seen = new Set<string>()
     // A pipe's path may have no real path (/dev/stdin on a pipe): its name then stands for it.
     const firstTime = (entry: string) =>
-      Effect.map(Effect.orElseSucceed(fs.realPath(entry), () => entry), (real) => {
-        const first = !seen.has(real)
-        seen.add(real)
-        return first
-      })
+      Effect.map(
+        Effect.orElseSucceed(fs.realPath(entry), () => entry),
+        (real) => {
+          const first = !seen.has(real)
+          seen.add(real)
+          return first
+        }
+      )
     const visit = (entry: string, info: FileSystem.File.Info): Effect.Effect<void, MigrateInputError> =>
       Effect.gen(function* () {
         if (!(yield* firstTime(entry))) return
@@ -78,7 +81,10 @@ export const listInputs = (inputs: ReadonlyArray<string>): Effect.Effect<ListedI
         seen.add(STDIN)
         continue
       }
-      const info = yield* Effect.mapError(fs.stat(input), () => new MigrateInputError({ file: input, message: `${input}: no such file or folder, or not readable` }))
+      const info = yield* Effect.mapError(
+        fs.stat(input),
+        () => new MigrateInputError({ file: input, message: `${input}: no such file or folder, or not readable` })
+      )
       yield* visit(input, info)
     }
     const bytesTotal = files.every((f) => f.size !== null) ? files.reduce((total, f) => total + f.size!, 0) : null

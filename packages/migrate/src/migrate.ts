@@ -183,11 +183,14 @@ const writerOf = <W>(
   const into = options.into
   if (into !== undefined) {
     return (chunk: PlacedChunk): Effect.Effect<void, W> =>
-      Effect.map(into.write({ out: chunk.out, rejected: chunk.rejected, records: chunk.tally.records, position: chunk.last, report: counter.report() }), (written) => {
-        if (written !== undefined) counter.repeated(written.repeatedScans)
-        giveBytes(chunk.out)
-        giveBytes(chunk.rejected)
-      })
+      Effect.map(
+        into.write({ out: chunk.out, rejected: chunk.rejected, records: chunk.tally.records, position: chunk.last, report: counter.report() }),
+        (written) => {
+          if (written !== undefined) counter.repeated(written.repeatedScans)
+          giveBytes(chunk.out)
+          giveBytes(chunk.rejected)
+        }
+      )
   }
   const { output, rejects } = options as TextOutputs
   const outputSettled = isSettled(output)
@@ -214,7 +217,12 @@ const resumedFiles = (listed: ListedInputs, position: RecordPosition | undefined
   if (position === undefined) return Effect.succeed(listed.files)
   const at = listed.files.findIndex((f) => f.file === position.file)
   return at < 0
-    ? Effect.fail(new MigrateInputError({ file: position.file, message: `${position.file}: the run being resumed stopped in this input, which is not among the inputs now; run without resuming` }))
+    ? Effect.fail(
+        new MigrateInputError({
+          file: position.file,
+          message: `${position.file}: the run being resumed stopped in this input, which is not among the inputs now; run without resuming`
+        })
+      )
     : Effect.succeed(listed.files.slice(at))
 }
 
@@ -255,9 +263,9 @@ export const migrate = <R = never, W = never>(options: MigrateOptions<R, W>) =>
       // Until the workers have started, this thread migrates rather than wait for them.
       return Effect.flatMap(pool.isStarted, (started) =>
         started
-          ? workerQueuePlaces.withPermitsIfAvailable(1)(pool.migrateChunk(target, chunk, keepRejects)).pipe(
-              Effect.flatMap(Option.match({ onNone: (): Effect.Effect<MigratedChunk> => migrateOnThisThread(chunk), onSome: Effect.succeed }))
-            )
+          ? workerQueuePlaces
+              .withPermitsIfAvailable(1)(pool.migrateChunk(target, chunk, keepRejects))
+              .pipe(Effect.flatMap(Option.match({ onNone: (): Effect.Effect<MigratedChunk> => migrateOnThisThread(chunk), onSome: Effect.succeed })))
           : migrateOnThisThread(chunk)
       )
     }
@@ -286,7 +294,11 @@ export const migrate = <R = never, W = never>(options: MigrateOptions<R, W>) =>
     const keepDigest = (digest: InputDigest | undefined) => void (digest !== undefined && digests.set(digest.file, digest))
     const chunks: Stream.Stream<InputChunk, MigrateInputError | R, FileSystem.FileSystem> =
       listed === undefined
-        ? Stream.map((inputs as MigrateSource<R>).records, (records) => ({ _tag: "Records", records, inputBytes: records.reduce((n, r) => n + r.raw.length, 0) }))
+        ? Stream.map((inputs as MigrateSource<R>).records, (records) => ({
+            _tag: "Records",
+            records,
+            inputBytes: records.reduce((n, r) => n + r.raw.length, 0)
+          }))
         : Stream.flatMap(Stream.fromIterable(files), (input) => {
             const read = inputChunks(input, options.stdin, hashed)
             const skip = after?.position

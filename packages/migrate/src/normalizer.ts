@@ -162,7 +162,10 @@ export class Normalizer extends Context.Tag("@scanbridge/migrate/Normalizer")<No
       ? sameOptions(defaultNormalizer.options, options)
         ? Normalizer.default
         : Layer.succeed(Normalizer, Normalizer.withOptions(defaultNormalizer, options))
-      : Layer.effect(Normalizer, Either.map(make(adapters), (n) => Normalizer.withOptions(n, options)))
+      : Layer.effect(
+          Normalizer,
+          Either.map(make(adapters), (n) => Normalizer.withOptions(n, options))
+        )
   /** The Normalizer over the built-in adapters. */
   static readonly default: Layer.Layer<Normalizer> = Layer.succeed(Normalizer, defaultNormalizer)
 }
@@ -171,8 +174,7 @@ export class Normalizer extends Context.Tag("@scanbridge/migrate/Normalizer")<No
 export const detectFormat = (json: unknown): Either.Either<Detected, UnknownFormatError> => defaultNormalizer.detect(json)
 
 /** Every canonical scan a JSON value holds, as an Effect over the Normalizer in context. */
-export const normalize = (json: unknown): Effect.Effect<ReadonlyArray<Scan>, NormalizeError, Normalizer> =>
-  Effect.flatMap(Normalizer, (n) => n.normalize(json))
+export const normalize = (json: unknown): Effect.Effect<ReadonlyArray<Scan>, NormalizeError, Normalizer> => Effect.flatMap(Normalizer, (n) => n.normalize(json))
 
 /** The same without Effect context: the built-in adapters. Never throws. */
 export const normalizeEither = (json: unknown): Either.Either<ReadonlyArray<Scan>, NormalizeError> => defaultNormalizer.normalize(json)
@@ -184,6 +186,9 @@ export class UnknownTargetError extends Schema.TaggedError<UnknownTargetError>("
 }) {
   /** `target` asked of a normalizer that has no such encoder; `where` says who asked. */
   static of(target: string, normalizer: NormalizerService, where = ""): UnknownTargetError {
-    return new UnknownTargetError({ target, message: `unknown target ${JSON.stringify(target)}${where}: expected one of ${[...normalizer.encoders.keys(), ...TABLE_TARGETS].join(", ")}` })
+    return new UnknownTargetError({
+      target,
+      message: `unknown target ${JSON.stringify(target)}${where}: expected one of ${[...normalizer.encoders.keys(), ...TABLE_TARGETS].join(", ")}`
+    })
   }
 }

@@ -63,7 +63,6 @@ export interface OutputFileOptions {
   readonly resumable?: { readonly from?: number }
 }
 
-
 const failure = (file: string) => (e: PlatformError) => new MigrateOutputError({ file, message: `${file}: ${e.message}` })
 
 /**
@@ -74,7 +73,10 @@ const failure = (file: string) => (e: PlatformError) => new MigrateOutputError({
  * since a pipe cannot seek. A link to a file is followed, so the link stays a link; a link to
  * nothing, or a destination that cannot be looked at, is an error rather than a guess.
  */
-export const outputFile = (file: string, options: OutputFileOptions = {}): Effect.Effect<OutputFile, MigrateOutputError, FileSystem.FileSystem | Path.Path | Scope.Scope> =>
+export const outputFile = (
+  file: string,
+  options: OutputFileOptions = {}
+): Effect.Effect<OutputFile, MigrateOutputError, FileSystem.FileSystem | Path.Path | Scope.Scope> =>
   Effect.gen(function* () {
     const fs = yield* FileSystem.FileSystem
     const path = yield* Path.Path
@@ -108,7 +110,8 @@ export const outputFile = (file: string, options: OutputFileOptions = {}): Effec
       return yield* new MigrateOutputError({ file, message: `${file}: is a folder` })
     }
     if (Option.isSome(existing) && existing.value.type !== "File") {
-      if (resumable !== undefined) return yield* new MigrateOutputError({ file, message: `${file}: is not a regular file, so a run writing it cannot be resumed` })
+      if (resumable !== undefined)
+        return yield* new MigrateOutputError({ file, message: `${file}: is not a regular file, so a run writing it cannot be resumed` })
       const handle = yield* Effect.mapError(fs.open(file, { flag: "a" }), fail)
       return { write: writerOf(handle), commit: Effect.void, temporary: undefined, resumable: false, bytesWritten: 0 }
     }
@@ -130,7 +133,10 @@ export const outputFile = (file: string, options: OutputFileOptions = {}): Effec
       // What the run being resumed wrote after its last checkpoint is written again.
       const kept = yield* Effect.mapError(fs.stat(temporary), fail)
       if (Number(kept.size) < from) {
-        return yield* new MigrateOutputError({ file, message: `${file}: ${temporary} holds ${kept.size} bytes, fewer than the ${from} its checkpoint counts: start again without resuming` })
+        return yield* new MigrateOutputError({
+          file,
+          message: `${file}: ${temporary} holds ${kept.size} bytes, fewer than the ${from} its checkpoint counts: start again without resuming`
+        })
       }
       yield* Effect.mapError(fs.truncate(temporary, from), fail)
       bytesWritten = from
@@ -164,10 +170,14 @@ export interface NamedOutput {
 
 /** A file that may not exist yet by its folder's real path (links resolved) and its name; the folder as given, made absolute, when it has none. */
 const inRealFolder = (fs: FileSystem.FileSystem, path: Path.Path, file: string): Effect.Effect<string> =>
-  Effect.map(Effect.orElseSucceed(fs.realPath(path.dirname(file)), () => path.resolve(path.dirname(file))), (dir) => path.join(dir, path.basename(file)))
+  Effect.map(
+    Effect.orElseSucceed(fs.realPath(path.dirname(file)), () => path.resolve(path.dirname(file))),
+    (dir) => path.join(dir, path.basename(file))
+  )
 
 /** The real path of a file that may not exist yet: its own, or its folder's real path and its name. */
-const realPathOf = (fs: FileSystem.FileSystem, path: Path.Path, file: string): Effect.Effect<string> => Effect.orElse(fs.realPath(file), () => inRealFolder(fs, path, file))
+const realPathOf = (fs: FileSystem.FileSystem, path: Path.Path, file: string): Effect.Effect<string> =>
+  Effect.orElse(fs.realPath(file), () => inRealFolder(fs, path, file))
 
 /**
  * What names an output however it is spelled (`x`, `./x`, `/abs/x`, through a linked folder): its
@@ -205,7 +215,10 @@ export const refuseOverlaps = (inputs: ReadonlyArray<string>, outputs: ReadonlyA
           return yield* new MigrateOutputError({ file, message: `${name} ${file} is the input ${source.input}: it would be overwritten; choose another file` })
         }
         if (source.folder && real.startsWith(source.real.endsWith(path.sep) ? source.real : source.real + path.sep)) {
-          return yield* new MigrateOutputError({ file, message: `${name} ${file} is inside the input folder ${source.input}: the run would read its own output; choose a file outside it` })
+          return yield* new MigrateOutputError({
+            file,
+            message: `${name} ${file} is inside the input folder ${source.input}: the run would read its own output; choose a file outside it`
+          })
         }
       }
       const twin = seen.find((s) => s.real === real)

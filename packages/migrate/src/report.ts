@@ -44,7 +44,10 @@ const NUMERIC = /^-?\d+(\.\d+)?$/
 export const table = (header: ReadonlyArray<string>, rows: ReadonlyArray<ReadonlyArray<string | number>>): string => {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => String(r[i] ?? "").length)))
   const line = (cells: ReadonlyArray<string | number>) =>
-    cells.map((c, i) => (typeof c === "number" || NUMERIC.test(c) ? right(c, widths[i]!) : pad(c, widths[i]!))).join("  ").trimEnd()
+    cells
+      .map((c, i) => (typeof c === "number" || NUMERIC.test(c) ? right(c, widths[i]!) : pad(c, widths[i]!)))
+      .join("  ")
+      .trimEnd()
   return [line(header), widths.map((w) => "-".repeat(w)).join("  "), ...rows.map(line)].join("\n")
 }
 
@@ -57,7 +60,10 @@ const counts = (title: string, c: Readonly<Record<string, number>>) => {
 export const renderReport = (report: Report, seconds?: number): string => {
   const timing = seconds === undefined ? "" : ` in ${seconds.toFixed(2)} s (${Math.round(report.records / Math.max(seconds, 0.001))}/s)`
   const repeated = report.repeatedScans ?? 0
-  const rows = repeated === 0 ? "" : ` (${report.scans - repeated} rows: ${repeated} scan(s) were written over a row of the same scan written earlier in this run, as several records were one scan)`
+  const rows =
+    repeated === 0
+      ? ""
+      : ` (${report.scans - repeated} rows: ${repeated} scan(s) were written over a row of the same scan written earlier in this run, as several records were one scan)`
   return [
     `${report.records} records${timing}: ${report.migrated} migrated to ${report.target} as ${report.scans} scans${rows}, ${report.rejected} rejected`,
     ...(report.warnings ?? []).map((w) => `warning: ${w}`),

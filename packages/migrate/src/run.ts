@@ -69,11 +69,10 @@ export type MigrationSink<E = never> =
    */
   | {
       readonly _tag: "Chunks"
-      readonly make: (input: { readonly name: string; readonly identity: string }) => Effect.Effect<
-        ChunkSink<E> & { readonly resumePoint?: Effect.Effect<ResumePoint | undefined, E> },
-        E,
-        Scope.Scope
-      >
+      readonly make: (input: {
+        readonly name: string
+        readonly identity: string
+      }) => Effect.Effect<ChunkSink<E> & { readonly resumePoint?: Effect.Effect<ResumePoint | undefined, E> }, E, Scope.Scope>
     }
 
 /**
@@ -126,7 +125,15 @@ export interface MigrationPlan<SE = never, KE = never> {
 }
 
 /** What a run may fail with, besides its source's `SE` and its sink's `KE`. */
-export type MigrationError = PostgresError | MigratePlanError | UnknownTargetError | MigrateInputError | MigrateOutputError | MigrateWorkerError | ResumeError | AdapterError
+export type MigrationError =
+  | PostgresError
+  | MigratePlanError
+  | UnknownTargetError
+  | MigrateInputError
+  | MigrateOutputError
+  | MigrateWorkerError
+  | ResumeError
+  | AdapterError
 
 /** A run started in the background (`start`): its progress as it goes, and its report. */
 export interface RunningMigration<E> {
@@ -139,7 +146,11 @@ export interface RunningMigration<E> {
 /** Records from files, folders and `-`. */
 export { MigratePlanError, type OptionNames, type PlanOption, checkTarget }
 
-export const files = (inputs: ReadonlyArray<string>, stdin?: StdinBytes): MigrationSource => ({ _tag: "Files", inputs, ...(stdin === undefined ? {} : { stdin }) })
+export const files = (inputs: ReadonlyArray<string>, stdin?: StdinBytes): MigrationSource => ({
+  _tag: "Files",
+  inputs,
+  ...(stdin === undefined ? {} : { stdin })
+})
 
 /** The process's own standard streams by their device names: not files a run could open by name. */
 const STDIN_NAMES = new Set(["-", "/dev/stdin", "/dev/fd/0", "/proc/self/fd/0"])
@@ -166,7 +177,8 @@ export const run = <SE = never, KE = never>(plan: MigrationPlan<SE, KE>): Effect
       const refuse = (option: PlanOption, message: string) => new MigratePlanError({ option, message })
       const { source, sink } = plan
       const mode = plan.resume ?? "off"
-      if (!["off", "resumable", "resume"].includes(mode)) return yield* refuse("resume", `${optionSaid(plan.names, "resume", mode)}: expected "off", "resumable" or "resume"`)
+      if (!["off", "resumable", "resume"].includes(mode))
+        return yield* refuse("resume", `${optionSaid(plan.names, "resume", mode)}: expected "off", "resumable" or "resume"`)
       const keeps = mode !== "off"
       const workersAsked = plan.workers ?? "auto"
       if (workersAsked !== "auto" && !(Number.isInteger(workersAsked) && workersAsked >= 0)) {
@@ -178,20 +190,32 @@ export const run = <SE = never, KE = never>(plan: MigrationPlan<SE, KE>): Effect
       const text = sink._tag === "Text" ? sink : undefined
       const to = text?.to ?? "canonical"
       if (text !== undefined) yield* checkTarget(normalizer, to, text.units, plan.names)
-      if (plan.verify === true && mode !== "resume") return yield* refuse("verify", `${say("verify")} checks the inputs of the run being resumed: give it with ${say("resume")}`)
+      if (plan.verify === true && mode !== "resume")
+        return yield* refuse("verify", `${say("verify")} checks the inputs of the run being resumed: give it with ${say("resume")}`)
       if (plan.verify === true && (source._tag !== "Files" || text === undefined)) {
-        return yield* refuse("verify", `${say("verify")} checks input files against the hashes a checkpoint beside ${say("out")} keeps: not with ${say("from")} or ${say("into")}`)
+        return yield* refuse(
+          "verify",
+          `${say("verify")} checks input files against the hashes a checkpoint beside ${say("out")} keeps: not with ${say("from")} or ${say("into")}`
+        )
       }
       const outFile = text !== undefined && typeof text.out === "string" ? text.out : undefined
       if (keeps && text !== undefined) {
         const why = say(mode === "resume" ? "resume" : "resumable")
-        if (writtenWhole(to)) return yield* refuse(mode === "resume" ? "resume" : "resumable", `${why}: a Parquet file is written whole (its footer last), so it cannot be resumed; write csv or NDJSON to resume`)
+        if (writtenWhole(to))
+          return yield* refuse(
+            mode === "resume" ? "resume" : "resumable",
+            `${why}: a Parquet file is written whole (its footer last), so it cannot be resumed; write csv or NDJSON to resume`
+          )
         if (outFile === undefined) return yield* refuse("out", `${why} keeps a checkpoint beside the output: give ${say("out")} a file`)
         // What went to a writer cannot be cut back to a checkpoint: a resumed run would repeat some.
         if (text.rejects !== undefined && typeof text.rejects !== "string") {
-          return yield* refuse("rejects", `${why}: rejects written to a stream cannot be taken back to the checkpoint when the run is resumed; give ${say("rejects")} a file`)
+          return yield* refuse(
+            "rejects",
+            `${why}: rejects written to a stream cannot be taken back to the checkpoint when the run is resumed; give ${say("rejects")} a file`
+          )
         }
-        if (source._tag === "Files" && source.inputs.some((i) => STDIN_NAMES.has(i))) return yield* refuse("inputs", `${why}: standard input cannot be read again; give the input as a file`)
+        if (source._tag === "Files" && source.inputs.some((i) => STDIN_NAMES.has(i)))
+          return yield* refuse("inputs", `${why}: standard input cannot be read again; give the input as a file`)
       }
 
       const given = source._tag === "Files" ? source.inputs.map((i) => (STDIN_NAMES.has(i) ? "-" : i)) : []
@@ -211,8 +235,13 @@ export const run = <SE = never, KE = never>(plan: MigrationPlan<SE, KE>): Effect
       const listed: ListedInputs | undefined = source._tag === "Files" ? yield* listInputs(given) : undefined
       // A query or an integrator's source is its own identity: a resume of another is refused.
       const identities: ReadonlyArray<InputIdentity> =
-        listed !== undefined ? yield* inputIdentities(listed) : [{ file: source._tag === "Postgres" ? source.query : (source as { readonly identity: string }).identity, size: null, modified: null }]
-      const sinkInput = readWith(postgres !== undefined ? postgres.sinkInput(source._tag === "Postgres" ? { query: source.query } : identities) : sinkInputOf(identities), decode)
+        listed !== undefined
+          ? yield* inputIdentities(listed)
+          : [{ file: source._tag === "Postgres" ? source.query : (source as { readonly identity: string }).identity, size: null, modified: null }]
+      const sinkInput = readWith(
+        postgres !== undefined ? postgres.sinkInput(source._tag === "Postgres" ? { query: source.query } : identities) : sinkInputOf(identities),
+        decode
+      )
       const chunkSink =
         sink._tag === "Postgres"
           ? yield* postgres!.postgresSink({ url: sink.url, name: say("into"), table: sink.table ?? "scans", input: sinkInput })
@@ -241,20 +270,30 @@ export const run = <SE = never, KE = never>(plan: MigrationPlan<SE, KE>): Effect
             ([option, file]) => Effect.map(outputPath(file), (real) => ({ option, name: say(option), file: real }))
           )
       if (Option.isSome(checkpointAt) && Option.isSome(checkpoint)) {
-        const why = cannotResume(checkpoint.value, { inputs: identities, target, adapters: modules, decode, outputs: resumableOutputs.map(({ name, file }) => ({ name, file })) })
+        const why = cannotResume(checkpoint.value, {
+          inputs: identities,
+          target,
+          adapters: modules,
+          decode,
+          outputs: resumableOutputs.map(({ name, file }) => ({ name, file }))
+        })
         if (why !== undefined) {
           return yield* new ResumeError({ file: checkpointAt.value, message: `cannot resume: ${why}; run without ${say("resume")} to start again` })
         }
         if (plan.verify === true && listed !== undefined) yield* verifyInputs(checkpointAt.value, checkpoint.value, listed)
       }
-      const sinkResume = chunkSink !== undefined && mode === "resume" && "resumePoint" in chunkSink && chunkSink.resumePoint !== undefined ? yield* chunkSink.resumePoint : undefined
+      const sinkResume =
+        chunkSink !== undefined && mode === "resume" && "resumePoint" in chunkSink && chunkSink.resumePoint !== undefined
+          ? yield* chunkSink.resumePoint
+          : undefined
       const after = Option.isSome(checkpoint) ? resumePointOf(checkpoint.value) : sinkResume
       if (mode === "resume" && plan.onResume !== undefined) yield* plan.onResume(after)
       const inputs: ListedInputs | MigrateSource<SE | PostgresError> =
         database !== undefined ? database.after(after?.position) : source._tag === "Records" ? source.records(after?.position) : (listed as ListedInputs)
 
       // A checkpoint resumed has the same outputs as this run (cannotResume): each is cut back to its bytes.
-      const resumedBytes = (name: string) => Option.getOrUndefined(Option.flatMap(checkpoint, (c) => Option.fromNullable(c.outputs.find((o) => o.name === name)?.bytes)))
+      const resumedBytes = (name: string) =>
+        Option.getOrUndefined(Option.flatMap(checkpoint, (c) => Option.fromNullable(c.outputs.find((o) => o.name === name)?.bytes)))
       // A resumable run writes each file under the name its resumed run finds. The report too: it is
       // written anew (not appended to), but a random name, left behind by a process killed outright
       // (SIGKILL: no finalizer runs), would stay for ever.
@@ -271,7 +310,8 @@ export const run = <SE = never, KE = never>(plan: MigrationPlan<SE, KE>): Effect
       // The report is written whole at the end, from the report the checkpoint goes on from: nothing
       // of it to resume, and the same bytes whether or not the run being resumed wrote one.
       const reportFile = yield* open(plan.report, "report")
-      const writerOf = (output: OutputFile | undefined, value: TextDestination | undefined) => output?.write ?? (typeof value === "function" ? value : undefined)
+      const writerOf = (output: OutputFile | undefined, value: TextDestination | undefined) =>
+        output?.write ?? (typeof value === "function" ? value : undefined)
       const written = { out, rejects }
       // A checkpoint that cannot be written leaves the last one: a resumed run redoes more, and writes the same.
       const saveCheckpoint = (progress: MigrateProgress): Effect.Effect<void> =>
@@ -300,11 +340,13 @@ export const run = <SE = never, KE = never>(plan: MigrationPlan<SE, KE>): Effect
         (plan.adapters?.values ?? []).length > 0
           ? 0
           : workersAsked === "auto"
-            ? defaultWorkers(listed === undefined ? Number.POSITIVE_INFINITY : listed.bytesTotal ?? 0)
+            ? defaultWorkers(listed === undefined ? Number.POSITIVE_INFINITY : (listed.bytesTotal ?? 0))
             : workersAsked
       const pool =
         workers > 0
-          ? yield* makeMigratePool({ size: workers, adapterModules: modules, decodeOptions: decode }).pipe(Effect.provide(plan.workerPlatform ?? (yield* nodeWorkers)))
+          ? yield* makeMigratePool({ size: workers, adapterModules: modules, decodeOptions: decode }).pipe(
+              Effect.provide(plan.workerPlatform ?? (yield* nodeWorkers))
+            )
           : undefined
 
       const onProgress = plan.onProgress
@@ -327,7 +369,10 @@ export const run = <SE = never, KE = never>(plan: MigrationPlan<SE, KE>): Effect
         ...(onProgress === undefined && Option.isNone(checkpointAt)
           ? {}
           : // The checkpoint first: a reader of progress that stops the run stops it after a chunk that can be resumed from.
-            { onProgress: (progress: MigrateProgress) => Effect.zipRight(saveCheckpoint(progress), onProgress === undefined ? Effect.void : onProgress(progress)) })
+            {
+              onProgress: (progress: MigrateProgress) =>
+                Effect.zipRight(saveCheckpoint(progress), onProgress === undefined ? Effect.void : onProgress(progress))
+            })
       }).pipe(Effect.provideService(Normalizer, normalizer))
 
       const json = `${JSON.stringify(report, null, 2)}\n`
@@ -341,7 +386,10 @@ export const run = <SE = never, KE = never>(plan: MigrationPlan<SE, KE>): Effect
   )
 
 /** A checkpoint's input, for an integrator's chunk sink: the same as a database sink is given. */
-const sinkInputOf = (identities: ReadonlyArray<InputIdentity>) => ({ name: JSON.stringify(identities.map((i) => i.file)), identity: JSON.stringify(identities) })
+const sinkInputOf = (identities: ReadonlyArray<InputIdentity>) => ({
+  name: JSON.stringify(identities.map((i) => i.file)),
+  identity: JSON.stringify(identities)
+})
 
 /**
  * Starts a plan in the background, within the scope: its progress as a stream and its report.
@@ -354,7 +402,9 @@ export const start = <SE = never, KE = never>(
     const latest = yield* Queue.sliding<MigrateProgress>(1)
     const given = plan.onProgress
     const fiber = yield* Effect.forkScoped(
-      run({ ...plan, onProgress: (p) => Effect.zipRight(given === undefined ? Effect.void : given(p), Queue.offer(latest, p)) }).pipe(Effect.ensuring(Queue.shutdown(latest)))
+      run({ ...plan, onProgress: (p) => Effect.zipRight(given === undefined ? Effect.void : given(p), Queue.offer(latest, p)) }).pipe(
+        Effect.ensuring(Queue.shutdown(latest))
+      )
     )
     return { progress: Stream.fromQueue(latest), report: Fiber.join(fiber) }
   })

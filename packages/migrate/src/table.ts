@@ -74,7 +74,12 @@ export const SCAN_COLUMNS: ReadonlyArray<Column> = [
   { name: "lean_mass_g", type: "double", unit: "g", value: (s) => s.composition?.leanMassG ?? null },
   { name: "skeletal_muscle_mass_g", type: "double", unit: "g", value: (s) => s.composition?.skeletalMuscleMassG ?? null },
   ...POSTURE_FRONT.map(
-    (p): Column => ({ name: `posture_front_${snakeCase(p.name)}_degrees`, type: "double", unit: "degrees", value: (s) => s.posture?.front?.angles[p.name] ?? null })
+    (p): Column => ({
+      name: `posture_front_${snakeCase(p.name)}_degrees`,
+      type: "double",
+      unit: "degrees",
+      value: (s) => s.posture?.front?.angles[p.name] ?? null
+    })
   ),
   ...POSTURE_RIGHT.flatMap((p) => rightAngles(p.name)),
   { name: "note_count", type: "integer", value: (s) => s.notes.length }

@@ -43,16 +43,26 @@ export const checkTarget = (
   names?: OptionNames
 ): Effect.Effect<void, MigratePlanError | UnknownTargetError> => {
   if (!normalizer.encoders.has(to) && !isTable(to)) {
-    return Effect.fail(new UnknownTargetError({ target: to, message: `${optionSaid(names, "to", to)}: expected one of ${[...normalizer.encoders.keys(), ...TABLE_TARGETS].join(", ")}` }))
+    return Effect.fail(
+      new UnknownTargetError({
+        target: to,
+        message: `${optionSaid(names, "to", to)}: expected one of ${[...normalizer.encoders.keys(), ...TABLE_TARGETS].join(", ")}`
+      })
+    )
   }
   // Checked for callers without types (the plain API's) too.
   if (units !== undefined && !LENGTH_UNIT_NAMES.includes(units)) {
-    return Effect.fail(new MigratePlanError({ option: "units", message: `${optionSaid(names, "units", units)}: expected one of ${LENGTH_UNIT_NAMES.join(", ")}` }))
+    return Effect.fail(
+      new MigratePlanError({ option: "units", message: `${optionSaid(names, "units", units)}: expected one of ${LENGTH_UNIT_NAMES.join(", ")}` })
+    )
   }
   if (units !== undefined && units !== "mm" && !isTable(to)) {
     const say = (option: PlanOption) => names?.[option] ?? option
     return Effect.fail(
-      new MigratePlanError({ option: "units", message: `${optionSaid(names, "units", units)}: only ${say("to")} ${TABLE_TARGETS.join(" or ")} writes lengths in a chosen unit; ${to} has its own` })
+      new MigratePlanError({
+        option: "units",
+        message: `${optionSaid(names, "units", units)}: only ${say("to")} ${TABLE_TARGETS.join(" or ")} writes lengths in a chosen unit; ${to} has its own`
+      })
     )
   }
   return Effect.void

@@ -92,7 +92,11 @@ export interface MigratePool {
    * A chunk migrated on a worker: its output comes back as UTF-8 bytes, ready to be written.
    * Without `keepRejects` (default true), its rejects are counted, not formatted.
    */
-  readonly migrateChunk: (target: OutputTarget, chunk: InputChunk, keepRejects?: boolean) => Effect.Effect<MigratedChunk, MigrateWorkerError | UnknownTargetError>
+  readonly migrateChunk: (
+    target: OutputTarget,
+    chunk: InputChunk,
+    keepRejects?: boolean
+  ) => Effect.Effect<MigratedChunk, MigrateWorkerError | UnknownTargetError>
 }
 
 export interface MigratePoolOptions {
@@ -145,7 +149,9 @@ const watched = (platform: Worker.PlatformWorker, starting: () => boolean, faile
  * Returns at once, while the workers start: `started` says when they have (or that one cannot),
  * and a chunk sent before then waits for them.
  */
-export const makeMigratePool = (options: MigratePoolOptions): Effect.Effect<MigratePool, MigrateWorkerError, Worker.PlatformWorker | Worker.Spawner | Scope.Scope> =>
+export const makeMigratePool = (
+  options: MigratePoolOptions
+): Effect.Effect<MigratePool, MigrateWorkerError, Worker.PlatformWorker | Worker.Spawner | Scope.Scope> =>
   Effect.gen(function* () {
     if (!Number.isInteger(options.size) || options.size < 1) {
       return yield* new MigrateWorkerError({ message: `a migration pool needs at least one worker, not ${options.size}` })
@@ -168,16 +174,18 @@ export const makeMigratePool = (options: MigratePoolOptions): Effect.Effect<Migr
     // its workers would wait as long as they do.
     const starting = yield* Effect.forkScoped(
       Effect.raceFirst(
-        Effect.disconnect(Effect.mapError(
-          Worker.makePool<PoolRequest, MigratedChunk, ChunkFailure>({
-            size: options.size,
-            concurrency: CHUNKS_PER_WORKER,
-            encode: transferBytes,
-            initialMessage: () => ({ _tag: "Setup", modules, jitless, options: decodeOptions }),
-            onCreate
-          }),
-          (e) => new MigrateWorkerError({ message: describe(e) })
-        )).pipe(Effect.zipLeft(Deferred.await(created))),
+        Effect.disconnect(
+          Effect.mapError(
+            Worker.makePool<PoolRequest, MigratedChunk, ChunkFailure>({
+              size: options.size,
+              concurrency: CHUNKS_PER_WORKER,
+              encode: transferBytes,
+              initialMessage: () => ({ _tag: "Setup", modules, jitless, options: decodeOptions }),
+              onCreate
+            }),
+            (e) => new MigrateWorkerError({ message: describe(e) })
+          )
+        ).pipe(Effect.zipLeft(Deferred.await(created))),
         Effect.zipRight(Deferred.await(created), Effect.never)
       ).pipe(
         Effect.tap((pool) => Effect.sync(() => void (ready = pool))),
@@ -262,5 +270,8 @@ export const runMigrateWorker: Effect.Effect<void, MigrateWorkerError, Normalize
         return Effect.sync(() => migrated(made, request))
       })
     })
-  yield* Effect.mapError(WorkerRunner.launch(WorkerRunner.layer(handle, { encodeOutput: transferOutput })), (e) => new MigrateWorkerError({ message: describe(e) }))
+  yield* Effect.mapError(
+    WorkerRunner.launch(WorkerRunner.layer(handle, { encodeOutput: transferOutput })),
+    (e) => new MigrateWorkerError({ message: describe(e) })
+  )
 })

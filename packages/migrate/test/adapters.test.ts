@@ -63,7 +63,9 @@ describe("a normalizer built from a collection", () => {
 
   it.effect("is a layer that fails with AdapterError on a collection it cannot use", () =>
     Effect.gen(function* () {
-      const error = yield* Effect.flip(Effect.provide(Normalizer, Normalizer.layer([...builtInAdapters, { ...ACME, name: "platform", formats: [{ ...ACME.formats[0]!, api: "platform" }] }])))
+      const error = yield* Effect.flip(
+        Effect.provide(Normalizer, Normalizer.layer([...builtInAdapters, { ...ACME, name: "platform", formats: [{ ...ACME.formats[0]!, api: "platform" }] }]))
+      )
       expect(error).toBeInstanceOf(AdapterError)
       expect(error.message).toBe('adapters platform and platform both claim the API name "platform"')
     })
@@ -79,13 +81,37 @@ describe("checkAdapters", () => {
     ["a value that is not an object", 42, "adapter #5 is not an object"],
     ["an adapter without a name", { ...ACME, name: "" }, "adapter #5 has no name (a non-empty string)"],
     ["an adapter without formats", { ...ACME, formats: [] }, "adapter acme has no formats (a non-empty array)"],
-    ["a format without detect", { ...ACME, formats: [{ name: "x", api: "acme", decode: ACME.formats[0]!.decode }] }, "adapter acme formats[0] is not a format ({name, api, detect, decode})"],
-    ["a format of another API", { ...ACME, formats: [{ ...ACME.formats[0]!, api: "platform" }] }, 'adapter acme formats[0] ("acme csv row") names the API "platform", not its adapter\'s "acme"'],
+    [
+      "a format without detect",
+      { ...ACME, formats: [{ name: "x", api: "acme", decode: ACME.formats[0]!.decode }] },
+      "adapter acme formats[0] is not a format ({name, api, detect, decode})"
+    ],
+    [
+      "a format of another API",
+      { ...ACME, formats: [{ ...ACME.formats[0]!, api: "platform" }] },
+      'adapter acme formats[0] ("acme csv row") names the API "platform", not its adapter\'s "acme"'
+    ],
     ["an adapter without an encoder", { ...ACME, encoder: { target: "acme" } }, "adapter acme has no encoder ({target, encode})"],
-    ["an adapter with another API's dialect", { ...ACME, dialect: builtInAdapters[0]!.dialect }, 'adapter acme has a dialect that is not its own (its api is not "acme")'],
-    ["an API name taken", { ...ACME, name: "session", formats: [{ ...ACME.formats[0]!, api: "session" }] }, 'adapters session and session both claim the API name "session"'],
-    ["a format name taken", { ...ACME, formats: [{ ...ACME.formats[0]!, name: "fit estimation result" }] }, 'adapters fit and acme both claim the format name "fit estimation result"'],
-    ["the canonical form's format name", { ...ACME, formats: [{ ...ACME.formats[0]!, name: "scanbridge.scan/v1" }] }, 'adapter acme: the format name "scanbridge.scan/v1" is the canonical form\'s'],
+    [
+      "an adapter with another API's dialect",
+      { ...ACME, dialect: builtInAdapters[0]!.dialect },
+      'adapter acme has a dialect that is not its own (its api is not "acme")'
+    ],
+    [
+      "an API name taken",
+      { ...ACME, name: "session", formats: [{ ...ACME.formats[0]!, api: "session" }] },
+      'adapters session and session both claim the API name "session"'
+    ],
+    [
+      "a format name taken",
+      { ...ACME, formats: [{ ...ACME.formats[0]!, name: "fit estimation result" }] },
+      'adapters fit and acme both claim the format name "fit estimation result"'
+    ],
+    [
+      "the canonical form's format name",
+      { ...ACME, formats: [{ ...ACME.formats[0]!, name: "scanbridge.scan/v1" }] },
+      'adapter acme: the format name "scanbridge.scan/v1" is the canonical form\'s'
+    ],
     ["a target taken", { ...ACME, encoder: { ...ACME.encoder, target: "platform" } }, 'adapters platform and acme both claim the target "platform"'],
     ["the canonical target", { ...ACME, encoder: { ...ACME.encoder, target: "canonical" } }, 'adapter acme: the target "canonical" is the canonical form\'s']
   ]

@@ -21,12 +21,16 @@ interface Run {
 
 const run = (lines: ReadonlyArray<unknown>, options: { readonly jitless?: boolean; readonly nodeFlags?: ReadonlyArray<string> } = {}): Run =>
   JSON.parse(
-    execFileSync(process.execPath, [...(options.nodeFlags ?? []), "--conditions=@scanbridge/source", "--import", "tsx", CHILD, ...(options.jitless ? ["--jitless"] : [])], {
-      cwd: repo,
-      input: lines.map((l) => `${JSON.stringify(l)}\n`).join(""),
-      encoding: "utf8",
-      maxBuffer: 256 * 1024 * 1024
-    })
+    execFileSync(
+      process.execPath,
+      [...(options.nodeFlags ?? []), "--conditions=@scanbridge/source", "--import", "tsx", CHILD, ...(options.jitless ? ["--jitless"] : [])],
+      {
+        cwd: repo,
+        input: lines.map((l) => `${JSON.stringify(l)}\n`).join(""),
+        encoding: "utf8",
+        maxBuffer: 256 * 1024 * 1024
+      }
+    )
   ) as Run
 
 // Each way runs once, over a valid record of every format (the samples) and then arbitrary records.

@@ -15,14 +15,18 @@ const layer = Layer.mergeAll(NodeContext.layer, Normalizer.default)
 const toCsv = (inputs: ReadonlyArray<string>, units?: LengthUnit) =>
   Effect.gen(function* () {
     let out = ""
-    const report: Report = yield* migrate({ inputs, to: "csv", ...(units === undefined ? {} : { units }), output: (t) => Effect.sync(() => void (out += textOf(t))) })
+    const report: Report = yield* migrate({
+      inputs,
+      to: "csv",
+      ...(units === undefined ? {} : { units }),
+      output: (t) => Effect.sync(() => void (out += textOf(t)))
+    })
     return { out, report }
   }).pipe(Effect.provide(layer))
 
 /** The CSV's rows, an unquoted empty field as null (a value the scan lacks), a quoted one as "". */
 const read = (csv: string): Array<Array<string | null>> =>
   parse(csv, { cast: (value, context) => (value === "" && !context.quoting ? null : value), record_delimiter: "\r\n" })
-
 
 describe("migrate to csv", () => {
   it("writes a header of the columns, then one row per scan holding its own values, in any unit", () =>

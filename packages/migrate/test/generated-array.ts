@@ -92,7 +92,12 @@ export const migrateFromStdin = (array: GeneratedArray): Promise<HeapRun> => {
         inputs: ["-"],
         // Each piece after a turn of the event loop, as a pipe's come: a run of minutes that never
         // gave the loop a turn would starve the test runner's own messages (vitest's RPC times out).
-        stdin: Stream.tap(array.bytes, () => Effect.zipRight(Effect.sync(sample), Effect.promise(() => new Promise((resolve) => setImmediate(resolve))))),
+        stdin: Stream.tap(array.bytes, () =>
+          Effect.zipRight(
+            Effect.sync(sample),
+            Effect.promise(() => new Promise((resolve) => setImmediate(resolve)))
+          )
+        ),
         output: (text) => Effect.sync(() => void (lines += linesIn(text))),
         onProgress: (p) => Effect.sync(() => ((last = p), sample()))
       }),

@@ -27,7 +27,8 @@ const collected = <A>(stream: Stream.Stream<A, MigrateInputError, NodeContext.No
 const collect = <A>(stream: Stream.Stream<A, MigrateInputError, NodeContext.NodeContext>) => Effect.runPromise(collected(stream))
 
 /** The records of standard input that brings `pieces`. */
-const stdinRecords = (pieces: ReadonlyArray<Uint8Array>) => Stream.mapConcat(inputChunks({ file: STDIN, kind: "stdin", size: null }, Stream.fromIterable(pieces)), recordsOf)
+const stdinRecords = (pieces: ReadonlyArray<Uint8Array>) =>
+  Stream.mapConcat(inputChunks({ file: STDIN, kind: "stdin", size: null }, Stream.fromIterable(pieces)), recordsOf)
 
 const fromStdin = (pieces: ReadonlyArray<Uint8Array>) => collect(stdinRecords(pieces))
 
@@ -46,9 +47,15 @@ const withoutFile = ({ file: _, ...record }: InputRecord) => record
 // Text that tests a tokenizer: quotes, backslashes and escapes, the array's own punctuation,
 // multi-byte characters (a surrogate pair among them), control characters JSON escapes.
 const text = fc
-  .array(fc.oneof(fc.string({ unit: "binary", maxLength: 8 }), fc.constantFrom('"', "\\", '\\"', "]", "[", ",", "{", "}", "é", "€", "𝄞", "\u2028", "\u0000", "\n", "/")), {
-    maxLength: 6
-  })
+  .array(
+    fc.oneof(
+      fc.string({ unit: "binary", maxLength: 8 }),
+      fc.constantFrom('"', "\\", '\\"', "]", "[", ",", "{", "}", "é", "€", "𝄞", "\u2028", "\u0000", "\n", "/")
+    ),
+    {
+      maxLength: 6
+    }
+  )
   .map((parts) => parts.join(""))
 
 const { value } = fc.letrec((tie) => ({
@@ -64,7 +71,10 @@ const { value } = fc.letrec((tie) => ({
 const record = fc.oneof(fc.constantFrom(...samples), fc.dictionary(text, value, { maxKeys: 6 }))
 
 /** Any indentation JSON.stringify takes: a number of spaces, or any white space. */
-const indent = fc.oneof(fc.integer({ min: 0, max: 10 }), fc.array(fc.constantFrom(" ", "\t", "\n", "\r"), { maxLength: 10 }).map((s) => s.join("")))
+const indent = fc.oneof(
+  fc.integer({ min: 0, max: 10 }),
+  fc.array(fc.constantFrom(" ", "\t", "\n", "\r"), { maxLength: 10 }).map((s) => s.join(""))
+)
 
 /**
  * An array pretty-printed with `space`; with `escaped`, every character beyond ASCII written as
@@ -77,60 +87,74 @@ const arrayText = (records: ReadonlyArray<unknown>, space: string | number, esca
 }
 
 describe("a JSON array", () => {
-  it("pretty-printed with any indentation, in any file name or compression, reads as the same records as its NDJSON form", () =>
-    inTemp((dir) =>
+  it(
+    "pretty-printed with any indentation, in any file name or compression, reads as the same records as its NDJSON form",
+    () =>
+      inTemp((dir) =>
+        fc.assert(
+          fc.asyncProperty(
+            fc.array(record, { maxLength: 30 }),
+            indent,
+            fc.boolean(),
+            fc.constantFrom("a.json", "a.ndjson", "a.json.gz", "a.jsonl.gz"),
+            fc.constantFrom("", "\n", " \r\n\t"),
+            async (records, space, escaped, name, around) => {
+              const array = `${around}${arrayText(records, space, escaped)}${around}`
+              await writeFile(join(dir, name), name.endsWith(".gz") ? gzipSync(array) : array)
+              await writeFile(join(dir, "b.ndjson"), records.map((r) => JSON.stringify(r)).join("\n"))
+              const read = await collect(readRecords(join(dir, name)))
+              const lines = await collect(readRecords(join(dir, "b.ndjson")))
+              expect(read).toHaveLength(records.length)
+              expect(read.map(withoutFile)).toEqual(lines.map(withoutFile))
+            }
+          ),
+          { numRuns: 60 }
+        )
+      ),
+    120_000
+  )
+
+  it(
+    "reads the same records wherever the reads cut it: inside strings, escapes and UTF-8 characters, a byte at a time",
+    () =>
       fc.assert(
         fc.asyncProperty(
-          fc.array(record, { maxLength: 30 }),
+          fc.array(record, { minLength: 1, maxLength: 12 }),
           indent,
           fc.boolean(),
-          fc.constantFrom("a.json", "a.ndjson", "a.json.gz", "a.jsonl.gz"),
-          fc.constantFrom("", "\n", " \r\n\t"),
-          async (records, space, escaped, name, around) => {
-            const array = `${around}${arrayText(records, space, escaped)}${around}`
-            await writeFile(join(dir, name), name.endsWith(".gz") ? gzipSync(array) : array)
-            await writeFile(join(dir, "b.ndjson"), records.map((r) => JSON.stringify(r)).join("\n"))
-            const read = await collect(readRecords(join(dir, name)))
-            const lines = await collect(readRecords(join(dir, "b.ndjson")))
-            expect(read).toHaveLength(records.length)
-            expect(read.map(withoutFile)).toEqual(lines.map(withoutFile))
+          fc.option(fc.tuple(fc.nat(), fc.constantFrom([0xff], [0xc3], [0xe2, 0x82], [0xed, 0xa0, 0x80]))),
+          fc.oneof(fc.array(fc.nat(), { maxLength: 40 }), fc.constant("each byte" as const)),
+          async (records, space, escaped, bad, cuts) => {
+            // A record whose string holds bytes that are not UTF-8, somewhere among the others.
+            const MARK = "<not UTF-8 here>"
+            const at = bad === null ? 0 : bad[0] % (records.length + 1)
+            const all = bad === null ? records : [...records.slice(0, at), { note: MARK }, ...records.slice(at)]
+            const json = utf8(arrayText(all, space, escaped))
+            const mark = Buffer.from(json).indexOf(MARK)
+            const bytes =
+              mark < 0 || bad === null
+                ? json
+                : new Uint8Array(Buffer.concat([json.subarray(0, mark), new Uint8Array(bad[1]), json.subarray(mark + MARK.length)]))
+            const ends =
+              cuts === "each byte"
+                ? Array.from({ length: bytes.length - 1 }, (_, i) => i + 1)
+                : [...new Set(cuts.map((c) => c % (bytes.length + 1)))].sort((a, b) => a - b)
+            const bounds = [0, ...ends, bytes.length]
+            const pieces = ends.concat(bytes.length).map((to, i) => bytes.subarray(bounds[i], to))
+            const whole = await fromStdin([bytes])
+            expect(await fromStdin(pieces)).toEqual(whole)
+            expect(whole).toHaveLength(all.length)
+            for (const [i, r] of whole.entries()) {
+              expect(r.line).toBe(i + 1)
+              if (r.unreadable === undefined) expect(r.raw).toBe(JSON.stringify(all[i]))
+              else expect([r.unreadable.tag, r.unreadable.offset, bad !== null && all[i]]).toEqual(["InvalidUtf8", mark, { note: MARK }])
+            }
           }
         ),
-        { numRuns: 60 }
-      )
-    ), 120_000)
-
-  it("reads the same records wherever the reads cut it: inside strings, escapes and UTF-8 characters, a byte at a time", () =>
-    fc.assert(
-      fc.asyncProperty(
-        fc.array(record, { minLength: 1, maxLength: 12 }),
-        indent,
-        fc.boolean(),
-        fc.option(fc.tuple(fc.nat(), fc.constantFrom([0xff], [0xc3], [0xe2, 0x82], [0xed, 0xa0, 0x80]))),
-        fc.oneof(fc.array(fc.nat(), { maxLength: 40 }), fc.constant("each byte" as const)),
-        async (records, space, escaped, bad, cuts) => {
-          // A record whose string holds bytes that are not UTF-8, somewhere among the others.
-          const MARK = "<not UTF-8 here>"
-          const at = bad === null ? 0 : bad[0] % (records.length + 1)
-          const all = bad === null ? records : [...records.slice(0, at), { note: MARK }, ...records.slice(at)]
-          const json = utf8(arrayText(all, space, escaped))
-          const mark = Buffer.from(json).indexOf(MARK)
-          const bytes = mark < 0 || bad === null ? json : new Uint8Array(Buffer.concat([json.subarray(0, mark), new Uint8Array(bad[1]), json.subarray(mark + MARK.length)]))
-          const ends = cuts === "each byte" ? Array.from({ length: bytes.length - 1 }, (_, i) => i + 1) : [...new Set(cuts.map((c) => c % (bytes.length + 1)))].sort((a, b) => a - b)
-          const bounds = [0, ...ends, bytes.length]
-          const pieces = ends.concat(bytes.length).map((to, i) => bytes.subarray(bounds[i], to))
-          const whole = await fromStdin([bytes])
-          expect(await fromStdin(pieces)).toEqual(whole)
-          expect(whole).toHaveLength(all.length)
-          for (const [i, r] of whole.entries()) {
-            expect(r.line).toBe(i + 1)
-            if (r.unreadable === undefined) expect(r.raw).toBe(JSON.stringify(all[i]))
-            else expect([r.unreadable.tag, r.unreadable.offset, bad !== null && all[i]]).toEqual(["InvalidUtf8", mark, { note: MARK }])
-          }
-        }
+        { numRuns: 100 }
       ),
-      { numRuns: 100 }
-    ), 120_000)
+    120_000
+  )
 
   const broken: ReadonlyArray<readonly [string, string]> = [
     ["[", "it ends at byte 1, before its first element, without the closing ]"],
@@ -162,7 +186,8 @@ describe("a JSON array", () => {
         expect(message.slice(0, head.length)).toBe(head)
         expect(message.endsWith("); fix it, or write one record per line (NDJSON)")).toBe(true)
       }
-    }))
+    })
+  )
 
   it("that breaks after chunks have been read fails the run, naming the byte", () =>
     inTemp(async (dir) => {

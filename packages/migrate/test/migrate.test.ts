@@ -127,11 +127,15 @@ describe("normalize", () => {
     }
   }
 
-  it("fed arbitrary JSON, gives valid scans or a typed error, never a throw (100,000 runs)", () =>
-    assertInTurns(
-      fc.property(fc.jsonValue(), (json) => checkResult(normalizeEither(json))),
-      100_000
-    ), 120_000)
+  it(
+    "fed arbitrary JSON, gives valid scans or a typed error, never a throw (100,000 runs)",
+    () =>
+      assertInTurns(
+        fc.property(fc.jsonValue(), (json) => checkResult(normalizeEither(json))),
+        100_000
+      ),
+    120_000
+  )
 
   it("fed JSON shaped like each format with a value replaced or a key added anywhere, gives valid scans or a typed error", () => {
     return assertInTurns(
@@ -150,20 +154,23 @@ describe("normalize", () => {
   // Every object of every sample in turn. A reject is right only where a format refuses any
   // unknown key: anywhere in a canonical scan (its decoder is strict), and at a record's root,
   // where one key more changes what the record looks like (no format is detected).
-  it.each(samples.map((sample, i) => [i, sample] as const))("sample %i with an unknown key added to each of its objects in turn, notes the key as dropped", (_, sample) => {
-    const strict = isRecord(sample) && sample["format"] === "scanbridge.scan/v1"
-    for (const at of objectPaths(sample)) {
-      const steps = at.map((segment, i) => {
-        const node = at.slice(0, i).reduce<unknown>((o, k) => (o as Record<string, unknown>)[k], sample)
-        return Object.keys(node as object).indexOf(String(segment))
-      })
-      const added = mutateAt(sample, steps, 1, "x-unknown")
-      expect(added.at).toEqual([...at, "x-unknown"])
-      const result = normalizeEither(added.value)
-      if (!strict && at.length > 0) expect(Either.isRight(result), `${formatPath(added.at)}: ${Either.isLeft(result) ? result.left.message : ""}`).toBe(true)
-      checkResult(result, added.at)
+  it.each(samples.map((sample, i) => [i, sample] as const))(
+    "sample %i with an unknown key added to each of its objects in turn, notes the key as dropped",
+    (_, sample) => {
+      const strict = isRecord(sample) && sample["format"] === "scanbridge.scan/v1"
+      for (const at of objectPaths(sample)) {
+        const steps = at.map((segment, i) => {
+          const node = at.slice(0, i).reduce<unknown>((o, k) => (o as Record<string, unknown>)[k], sample)
+          return Object.keys(node as object).indexOf(String(segment))
+        })
+        const added = mutateAt(sample, steps, 1, "x-unknown")
+        expect(added.at).toEqual([...at, "x-unknown"])
+        const result = normalizeEither(added.value)
+        if (!strict && at.length > 0) expect(Either.isRight(result), `${formatPath(added.at)}: ${Either.isLeft(result) ? result.left.message : ""}`).toBe(true)
+        checkResult(result, added.at)
+      }
     }
-  })
+  )
 })
 
 describe("migrate", () => {
@@ -171,7 +178,10 @@ describe("migrate", () => {
     Effect.gen(function* () {
       const { out, rejects, report } = yield* run([EXPORT])
       const outLines = out.trim().split("\n")
-      const rejectLines = rejects.trim().split("\n").map((l) => JSON.parse(l) as { file: string; line: number; error: { tag: string }; raw: string })
+      const rejectLines = rejects
+        .trim()
+        .split("\n")
+        .map((l) => JSON.parse(l) as { file: string; line: number; error: { tag: string }; raw: string })
       expect(report.records).toBe(report.migrated + report.rejected)
       expect(sum(report.byFormat)).toBe(report.migrated)
       expect(sum(report.byRejectReason)).toBe(report.rejected)
@@ -179,7 +189,15 @@ describe("migrate", () => {
       expect(outLines.length).toBe(report.scans)
       expect(rejectLines.length).toBe(report.rejected)
       expect(Object.keys(report.byFormat).sort()).toEqual(
-        ["estimation read response", "fit estimation result", "platform client-library entry", "platform entry", "platform entry envelope", "platform list page", "session ScanningResults"].sort()
+        [
+          "estimation read response",
+          "fit estimation result",
+          "platform client-library entry",
+          "platform entry",
+          "platform entry envelope",
+          "platform list page",
+          "session ScanningResults"
+        ].sort()
       )
       expect(report.byStatus).toMatchObject({ success: expect.any(Number), failure: expect.any(Number), pending: expect.any(Number) })
       expect(rejectLines.map((r) => [r.line, r.error.tag])).toEqual([
@@ -228,7 +246,11 @@ describe("migrate", () => {
         Effect.gen(function* () {
           const output = yield* outputFile(join(dir, "out.ndjson"))
           const rejects = yield* outputFile(join(dir, "rejects.ndjson"))
-          const done = yield* migrate({ inputs: [join(dir, "lines.ndjson"), join(dir, "many.json"), join(dir, "one.json")], output: output.write, rejects: rejects.write })
+          const done = yield* migrate({
+            inputs: [join(dir, "lines.ndjson"), join(dir, "many.json"), join(dir, "one.json")],
+            output: output.write,
+            rejects: rejects.write
+          })
           yield* Effect.zipRight(output.commit, rejects.commit)
           return done
         })

@@ -5,8 +5,7 @@ import { OMITTED_PATH } from "@scanbridge/model/internal"
 import { normalizeEither } from "../src/index.js"
 import { objectPaths, samples } from "./records.js"
 
-const scansOf = (record: unknown): ReadonlyArray<Scan> =>
-  Either.getOrThrowWith(normalizeEither(record), (e) => new Error(e.message))
+const scansOf = (record: unknown): ReadonlyArray<Scan> => Either.getOrThrowWith(normalizeEither(record), (e) => new Error(e.message))
 
 /** How many notes a scan says it holds: those it kept, and those its last note counts as left out. */
 const total = (scan: Scan): number => {

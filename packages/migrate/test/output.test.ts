@@ -83,7 +83,12 @@ describe("refuseOverlaps", () => {
       yield* Effect.promise(() => writeFile(input, "{}\n"))
       yield* Effect.promise(() => symlink(input, join(tmp, "in-link.ndjson")))
       const check = (inputs: ReadonlyArray<string>, file: string) =>
-        refuseOverlaps(inputs, [{ name: "--out", file }]).pipe(Effect.provide(NodeContext.layer), Effect.flip, Effect.map((e) => e.message), Effect.option)
+        refuseOverlaps(inputs, [{ name: "--out", file }]).pipe(
+          Effect.provide(NodeContext.layer),
+          Effect.flip,
+          Effect.map((e) => e.message),
+          Effect.option
+        )
       expect(yield* check([input], join(tmp, "in-link.ndjson"))).toMatchObject({ value: expect.stringMatching(/^--out .*in-link\.ndjson is the input /) })
       expect(yield* check([tmp], join(tmp, "sub", "new.ndjson"))).toMatchObject({ value: expect.stringMatching(/is inside the input folder/) })
       expect((yield* check([input], join(tmp, "elsewhere.ndjson")))._tag).toBe("None")

@@ -32,10 +32,11 @@ const toParquet = (file: string, units?: LengthUnit) =>
     return { buffer: bytes.buffer, report }
   }).pipe(Effect.provide(layer))
 
-
 /** What a cell reads back as: a timestamp as the instant (hyparquet gives a Date), -0 as 0. */
-const expected = (type: string, cell: string | number | null) => (cell === null ? null : type === "timestamp" ? new Date(cell).getTime() : cell === 0 ? 0 : cell)
-const read = (type: string, value: unknown) => (value instanceof Date ? value.getTime() : type === "integer" && typeof value === "bigint" ? Number(value) : value === 0 ? 0 : value)
+const expected = (type: string, cell: string | number | null) =>
+  cell === null ? null : type === "timestamp" ? new Date(cell).getTime() : cell === 0 ? 0 : cell
+const read = (type: string, value: unknown) =>
+  value instanceof Date ? value.getTime() : type === "integer" && typeof value === "bigint" ? Number(value) : value === 0 ? 0 : value
 
 describe("migrate to parquet", () => {
   it("writes every scan's row with real types, read back by hyparquet value by value, in any unit", () =>
@@ -55,22 +56,28 @@ describe("migrate to parquet", () => {
       { numRuns: 25 }
     ))
 
-  it("declares the types a reader expects, in the columns' order, over several row groups", () =>
-    withInputFile(
-      ((scans) => Array.from({ length: ROW_GROUP * 2 + 5 }, (_, i) => scans[i % scans.length]!).join("\n"))(fc.sample(Arbitrary.make(Scan), { numRuns: 50, seed: 18 }).map((s) => stringifyScan(s))),
-      async (file) => {
-        const { buffer, report } = await Effect.runPromise(toParquet(file))
-        expect(report.records).toBe(ROW_GROUP * 2 + 5)
-        const metadata = parquetMetadata(buffer)
-        expect(Number(metadata.num_rows)).toBe(ROW_GROUP * 2 + 5)
-        expect(metadata.row_groups).toHaveLength(3)
-        const leaves = metadata.schema.slice(1)
-        expect(leaves.map((e) => e.name)).toEqual(scanColumns().map((c) => c.name))
-        const typeOf = (name: string) => leaves.find((e) => e.name === name)!
-        expect(typeOf("source_id")).toMatchObject({ type: "BYTE_ARRAY", repetition_type: "OPTIONAL" })
-        expect(typeOf("age")).toMatchObject({ type: "INT32" })
-        expect(typeOf("waist_girth_mm")).toMatchObject({ type: "DOUBLE" })
-        expect(typeOf("created_at")).toMatchObject({ type: "INT64", logical_type: { type: "TIMESTAMP", isAdjustedToUTC: true, unit: "MILLIS" } })
-      }
-    ), 60_000)
+  it(
+    "declares the types a reader expects, in the columns' order, over several row groups",
+    () =>
+      withInputFile(
+        ((scans) => Array.from({ length: ROW_GROUP * 2 + 5 }, (_, i) => scans[i % scans.length]!).join("\n"))(
+          fc.sample(Arbitrary.make(Scan), { numRuns: 50, seed: 18 }).map((s) => stringifyScan(s))
+        ),
+        async (file) => {
+          const { buffer, report } = await Effect.runPromise(toParquet(file))
+          expect(report.records).toBe(ROW_GROUP * 2 + 5)
+          const metadata = parquetMetadata(buffer)
+          expect(Number(metadata.num_rows)).toBe(ROW_GROUP * 2 + 5)
+          expect(metadata.row_groups).toHaveLength(3)
+          const leaves = metadata.schema.slice(1)
+          expect(leaves.map((e) => e.name)).toEqual(scanColumns().map((c) => c.name))
+          const typeOf = (name: string) => leaves.find((e) => e.name === name)!
+          expect(typeOf("source_id")).toMatchObject({ type: "BYTE_ARRAY", repetition_type: "OPTIONAL" })
+          expect(typeOf("age")).toMatchObject({ type: "INT32" })
+          expect(typeOf("waist_girth_mm")).toMatchObject({ type: "DOUBLE" })
+          expect(typeOf("created_at")).toMatchObject({ type: "INT64", logical_type: { type: "TIMESTAMP", isAdjustedToUTC: true, unit: "MILLIS" } })
+        }
+      ),
+    60_000
+  )
 })

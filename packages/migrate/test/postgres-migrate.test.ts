@@ -35,7 +35,10 @@ const urlOf = (s: TestPostgres, password?: string) => Redacted.make(textUrlOf(s,
 
 /** Every record of the example export as text, the broken ones included (one is not JSON at all). */
 const exampleRecords = (): ReadonlyArray<string> => {
-  const ndjson = (file: string) => readFileSync(join(EXPORT, file), "utf8").split("\n").filter((l) => l.trim() !== "")
+  const ndjson = (file: string) =>
+    readFileSync(join(EXPORT, file), "utf8")
+      .split("\n")
+      .filter((l) => l.trim() !== "")
   return [
     ...ndjson("platform/entries.ndjson"),
     JSON.stringify(JSON.parse(readFileSync(join(EXPORT, "platform/list-page.json"), "utf8"))),
@@ -96,7 +99,9 @@ describe("PostgreSQL in and out", () => {
           expect(r.raw).toBe(stored.rows[0].payload)
         }
         // Every column of the sink, each scan whole as JSONB, and the measurements as columns.
-        const columns = yield* Effect.promise(() => admin.query("select attname from pg_attribute where attrelid = 'scans'::regclass and attnum > 0 order by attnum"))
+        const columns = yield* Effect.promise(() =>
+          admin.query("select attname from pg_attribute where attrelid = 'scans'::regclass and attnum > 0 order by attnum")
+        )
         expect(columns.rows.map((r) => r.attname)).toEqual(SCANS_TABLE.map((c) => c.name))
         const joined = yield* Effect.promise(() =>
           admin.query("select count(*) as n from scans where (scan->'measurementsMm'->>'waistGirth')::float8 is distinct from waist_girth_mm")
@@ -156,7 +161,9 @@ describe("PostgreSQL in and out", () => {
         const lost = yield* Effect.flip(
           pgToPg("select id, payload from legacy", "lost", () =>
             ++chunks === 2
-              ? Effect.promise(() => admin.query("select pg_terminate_backend(pid) from pg_stat_activity where application_name = 'scanbridge' and pid <> pg_backend_pid()")).pipe(Effect.asVoid)
+              ? Effect.promise(() =>
+                  admin.query("select pg_terminate_backend(pid) from pg_stat_activity where application_name = 'scanbridge' and pid <> pg_backend_pid()")
+                ).pipe(Effect.asVoid)
               : Effect.void
           ).pipe(Effect.withTracer(recording))
         )
@@ -165,7 +172,12 @@ describe("PostgreSQL in and out", () => {
         expect(recorded.length).toBeGreaterThan(3)
         expect(recorded.map((s) => s.name)).toContain("scanbridge.postgres.write")
         // Every span's name, attributes and ending (the lost connection's error among them): no credential.
-        const seen = recorded.map((s) => `${s.name} ${JSON.stringify([...s.attributes])} ${s.status._tag === "Ended" && Exit.isFailure(s.status.exit) ? Cause.pretty(s.status.exit.cause) : ""}`).join("\n")
+        const seen = recorded
+          .map(
+            (s) =>
+              `${s.name} ${JSON.stringify([...s.attributes])} ${s.status._tag === "Ended" && Exit.isFailure(s.status.exit) ? Cause.pretty(s.status.exit.cause) : ""}`
+          )
+          .join("\n")
         expect(seen).toContain("PostgresError")
         expect(seen).not.toContain(Redacted.value(server.password))
         expect(seen).not.toContain(Redacted.value(urlOf(server)))
@@ -204,7 +216,9 @@ describe("PostgreSQL in and out", () => {
         const lost = yield* Effect.flip(
           migrateInto("resumed", false, () =>
             ++chunks === 3
-              ? Effect.promise(() => admin.query("select pg_terminate_backend(pid) from pg_stat_activity where application_name = 'scanbridge' and pid <> pg_backend_pid()")).pipe(Effect.asVoid)
+              ? Effect.promise(() =>
+                  admin.query("select pg_terminate_backend(pid) from pg_stat_activity where application_name = 'scanbridge' and pid <> pg_backend_pid()")
+                ).pipe(Effect.asVoid)
               : Effect.void
           )
         )
@@ -216,13 +230,17 @@ describe("PostgreSQL in and out", () => {
         const clean = yield* migrateInto("unbroken", false)
         expect(resumed.report).toEqual(clean.report)
         // Repeats across the stop are counted too: the keys written before it were kept beside the checkpoint.
-        expect(resumed.report.scans - resumed.report.repeatedScans!).toBe(Number((yield* Effect.promise(() => admin.query("select count(*) as n from resumed"))).rows[0].n))
+        expect(resumed.report.scans - resumed.report.repeatedScans!).toBe(
+          Number((yield* Effect.promise(() => admin.query("select count(*) as n from resumed"))).rows[0].n)
+        )
         const strip = (rows: ReadonlyArray<Record<string, unknown>>) => rows.map(({ xmin: _, ...row }) => row)
         expect(strip(yield* Effect.promise(() => rowsOf("resumed")))).toEqual(strip(yield* Effect.promise(() => rowsOf("unbroken"))))
         expect(strip(yield* Effect.promise(() => rowsOf("resumed_rejects")))).toEqual(strip(yield* Effect.promise(() => rowsOf("unbroken_rejects"))))
         // An input that has changed since is not resumed.
         const changed = yield* Effect.flip(
-          Effect.scoped(Effect.flatMap(postgresSink({ url, table: "resumed", input: { name: query, identity: "legacy, 301 rows" } }), (sink) => sink.resumePoint))
+          Effect.scoped(
+            Effect.flatMap(postgresSink({ url, table: "resumed", input: { name: query, identity: "legacy, 301 rows" } }), (sink) => sink.resumePoint)
+          )
         )
         expect(changed.message).toContain("the input has changed since the run being resumed")
       }),
@@ -246,7 +264,12 @@ describe("PostgreSQL in and out", () => {
           collectGarbage()
           return process.memoryUsage().heapUsed
         }
-        const report = yield* pgToPg("select id, payload from big", "big_scans", (r) => Effect.sync(() => void (r.records % 10_240 === 0 && heap.push(live()))), 1024)
+        const report = yield* pgToPg(
+          "select id, payload from big",
+          "big_scans",
+          (r) => Effect.sync(() => void (r.records % 10_240 === 0 && heap.push(live()))),
+          1024
+        )
         expect(report).toMatchObject({ records: 100_000, migrated: 100_000, scans: 100_000 })
         const rows = yield* Effect.promise(() => admin.query("select count(*) as n from big_scans"))
         expect(Number(rows.rows[0].n)).toBe(100_000)
@@ -288,7 +311,9 @@ describe("PostgreSQL in and out", () => {
     "counts the scans several records were, within a chunk and across chunks, whether or not a checkpoint is kept",
     () =>
       Effect.gen(function* () {
-        const entries = readFileSync(join(EXPORT, "platform/entries.ndjson"), "utf8").split("\n").filter((l) => l.trim() !== "")
+        const entries = readFileSync(join(EXPORT, "platform/entries.ndjson"), "utf8")
+          .split("\n")
+          .filter((l) => l.trim() !== "")
         // 15 scans of their own ids, then 11 records that are scans already read: 26 records, 15 rows.
         const scan = (i: number) => {
           const entry = JSON.parse(entries[0]!) as { entry: { id: string } }
@@ -346,14 +371,18 @@ describe("PostgreSQL in and out", () => {
         const closed = urlOf({ ...server, port })
         const refusedFrom = yield* Effect.flip(Effect.scoped(postgresSource({ url: closed, query, name: "--from" })))
         const refusedInto = yield* Effect.flip(Effect.scoped(postgresSink({ url: closed, table: "nowhere", name: "--into" })))
-        for (const [side, e] of [["--from", refusedFrom], ["--into", refusedInto]] as const) {
+        for (const [side, e] of [
+          ["--from", refusedFrom],
+          ["--into", refusedInto]
+        ] as const) {
           expect(e).toMatchObject({ operation: "connect", code: "ECONNREFUSED" })
           expect(e.message).toMatch(new RegExp(`^${side}: connect: .*ECONNREFUSED 127\\.0\\.0\\.1:${port} \\(no server accepts connections there`))
         }
         // Failures after the connection name their side too.
         const bad = yield* Effect.flip(Effect.scoped(postgresSource({ url: urlOf(server), query: "select id from nowhere", name: "--from" })))
         expect(bad.message).toMatch(/^--from: read: /)
-        for (const e of [from, into, wrong, refusedFrom, refusedInto, bad]) expect(`${String(e)} ${JSON.stringify(e)}`).not.toContain(Redacted.value(server.password))
+        for (const e of [from, into, wrong, refusedFrom, refusedInto, bad])
+          expect(`${String(e)} ${JSON.stringify(e)}`).not.toContain(Redacted.value(server.password))
       }),
     TIMEOUT
   )

@@ -22,7 +22,9 @@ let db: RunningPostgres
 const url = () => Redacted.make(db.url)
 const sql = (text: string, values?: ReadonlyArray<unknown>) => Effect.promise(() => db.admin.query(text, values as Array<unknown>))
 
-const entries = readFileSync(join(EXPORT, "platform/entries.ndjson"), "utf8").split("\n").filter((l) => l.trim() !== "")
+const entries = readFileSync(join(EXPORT, "platform/entries.ndjson"), "utf8")
+  .split("\n")
+  .filter((l) => l.trim() !== "")
 
 beforeAll(async () => {
   db = await startPostgres()
@@ -156,7 +158,17 @@ describe("the PostgreSQL source's key", () => {
         expect(first.message).toContain('the key "0" is on more than one row')
         yield* sql(`insert into scanbridge_checkpoints values ('"pairs_out"', $1, '[]', '{"file":"x","line":1,"key":"0"}', $2)`, [
           pairs,
-          JSON.stringify({ records: 1, migrated: 0, rejected: 1, scans: 0, target: "postgres rows", byFormat: {}, byStatus: {}, byNoteKind: {}, byRejectReason: {} })
+          JSON.stringify({
+            records: 1,
+            migrated: 0,
+            rejected: 1,
+            scans: 0,
+            target: "postgres rows",
+            byFormat: {},
+            byStatus: {},
+            byNoteKind: {},
+            byRejectReason: {}
+          })
         ])
         const resumed = yield* Effect.flip(pgToPg(pairs, "pairs_out", { resume: true }))
         expect(resumed.message).toContain('the key "0" is on more than one row')

@@ -26,7 +26,11 @@ describe("the tests' PostgreSQL", () => {
             const sql = yield* SqlClient.SqlClient
             yield* sql`create table scans (id text primary key, payload jsonb not null)`
             yield* sql`insert into scans ${sql.insert({ id: "a", payload: JSON.stringify({ heightMm: 1755 }) })}`
-            return yield* sql<{ id: string; height: number; address: string }>`select id, (payload->>'heightMm')::int as height, host(inet_server_addr()) as address from scans`
+            return yield* sql<{
+              id: string
+              height: number
+              address: string
+            }>`select id, (payload->>'heightMm')::int as height, host(inet_server_addr()) as address from scans`
           }).pipe(Effect.provide(connected))
           expect(rows).toEqual([{ id: "a", height: 1755, address: "127.0.0.1" }])
 

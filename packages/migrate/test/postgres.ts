@@ -106,9 +106,19 @@ const started: Effect.Effect<Started, never, Scope.Scope> = Effect.acquireReleas
       onError: () => {}
     })
     // A server that cannot start leaves no folder behind.
-    yield* Effect.zipRight(Effect.promise(() => server.initialise()), startServer(server)).pipe(
+    yield* Effect.zipRight(
+      Effect.promise(() => server.initialise()),
+      startServer(server)
+    ).pipe(
       Effect.onExit((exit) =>
-        Exit.isSuccess(exit) ? Effect.void : Effect.promise(() => server.stop().catch(() => undefined).then(() => rm(base, { recursive: true, force: true })))
+        Exit.isSuccess(exit)
+          ? Effect.void
+          : Effect.promise(() =>
+              server
+                .stop()
+                .catch(() => undefined)
+                .then(() => rm(base, { recursive: true, force: true }))
+            )
       )
     )
     const info: TestPostgres = { host: "127.0.0.1", port, username: "scanbridge", password: Redacted.make(password), database: "postgres" }

@@ -52,10 +52,7 @@ describe("readAhead", () => {
   it.effect("stops its reader, whose finalizers run, when the stream's consumer fails", () =>
     Effect.gen(function* () {
       let closed = false
-      const endless = Stream.repeatValue(1).pipe(
-        Stream.rechunk(1),
-        Stream.ensuring(Effect.sync(() => void (closed = true)))
-      )
+      const endless = Stream.repeatValue(1).pipe(Stream.rechunk(1), Stream.ensuring(Effect.sync(() => void (closed = true))))
       // As in `migrate`: an ordered concurrent mapEffect whose third element fails.
       let n = 0
       const error = yield* Effect.flip(

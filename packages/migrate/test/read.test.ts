@@ -14,7 +14,17 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { gzipSync } from "node:zlib"
-import { MigrateInputError, type MigrateOptions, type MigrateProgress, Normalizer, type Reject, type TextOutputs, listInputs, migrate, textOf } from "../src/index.js"
+import {
+  MigrateInputError,
+  type MigrateOptions,
+  type MigrateProgress,
+  Normalizer,
+  type Reject,
+  type TextOutputs,
+  listInputs,
+  migrate,
+  textOf
+} from "../src/index.js"
 import { CHUNK_BYTES, CHUNK_LINES, type InputRecord, readChunks, readRecords } from "../src/internal/read.js"
 
 const reference = (file: string, bytes: Uint8Array): ReadonlyArray<InputRecord> =>
@@ -64,7 +74,10 @@ const file = fc.tuple(fc.boolean(), fc.array(fc.tuple(piece, ending), { maxLengt
  */
 const ndjsonFile = file.map((bytes) => {
   const bom = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0
-  const first = new TextDecoder().decode(bytes.subarray(bom)).split("\n").find((line) => line.trim() !== "")
+  const first = new TextDecoder()
+    .decode(bytes.subarray(bom))
+    .split("\n")
+    .find((line) => line.trim() !== "")
   return first?.trim().startsWith("[") ? concat([bytes.subarray(0, bom), utf8('{"first":1}\n'), bytes.subarray(bom)]) : bytes
 })
 
@@ -182,18 +195,23 @@ const run = (options: Omit<MigrateOptions & TextOutputs, "output" | "rejects">) 
         ...options,
         output: (t) => Effect.sync(() => void (out += textOf(t))),
         rejects: (t) => Effect.sync(() => void (rejected += textOf(t))),
-        onProgress: (p) => Effect.zipRight(Effect.sync(() => void progress.push(p)), options.onProgress?.(p) ?? Effect.void)
+        onProgress: (p) =>
+          Effect.zipRight(
+            Effect.sync(() => void progress.push(p)),
+            options.onProgress?.(p) ?? Effect.void
+          )
       })
-      const rejects = rejected.split("\n").filter((l) => l !== "").map((l) => JSON.parse(l) as Reject)
+      const rejects = rejected
+        .split("\n")
+        .filter((l) => l !== "")
+        .map((l) => JSON.parse(l) as Reject)
       return { out, rejects, report, progress }
     }).pipe(Effect.provide(layer))
   )
 
 /** The same migration's failure. */
 const failure = (options: Omit<MigrateOptions & TextOutputs, "output" | "rejects">) =>
-  Effect.runPromise(
-    Effect.flip(migrate({ ...options, output: () => Effect.void, rejects: () => Effect.void })).pipe(Effect.provide(layer))
-  )
+  Effect.runPromise(Effect.flip(migrate({ ...options, output: () => Effect.void, rejects: () => Effect.void })).pipe(Effect.provide(layer)))
 
 /** A fresh temp folder for the test's files, removed afterwards. */
 const inTemp = async <A>(f: (dir: string) => Promise<A>): Promise<A> => {
@@ -244,27 +262,32 @@ describe("bytes that are not UTF-8", () => {
     await inTemp(async (dir) => {
       const path = join(dir, "bad.ndjson")
       await fc.assert(
-        fc.asyncProperty(fc.integer({ min: 0, max: lines.length - 1 }), fc.nat(), fc.constantFrom([0xff], [0xc3], [0xe2, 0x82], [0xed, 0xa0, 0x80]), async (line, at, bad) => {
-          // A bad byte inside the record's id string, so the record is otherwise the same.
-          const bytes = lines.map(utf8)
-          const from = lines[line]!.indexOf('"id":"') + 6
-          const where = from + (at % 6)
-          bytes[line] = concat([bytes[line]!.subarray(0, where), new Uint8Array(bad), bytes[line]!.subarray(where)])
-          const file = concat(bytes.flatMap((b, i) => (i === 0 ? [b] : [utf8("\n"), b])))
-          writeFileSync(path, file)
-          const result = await run({ inputs: [path] })
-          expect(result.report.records).toBe(lines.length)
-          expect(result.report.rejected).toBe(1)
-          expect(result.report.migrated + result.report.rejected).toBe(result.report.records)
-          expect(result.out.split("\n").filter((l) => l !== "")).toEqual(out.split("\n").filter((l, i) => l !== "" && i !== line))
-          const [reject] = result.rejects
-          const offset = lines.slice(0, line).reduce((n, l) => n + utf8(l).length + 1, 0) + where
-          expect(reject).toMatchObject({ file: path, line: line + 1, error: { tag: "InvalidUtf8", path: null, offset } })
-          expect(reject!.error.message).toContain(`byte ${offset} `)
-          expect(Either.getOrThrow(Encoding.decodeBase64(reject!.rawBase64!))).toEqual(bytes[line])
-          expect(reject!.raw).toBe(new TextDecoder().decode(bytes[line]))
-          expect(reject!.raw).toContain("\uFFFD")
-        }),
+        fc.asyncProperty(
+          fc.integer({ min: 0, max: lines.length - 1 }),
+          fc.nat(),
+          fc.constantFrom([0xff], [0xc3], [0xe2, 0x82], [0xed, 0xa0, 0x80]),
+          async (line, at, bad) => {
+            // A bad byte inside the record's id string, so the record is otherwise the same.
+            const bytes = lines.map(utf8)
+            const from = lines[line]!.indexOf('"id":"') + 6
+            const where = from + (at % 6)
+            bytes[line] = concat([bytes[line]!.subarray(0, where), new Uint8Array(bad), bytes[line]!.subarray(where)])
+            const file = concat(bytes.flatMap((b, i) => (i === 0 ? [b] : [utf8("\n"), b])))
+            writeFileSync(path, file)
+            const result = await run({ inputs: [path] })
+            expect(result.report.records).toBe(lines.length)
+            expect(result.report.rejected).toBe(1)
+            expect(result.report.migrated + result.report.rejected).toBe(result.report.records)
+            expect(result.out.split("\n").filter((l) => l !== "")).toEqual(out.split("\n").filter((l, i) => l !== "" && i !== line))
+            const [reject] = result.rejects
+            const offset = lines.slice(0, line).reduce((n, l) => n + utf8(l).length + 1, 0) + where
+            expect(reject).toMatchObject({ file: path, line: line + 1, error: { tag: "InvalidUtf8", path: null, offset } })
+            expect(reject!.error.message).toContain(`byte ${offset} `)
+            expect(Either.getOrThrow(Encoding.decodeBase64(reject!.rawBase64!))).toEqual(bytes[line])
+            expect(reject!.raw).toBe(new TextDecoder().decode(bytes[line]))
+            expect(reject!.raw).toContain("\uFFFD")
+          }
+        ),
         { numRuns: 25 }
       )
     })
@@ -297,21 +320,25 @@ describe("a file that changes while it is read", () => {
   it.each([
     ["shrinks", (path: string) => truncate(path, 1000), / 1000 bytes now/],
     ["grows", (path: string) => appendFile(path, big), new RegExp(`${2 * utf8(big).length} bytes now`)]
-  ] as const)("fails the run when it %s, naming it and both sizes", (_, change, now) =>
-    inTemp(async (dir) => {
-      const path = join(dir, "changing.ndjson")
-      await writeFile(path, big)
-      let changed = false
-      const error = await failure({
-        inputs: [path],
-        onProgress: () => Effect.promise(async () => void (changed || (await change(path), (changed = true))))
-      })
-      expect(changed).toBe(true)
-      expect(error).toBeInstanceOf(MigrateInputError)
-      expect(error.message).toContain(path)
-      expect(error.message).toContain(`${utf8(big).length} bytes when the migration began`)
-      expect(error.message).toMatch(now)
-    }), 60_000)
+  ] as const)(
+    "fails the run when it %s, naming it and both sizes",
+    (_, change, now) =>
+      inTemp(async (dir) => {
+        const path = join(dir, "changing.ndjson")
+        await writeFile(path, big)
+        let changed = false
+        const error = await failure({
+          inputs: [path],
+          onProgress: () => Effect.promise(async () => void (changed || (await change(path), (changed = true))))
+        })
+        expect(changed).toBe(true)
+        expect(error).toBeInstanceOf(MigrateInputError)
+        expect(error.message).toContain(path)
+        expect(error.message).toContain(`${utf8(big).length} bytes when the migration began`)
+        expect(error.message).toMatch(now)
+      }),
+    60_000
+  )
 })
 
 describe(".gz inputs", () => {
@@ -342,7 +369,8 @@ describe(".gz inputs", () => {
       const error = await failure({ inputs: [path] })
       expect(error).toBeInstanceOf(MigrateInputError)
       expect(error.message).toContain(`${path}: not readable as gzip`)
-    }))
+    })
+  )
 })
 
 describe("standard input", () => {
@@ -429,7 +457,11 @@ describe("a JSON array under another name than .json", () => {
         await writeFile(path, array(20, true).replace(/\}\s*,\s*\{/, "} {"))
         const error = await failure({ inputs: [path] })
         expect(error).toBeInstanceOf(MigrateInputError)
-        expect(error.message).toMatch(new RegExp(`^${path.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}: this file is a JSON array, and it does not parse as one \\(.+\\); fix it, or write one record per line \\(NDJSON\\)$`))
+        expect(error.message).toMatch(
+          new RegExp(
+            `^${path.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}: this file is a JSON array, and it does not parse as one \\(.+\\); fix it, or write one record per line \\(NDJSON\\)$`
+          )
+        )
       }
     }))
 })
@@ -446,7 +478,9 @@ describe("inputs that hold no records", () => {
       const one = await run({ inputs: [files[0]!] })
       expect(one.report).toMatchObject({ records: 0, warnings: [`no records read: ${files[0]} is empty or only blank lines (or an empty JSON array)`] })
       const all = await run({ inputs: files })
-      expect(all.report.warnings).toEqual([`no records read: ${files.slice(0, 3).join(", ")} and 2 more are empty or only blank lines (or an empty JSON array)`])
+      expect(all.report.warnings).toEqual([
+        `no records read: ${files.slice(0, 3).join(", ")} and 2 more are empty or only blank lines (or an empty JSON array)`
+      ])
       const folder = await run({ inputs: [dir] })
       expect(folder.report.warnings).toHaveLength(1)
       await mkdir(join(dir, "nothing"))
@@ -458,29 +492,33 @@ describe("inputs that hold no records", () => {
 })
 
 describe("named pipes", () => {
-  it("are read in order, as a stream, when given as files", () =>
-    inTemp(async (dir) => {
-      const text = entries(700).join("\n")
-      await writeFile(join(dir, "plain.ndjson"), text)
-      const fifo = join(dir, "pipe.ndjson")
-      execFileSync("mkfifo", [fifo])
-      const writer = spawn("sh", ["-c", 'cat "$0" > "$1"', join(dir, "plain.ndjson"), fifo], { stdio: "ignore" })
-      try {
-        const listed = await Effect.runPromise(Effect.provide(listInputs([fifo]), NodeContext.layer))
-        expect(listed).toEqual({ files: [{ file: fifo, kind: "stream", size: null }], bytesTotal: null })
-        const { out, report } = await run({ inputs: listed })
-        expect(report.records).toBe(700)
-        expect(out).toBe((await run({ inputs: [join(dir, "plain.ndjson")] })).out)
-      } finally {
-        writer.kill()
-        // A reader still waiting for a writer (had the test failed before reading) is let go.
+  it(
+    "are read in order, as a stream, when given as files",
+    () =>
+      inTemp(async (dir) => {
+        const text = entries(700).join("\n")
+        await writeFile(join(dir, "plain.ndjson"), text)
+        const fifo = join(dir, "pipe.ndjson")
+        execFileSync("mkfifo", [fifo])
+        const writer = spawn("sh", ["-c", 'cat "$0" > "$1"', join(dir, "plain.ndjson"), fifo], { stdio: "ignore" })
         try {
-          closeSync(openSync(fifo, constants.O_WRONLY | constants.O_NONBLOCK))
-        } catch {
-          // no reader waits
+          const listed = await Effect.runPromise(Effect.provide(listInputs([fifo]), NodeContext.layer))
+          expect(listed).toEqual({ files: [{ file: fifo, kind: "stream", size: null }], bytesTotal: null })
+          const { out, report } = await run({ inputs: listed })
+          expect(report.records).toBe(700)
+          expect(out).toBe((await run({ inputs: [join(dir, "plain.ndjson")] })).out)
+        } finally {
+          writer.kill()
+          // A reader still waiting for a writer (had the test failed before reading) is let go.
+          try {
+            closeSync(openSync(fifo, constants.O_WRONLY | constants.O_NONBLOCK))
+          } catch {
+            // no reader waits
+          }
         }
-      }
-    }), 30_000)
+      }),
+    30_000
+  )
 })
 
 describe("JSON documents", () => {

@@ -10,7 +10,11 @@ import type { Path } from "@scanbridge/model"
 
 export const repo = fileURLToPath(new URL("../../..", import.meta.url))
 export const EXPORT = join(repo, "examples", "export")
-export const lines = (file: string) => readFileSync(join(EXPORT, file), "utf8").trim().split("\n").map((l) => JSON.parse(l) as unknown)
+export const lines = (file: string) =>
+  readFileSync(join(EXPORT, file), "utf8")
+    .trim()
+    .split("\n")
+    .map((l) => JSON.parse(l) as unknown)
 const json = (file: string) => JSON.parse(readFileSync(join(repo, file), "utf8")) as unknown
 
 /** One or more valid records of every format the built-in adapters read, and the canonical form. */
@@ -51,7 +55,12 @@ export const mutateAt = (
     if (!isObject || Array.isArray(value)) return { value, at: [], added: false }
     const added = !Object.hasOwn(value, addKey)
     // defineProperty, so that even `__proto__` becomes an own key, as JSON.parse makes it.
-    const copy = Object.defineProperty({ ...(value as Record<string, unknown>) }, addKey, { value: replacement, enumerable: true, writable: true, configurable: true })
+    const copy = Object.defineProperty({ ...(value as Record<string, unknown>) }, addKey, {
+      value: replacement,
+      enumerable: true,
+      writable: true,
+      configurable: true
+    })
     return { value: copy, at: [addKey], added }
   }
   const key = keys[path[0]! % keys.length]!
@@ -90,7 +99,9 @@ export const mutatedSampleOf = (values: fc.Arbitrary<unknown> = replacements) =>
       fc.constantFrom(...samples),
       fc.array(fc.nat(), { maxLength: 8 }),
       values,
-      fc.option(fc.oneof(fc.string({ maxLength: 8 }), fc.constantFrom("__proto__", "constructor", "toString", "valueOf", "hasOwnProperty", "z")), { nil: undefined })
+      fc.option(fc.oneof(fc.string({ maxLength: 8 }), fc.constantFrom("__proto__", "constructor", "toString", "valueOf", "hasOwnProperty", "z")), {
+        nil: undefined
+      })
     )
     .map(([sample, path, value, addKey]) => mutate(sample, path, value, addKey))
 

@@ -14,7 +14,17 @@ import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { gunzipSync, gzipSync } from "node:zlib"
-import { CHECKPOINT_FORMAT, type Checkpoint, type MigrateProgress, Normalizer, type ResumePoint, listInputs, migrate, textOf, verifyInputs } from "../src/index.js"
+import {
+  CHECKPOINT_FORMAT,
+  type Checkpoint,
+  type MigrateProgress,
+  Normalizer,
+  type ResumePoint,
+  listInputs,
+  migrate,
+  textOf,
+  verifyInputs
+} from "../src/index.js"
 import { CHUNK_LINES } from "../src/internal/read.js"
 import { samples } from "./records.js"
 
@@ -57,7 +67,14 @@ describe("a resumed run", () => {
       await writeFile(join(dir, "d.ndjson"), `${records[0]}\n${"x".repeat(2 * 1024 * 1024)}\n${many(40, 3)}`)
       // JSON arrays under NDJSON names (read as their elements, in chunks), and NDJSON whose first record is an array.
       const elements = Array.from({ length: CHUNK_LINES + 40 }, (_, i) => records[i % records.length]!)
-      await writeFile(join(dir, "e.ndjson"), JSON.stringify(elements.map((r) => JSON.parse(r) as unknown), null, 2))
+      await writeFile(
+        join(dir, "e.ndjson"),
+        JSON.stringify(
+          elements.map((r) => JSON.parse(r) as unknown),
+          null,
+          2
+        )
+      )
       await writeFile(join(dir, "f.jsonl"), `[${records.join(",")}]\n`)
       await writeFile(join(dir, "g.ndjson"), `[${records[0]}]\n${many(30, 1)}`)
       const inputs = ["a.ndjson", "b.json", "c.ndjson.gz", "d.ndjson", "e.ndjson", "f.jsonl", "g.ndjson"].map((f) => join(dir, f))
@@ -69,7 +86,12 @@ describe("a resumed run", () => {
             const stop = clean.progress[k]!
             if (stop.position === undefined) return
             const resumed = await Effect.runPromise(
-              runOf(inputs, to, { position: stop.position, report: stop.report }, { out: clean.out.slice(0, stop.outLength), rejects: clean.rejects.slice(0, stop.rejectsLength) })
+              runOf(
+                inputs,
+                to,
+                { position: stop.position, report: stop.report },
+                { out: clean.out.slice(0, stop.outLength), rejects: clean.rejects.slice(0, stop.rejectsLength) }
+              )
             )
             expect(resumed.out).toBe(clean.out)
             expect(resumed.rejects).toBe(clean.rejects)
@@ -164,7 +186,9 @@ describe("a run that hashes its inputs", () => {
       await Effect.runPromise(Effect.provide(verifyInputs("checkpoint", checkpointOf(last), listed), NodeContext.layer))
       for (const stop of clean.progress.filter((p, i) => p.position !== undefined && i % 2 === 0)) {
         const after = { position: stop.position!, report: stop.report, digests: hashed(stop) }
-        const resumed = await Effect.runPromise(runOf(inputs, "canonical", after, { out: clean.out.slice(0, stop.outLength), rejects: clean.rejects.slice(0, stop.rejectsLength) }, true))
+        const resumed = await Effect.runPromise(
+          runOf(inputs, "canonical", after, { out: clean.out.slice(0, stop.outLength), rejects: clean.rejects.slice(0, stop.rejectsLength) }, true)
+        )
         expect(resumed.out).toBe(clean.out)
         // A run resumed after the last chunk has no progress of its own.
         expect(hashed(resumed.progress[resumed.progress.length - 1] ?? stop)).toEqual(hashed(last))
@@ -184,14 +208,24 @@ describe("a run that hashes its inputs", () => {
       const clean = await Effect.runPromise(runOf([file], "canonical", undefined, undefined, true))
       const stop = clean.progress[0]!
       const checkpoint = checkpointOf(stop)
-      const verify = () => Effect.runPromise(Effect.either(Effect.provide(Effect.flatMap(listInputs([file]), (listed) => verifyInputs("checkpoint", checkpoint, listed)), NodeContext.layer)))
+      const verify = () =>
+        Effect.runPromise(
+          Effect.either(
+            Effect.provide(
+              Effect.flatMap(listInputs([file]), (listed) => verifyInputs("checkpoint", checkpoint, listed)),
+              NodeContext.layer
+            )
+          )
+        )
       expect(Either.isRight(await verify())).toBe(true)
       // The same size, a digit of the first record changed: the first chunk's bytes differ.
       const changed = (from: number) => `${text.slice(0, from)}${text[from] === "1" ? "2" : "1"}${text.slice(from + 1)}`
       await writeFile(file, changed(text.indexOf(":") + 1))
       const refused = await verify()
       expect(Either.isLeft(refused) && refused.left._tag === "ResumeError" && refused.left.file === file).toBe(true)
-      expect(Either.isLeft(refused) ? refused.left.message : "").toContain(`${file} has changed since the run being resumed read its first ${stop.digests![0]!.bytes} bytes`)
+      expect(Either.isLeft(refused) ? refused.left.message : "").toContain(
+        `${file} has changed since the run being resumed read its first ${stop.digests![0]!.bytes} bytes`
+      )
       // A change after the checkpoint's record is the resumed run's to read.
       await writeFile(file, changed(text.length - 3))
       expect(Either.isRight(await verify())).toBe(true)

@@ -20,16 +20,18 @@ const line = (i: number) => (i % 41 === 3 ? "{not json" : records[i % records.le
 const many = (n: number, from = 0) => Array.from({ length: n }, (_, i) => line(from + i)).join("\n")
 
 /** A folder with two inputs of several chunks each, and the plan's outputs beside them. */
-const withInputs = <A>(f: (dir: string, inputs: ReadonlyArray<string>) => Promise<A>) => async () => {
-  const dir = await mkdtemp(join(tmpdir(), "scanbridge-run-"))
-  try {
-    await writeFile(join(dir, "a.ndjson"), `${many(CHUNK_LINES * 2 + 17)}\n`)
-    await writeFile(join(dir, "b.ndjson"), `${many(CHUNK_LINES + 5, 11)}\n`)
-    return await f(dir, [join(dir, "a.ndjson"), join(dir, "b.ndjson")])
-  } finally {
-    await rm(dir, { recursive: true, force: true })
+const withInputs =
+  <A>(f: (dir: string, inputs: ReadonlyArray<string>) => Promise<A>) =>
+  async () => {
+    const dir = await mkdtemp(join(tmpdir(), "scanbridge-run-"))
+    try {
+      await writeFile(join(dir, "a.ndjson"), `${many(CHUNK_LINES * 2 + 17)}\n`)
+      await writeFile(join(dir, "b.ndjson"), `${many(CHUNK_LINES + 5, 11)}\n`)
+      return await f(dir, [join(dir, "a.ndjson"), join(dir, "b.ndjson")])
+    } finally {
+      await rm(dir, { recursive: true, force: true })
+    }
   }
-}
 
 const runIt = <SE, KE>(plan: MigrationPlan<SE, KE>) => Effect.runPromiseExit(Migration.run(plan).pipe(Effect.provide(NodeContext.layer)))
 
@@ -129,13 +131,19 @@ describe("Migration.run", () => {
       const refused = async (plan: MigrationPlan, option: string, message: RegExp) => {
         const exit = await runIt(plan)
         expect(Exit.isFailure(exit)).toBe(true)
-        const error = Exit.isFailure(exit) ? (exit.cause as { readonly _tag: string; readonly error?: { readonly _tag: string; readonly option?: string; readonly message: string } }) : undefined
+        const error = Exit.isFailure(exit)
+          ? (exit.cause as { readonly _tag: string; readonly error?: { readonly _tag: string; readonly option?: string; readonly message: string } })
+          : undefined
         expect(error?.error).toMatchObject({ _tag: "MigratePlanError", option })
         expect(error?.error?.message).toMatch(message)
       }
       const out = join(dir, "x.ndjson")
       await refused({ source: Migration.files(inputs), sink: { _tag: "Text", units: "cm", out } }, "units", /^units "cm": only to csv or parquet/)
-      await refused({ source: Migration.files(inputs), sink: { _tag: "Text", to: "parquet", out }, resume: "resumable" }, "resumable", /Parquet file is written whole/)
+      await refused(
+        { source: Migration.files(inputs), sink: { _tag: "Text", to: "parquet", out }, resume: "resumable" },
+        "resumable",
+        /Parquet file is written whole/
+      )
       await refused({ source: Migration.files(inputs), sink: { _tag: "Text", out }, verify: true }, "verify", /give it with resume/)
       await refused({ source: Migration.files(inputs), sink: { _tag: "Text", out: () => Effect.void }, resume: "resumable" }, "out", /give out a file/)
       await refused({ source: Migration.files([dir]), sink: { _tag: "Text", out: join(dir, "in-the-input.ndjson") } }, "out", /inside the input folder/)
@@ -168,7 +176,16 @@ describe("Migration.run", () => {
     })
     const first = await runIt(plan(undefined))
     expect(Exit.isSuccess(first) && first.value.records).toBe(rows.length)
-    expect(textOf(written[0]!.out).split("\n").filter((l) => l !== "").length).toBe(first.pipe(Exit.map((r) => r.scans), Exit.getOrElse(() => -1)))
+    expect(
+      textOf(written[0]!.out)
+        .split("\n")
+        .filter((l) => l !== "").length
+    ).toBe(
+      first.pipe(
+        Exit.map((r) => r.scans),
+        Exit.getOrElse(() => -1)
+      )
+    )
     firstChunkReport = written[0]!.report
     written.length = 0
     const resumed = await runIt(plan(2))

@@ -37,7 +37,10 @@ const startedPool = (size: number) => Effect.tap(makeMigratePool({ size }), (poo
 
 /** Every record of the example export, as one NDJSON line each, the broken ones included. */
 const exampleLines = (): ReadonlyArray<string> => {
-  const ndjson = (file: string) => readFileSync(join(EXPORT, file), "utf8").split("\n").filter((l) => l.trim() !== "")
+  const ndjson = (file: string) =>
+    readFileSync(join(EXPORT, file), "utf8")
+      .split("\n")
+      .filter((l) => l.trim() !== "")
   const array = (file: string) => (JSON.parse(readFileSync(join(EXPORT, file), "utf8")) as Array<unknown>).map((r) => JSON.stringify(r))
   return [
     ...ndjson("platform/entries.ndjson"),
@@ -133,7 +136,9 @@ describe("migrate on worker threads", () => {
           `{"toString":1,"valueOf":{},"__proto__":{"x":1},"constructor":"c"}`
         ]
         const file = join(dir, "hostile.ndjson")
-        yield* Effect.promise(() => writeFile(file, `${Array.from({ length: 600 }, (_, i) => (i % 50 === 7 ? hostile[Math.floor(i / 50) % hostile.length] : valid)).join("\n")}\n`))
+        yield* Effect.promise(() =>
+          writeFile(file, `${Array.from({ length: 600 }, (_, i) => (i % 50 === 7 ? hostile[Math.floor(i / 50) % hostile.length] : valid)).join("\n")}\n`)
+        )
         const pool = yield* startedPool(1)
         const here = yield* run([file], "canonical")
         const there = yield* run([file], "canonical", pool)
@@ -283,7 +288,12 @@ describe("migrate on worker threads", () => {
         expect(kept.report.rejected).toBeGreaterThan(0)
         for (const onPool of [undefined, pool]) {
           let out = ""
-          const report = yield* migrate({ inputs, to: "canonical", output: (t) => Effect.sync(() => void (out += textOf(t))), ...(onPool === undefined ? {} : { pool: onPool }) })
+          const report = yield* migrate({
+            inputs,
+            to: "canonical",
+            output: (t) => Effect.sync(() => void (out += textOf(t))),
+            ...(onPool === undefined ? {} : { pool: onPool })
+          })
           expect(out).toBe(kept.out)
           expect(JSON.stringify(report)).toBe(JSON.stringify(kept.report))
         }

@@ -5,7 +5,7 @@
  */
 import { boundedDecodeEither } from "./internal/bounded.js"
 import { walkScan } from "./internal/walk.js"
-import { Effect, Either } from "effect"
+import { type Effect, Either } from "effect"
 import type { DecodeOptions } from "./adapter.js"
 import { Catalogue, MEASUREMENT_NAMES, type MeasurementName } from "./catalogue.js"
 import { DecodeError, type Issue } from "./errors.js"
@@ -31,7 +31,9 @@ export const decodeScanEither = (json: unknown): Either.Either<Scan, DecodeError
   // Not Either.mapLeft: its dual dispatch reads `arguments`, once per record of a migration.
   const decoded = decode(json)
   // A Right holds no left value: the decoded one is the answer as it is, without a copy.
-  return Either.isLeft(decoded) ? Either.left(DecodeError.fromIssues(SCAN_FORMAT, decoded.left.issues.map(explain), decoded.left.omitted)) : (decoded as Either.Either<Scan, never>)
+  return Either.isLeft(decoded)
+    ? Either.left(DecodeError.fromIssues(SCAN_FORMAT, decoded.left.issues.map(explain), decoded.left.omitted))
+    : (decoded as Either.Either<Scan, never>)
 }
 
 export const decodeScan = (json: unknown): Effect.Effect<Scan, DecodeError> => decodeScanEither(json)

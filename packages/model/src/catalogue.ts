@@ -206,14 +206,16 @@ export const uniqueIndex = <K, V>(entries: ReadonlyArray<V>, key: (v: V) => K | 
   return map
 }
 
-const index = <K, V>(entries: ReadonlyArray<V>, key: (v: V) => K): ReadonlyMap<K, V> => uniqueIndex(entries, key, (k) => `catalogue: duplicate key ${String(k)}`)
+const index = <K, V>(entries: ReadonlyArray<V>, key: (v: V) => K): ReadonlyMap<K, V> =>
+  uniqueIndex(entries, key, (k) => `catalogue: duplicate key ${String(k)}`)
 
 type Measurement = (typeof MEASUREMENTS)[number]
 
 const byName = index<string, Measurement>(MEASUREMENTS, (e) => e.name)
 const statByTarget = index<CanonicalTarget, StatEntry>(STATS, (e) => e.target)
 const rightPoints = new Map<string, number>(POSTURE_RIGHT.map((p) => [p.name, p.points]))
-const nullsOf = (table: ReadonlyArray<{ readonly name: string }>): Readonly<Record<string, null>> => Object.freeze(Object.fromEntries(table.map((p) => [p.name, null])))
+const nullsOf = (table: ReadonlyArray<{ readonly name: string }>): Readonly<Record<string, null>> =>
+  Object.freeze(Object.fromEntries(table.map((p) => [p.name, null])))
 
 /** A name folded to lower case letters and digits: `waist_girth`, `WAIST_GIRTH` and `waistGirth` are one. */
 export const foldName = (name: string): string => name.toLowerCase().replace(/[^a-z0-9]/g, "")
@@ -298,7 +300,8 @@ export const Catalogue = {
    */
   postureNulls: { front: nullsOf(POSTURE_FRONT), right: nullsOf(POSTURE_RIGHT) },
   /** The measurement an other spelling (OTHER_SPELLINGS: `kneeHeight`) stands for, or undefined. */
-  byOtherSpelling: (name: string): MeasurementEntry<MeasurementName> | undefined => (Object.hasOwn(OTHER_SPELLINGS, name) ? byName.get(OTHER_SPELLINGS[name]!) : undefined),
+  byOtherSpelling: (name: string): MeasurementEntry<MeasurementName> | undefined =>
+    Object.hasOwn(OTHER_SPELLINGS, name) ? byName.get(OTHER_SPELLINGS[name]!) : undefined,
   /**
    * The measurement a name probably means, whatever its case or separators (`waist_girth`,
    * `WAIST_GIRTH` and `WaistGirth` all give waistGirth), or within a typo of it (`waistGrith`).

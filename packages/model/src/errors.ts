@@ -145,8 +145,7 @@ class Preview {
   }
 }
 
-const issueLine = (issue: Issue): string =>
-  `at ${formatPath(issue.path)}: ${issue.message} (got ${previewValue(issue.value)})`
+const issueLine = (issue: Issue): string => `at ${formatPath(issue.path)}: ${issue.message} (got ${previewValue(issue.value)})`
 
 /**
  * How many problems an error lists. Past it they are counted, not described: a 2 MB array of
@@ -220,14 +219,20 @@ export class DecodeError extends Schema.TaggedError<DecodeError>("@scanbridge/mo
     slowPaths.decodeErrors++
     const list = bounded(issues, omitted)
     const { first, more } = summary(list, "invalid input")
-    return withoutStack(() => new DecodeError({
-      format,
-      path: first.path,
-      value: first.value,
-      issues: list.issues,
-      omitted: list.omitted,
-      message: `${format}: ${issueLine(first)}${more}`
-    }, NO_VALIDATION))
+    return withoutStack(
+      () =>
+        new DecodeError(
+          {
+            format,
+            path: first.path,
+            value: first.value,
+            issues: list.issues,
+            omitted: list.omitted,
+            message: `${format}: ${issueLine(first)}${more}`
+          },
+          NO_VALIDATION
+        )
+    )
   }
 
   static fromIssueList(format: string, list: IssueList): DecodeError {
@@ -253,58 +258,76 @@ export class DecodeError extends Schema.TaggedError<DecodeError>("@scanbridge/mo
 }
 
 /** Input that is none of the formats that were tried, or more than one of them. */
-export class UnknownFormatError extends Schema.TaggedError<UnknownFormatError>("@scanbridge/model/UnknownFormatError")(
-  "UnknownFormatError",
-  {
-    tried: Schema.Array(Schema.String),
-    /** The formats that matched, when the input was ambiguous rather than unknown. */
-    matched: Schema.Array(Schema.String),
-    value: Schema.Unknown,
-    message: Schema.String
-  }
-) {
+export class UnknownFormatError extends Schema.TaggedError<UnknownFormatError>("@scanbridge/model/UnknownFormatError")("UnknownFormatError", {
+  tried: Schema.Array(Schema.String),
+  /** The formats that matched, when the input was ambiguous rather than unknown. */
+  matched: Schema.Array(Schema.String),
+  value: Schema.Unknown,
+  message: Schema.String
+}) {
   static unknown(tried: ReadonlyArray<string>, value: unknown): UnknownFormatError {
-    return withoutStack(() => new UnknownFormatError({
-      tried,
-      matched: [],
-      value,
-      message: `unknown format: none of ${tried.join(", ")} matched ${previewValue(value)}`
-    }, NO_VALIDATION))
+    return withoutStack(
+      () =>
+        new UnknownFormatError(
+          {
+            tried,
+            matched: [],
+            value,
+            message: `unknown format: none of ${tried.join(", ")} matched ${previewValue(value)}`
+          },
+          NO_VALIDATION
+        )
+    )
   }
 
   /** A shape test threw (on a value nested too deeply, say) instead of answering. */
   static unreadable(tried: ReadonlyArray<string>, value: unknown, cause: unknown): UnknownFormatError {
-    return withoutStack(() => new UnknownFormatError({ tried, matched: [], value, message: `cannot tell the format: ${unreadableReason(cause)} (got ${previewValue(value)})` }, NO_VALIDATION))
+    return withoutStack(
+      () =>
+        new UnknownFormatError(
+          { tried, matched: [], value, message: `cannot tell the format: ${unreadableReason(cause)} (got ${previewValue(value)})` },
+          NO_VALIDATION
+        )
+    )
   }
 
   /** A `{source, payload}` envelope whose source names none of the APIs or formats (previewed: a source may be any size). */
   static unknownSource(tried: ReadonlyArray<string>, apis: ReadonlyArray<string>, source: string): UnknownFormatError {
-    return withoutStack(() => new UnknownFormatError({
-      tried,
-      matched: [],
-      value: source,
-      message: `unknown source ${previewValue(source)}: expected an API (${apis.join(", ")}) or a format (${tried.join(", ")})`
-    }, NO_VALIDATION))
+    return withoutStack(
+      () =>
+        new UnknownFormatError(
+          {
+            tried,
+            matched: [],
+            value: source,
+            message: `unknown source ${previewValue(source)}: expected an API (${apis.join(", ")}) or a format (${tried.join(", ")})`
+          },
+          NO_VALIDATION
+        )
+    )
   }
 
   static ambiguous(tried: ReadonlyArray<string>, matched: ReadonlyArray<string>, value: unknown): UnknownFormatError {
-    return withoutStack(() => new UnknownFormatError({
-      tried,
-      matched,
-      value,
-      message: `ambiguous format: ${matched.join(" and ")} all match ${previewValue(value)}`
-    }, NO_VALIDATION))
+    return withoutStack(
+      () =>
+        new UnknownFormatError(
+          {
+            tried,
+            matched,
+            value,
+            message: `ambiguous format: ${matched.join(" and ")} all match ${previewValue(value)}`
+          },
+          NO_VALIDATION
+        )
+    )
   }
 }
 
 /** A value that would break a rule of the canonical model (a negative length, say). */
-export class InvariantViolation extends Schema.TaggedError<InvariantViolation>("@scanbridge/model/InvariantViolation")(
-  "InvariantViolation",
-  {
-    ...issueListFields,
-    message: Schema.String
-  }
-) {
+export class InvariantViolation extends Schema.TaggedError<InvariantViolation>("@scanbridge/model/InvariantViolation")("InvariantViolation", {
+  ...issueListFields,
+  message: Schema.String
+}) {
   static fromIssues(issues: ReadonlyArray<Issue>, omitted = 0): InvariantViolation {
     const list = bounded(issues, omitted)
     const { first, more } = summary(list, "invariant violated")
@@ -352,7 +375,6 @@ export const unreadableReason = (cause: unknown): string =>
     ? "the record is nested too deeply to read (the stack ran out)"
     : `could not be read: ${cause instanceof Error ? ellipsis(cause.message, PREVIEW_MAX) : previewValue(cause)}`
 
-
 // --- ParseIssue -> Issue[] ----------------------------------------------------------------
 
 const toSegment = (key: PropertyKey): PathSegment => (typeof key === "symbol" ? String(key) : key)
@@ -369,7 +391,12 @@ const expectedOf = (ast: SchemaAST.AST): string => {
   if (!SchemaAST.isRefinement(ast)) return String(ast)
   const auto = ast.annotations[AUTO_TITLE]
   const named = Option.getOrUndefined(SchemaAST.getDescriptionAnnotation(ast)) ?? Option.getOrUndefined(SchemaAST.getTitleAnnotation(ast))
-  return named ?? (typeof auto === "string" ? auto : undefined) ?? Option.getOrUndefined(SchemaAST.getIdentifierAnnotation(ast)) ?? `{ ${String(ast.from)} | filter }`
+  return (
+    named ??
+    (typeof auto === "string" ? auto : undefined) ??
+    Option.getOrUndefined(SchemaAST.getIdentifierAnnotation(ast)) ??
+    `{ ${String(ast.from)} | filter }`
+  )
 }
 
 /**
@@ -380,7 +407,9 @@ const expectedOf = (ast: SchemaAST.AST): string => {
  */
 const leafMessage = (issue: ParseResult.ParseIssue): string => {
   const type = issue._tag === "Refinement" && issue.kind === "Predicate" ? issue.issue : issue
-  const annotated = type._tag === "Type" && (type.message !== undefined || Option.isSome(SchemaAST.getMessageAnnotation(type.ast)) || Option.isSome(SchemaAST.getParseIssueTitleAnnotation(type.ast)))
+  const annotated =
+    type._tag === "Type" &&
+    (type.message !== undefined || Option.isSome(SchemaAST.getMessageAnnotation(type.ast)) || Option.isSome(SchemaAST.getParseIssueTitleAnnotation(type.ast)))
   if (type._tag === "Type" && !annotated) return cut(`Expected ${expectedOf(type.ast)}, actual ${previewValue(type.actual)}`)
   return cut(ParseResult.ArrayFormatter.formatIssueSync(issue)[0]?.message ?? "invalid value")
 }

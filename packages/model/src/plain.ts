@@ -105,7 +105,14 @@ const isModelFailure = (f: ScanbridgeFailure | OtherFailure): f is ScanbridgeFai
 // The last resort of `throwsOnlyScanbridgeError`, made while the stack is whole: when too
 // little is left even to build an error, this one is thrown.
 const STACK_EXHAUSTED = new ScanbridgeError(
-  new DecodeError({ format: "record", path: [], value: undefined, issues: [], omitted: 0, message: "record: the stack ran out; call again with more stack left" })
+  new DecodeError({
+    format: "record",
+    path: [],
+    value: undefined,
+    issues: [],
+    omitted: 0,
+    message: "record: the stack ran out; call again with more stack left"
+  })
 )
 
 /**

@@ -28,11 +28,7 @@ export const isCanonicalTimestamp = (s: string): boolean => isUtcTimestamp(s) &&
 
 const KIND = Symbol.for("@scanbridge/model/proto3/kind")
 
-type Kind =
-  | { readonly _tag: "int64" }
-  | { readonly _tag: "double" }
-  | { readonly _tag: "timestamp" }
-  | { readonly _tag: "enum"; readonly enum: EnumType }
+type Kind = { readonly _tag: "int64" } | { readonly _tag: "double" } | { readonly _tag: "timestamp" } | { readonly _tag: "enum"; readonly enum: EnumType }
 
 const kindOf = (ast: SchemaAST.AST): Kind | undefined => ast.annotations[KIND] as Kind | undefined
 
@@ -61,7 +57,8 @@ const isTimestamp = (s: string): boolean => isCanonicalTimestamp(s) || Option.is
 export const Timestamp = Schema.String.pipe(
   Schema.filter((s) => isTimestamp(s) || "an RFC 3339 timestamp, like 2026-01-02T03:04:05.123456789Z", {
     ...fastTest(isTimestamp),
-    arbitrary: () => (fc) => fc.date({ min: new Date("0001-01-01T00:00:00.000Z"), max: new Date("9999-12-31T23:59:59.999Z"), noInvalidDate: true }).map((d) => d.toISOString())
+    arbitrary: () => (fc) =>
+      fc.date({ min: new Date("0001-01-01T00:00:00.000Z"), max: new Date("9999-12-31T23:59:59.999Z"), noInvalidDate: true }).map((d) => d.toISOString())
   })
 ).annotations({ identifier: "Timestamp", [KIND]: { _tag: "timestamp" } satisfies Kind })
 
@@ -116,7 +113,8 @@ export const parseTimestamp = (s: string): Option.Option<ParsedTimestamp> => {
     if (offsetHours < 0 || offsetHours > 23 || offsetMinutes < 0 || offsetMinutes > 59) return Option.none()
     offset = (zone === 45 ? -1 : 1) * (offsetHours * 60 + offsetMinutes)
   } else return Option.none()
-  const millis = fraction.length === 0 ? 0 : fraction.length >= 3 ? digitsAt(fraction, 0, 3) : digitsAt(fraction, 0, fraction.length) * (fraction.length === 1 ? 100 : 10)
+  const millis =
+    fraction.length === 0 ? 0 : fraction.length >= 3 ? digitsAt(fraction, 0, 3) : digitsAt(fraction, 0, fraction.length) * (fraction.length === 1 ? 100 : 10)
   const ms = wallClock - offset * 60_000 + millis
   if (ms < FIRST_MS || ms > LAST_MS) return Option.none()
   return Option.some({ iso: utcTimestampOfMillis(ms), subMillisecond: fraction.length > 3 ? fraction.slice(3).replace(/0+$/, "") : "" })

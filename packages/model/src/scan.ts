@@ -45,9 +45,15 @@ export const isUtcTimestamp = (s: string): boolean => {
   if (s.length !== 24) return false
   // - - T : : . Z (charCodeAt inline: a helper closure here showed in a list page's profile)
   if (
-    s.charCodeAt(4) !== 45 || s.charCodeAt(7) !== 45 || s.charCodeAt(10) !== 84 || s.charCodeAt(13) !== 58 ||
-    s.charCodeAt(16) !== 58 || s.charCodeAt(19) !== 46 || s.charCodeAt(23) !== 90
-  ) return false
+    s.charCodeAt(4) !== 45 ||
+    s.charCodeAt(7) !== 45 ||
+    s.charCodeAt(10) !== 84 ||
+    s.charCodeAt(13) !== 58 ||
+    s.charCodeAt(16) !== 58 ||
+    s.charCodeAt(19) !== 46 ||
+    s.charCodeAt(23) !== 90
+  )
+    return false
   return digitsAt(s, 20, 3) >= 0 && !Number.isNaN(wallClockMillis(s))
 }
 
@@ -58,9 +64,7 @@ export const UtcTimestamp = Schema.String.pipe(
     message: () => "Expected an ISO-8601 UTC timestamp with milliseconds, like 2026-01-02T03:04:05.000Z",
     jsonSchema: { pattern: ISO_UTC.source },
     arbitrary: () => (fc) =>
-      fc
-        .date({ min: new Date("1970-01-01T00:00:00.000Z"), max: new Date("2199-12-31T23:59:59.999Z"), noInvalidDate: true })
-        .map((d) => d.toISOString())
+      fc.date({ min: new Date("1970-01-01T00:00:00.000Z"), max: new Date("2199-12-31T23:59:59.999Z"), noInvalidDate: true }).map((d) => d.toISOString())
   })
 ).annotations({ identifier: "UtcTimestamp" })
 
@@ -200,9 +204,7 @@ export const Avatar = AvatarFields.pipe(
           format: fc.constant("vertices" as const),
           type: fc.constant(null),
           data: fc.constant(null),
-          vertices: fc
-            .array(fc.tuple(finiteDouble(fc), finiteDouble(fc), finiteDouble(fc)), { maxLength: 8 })
-            .map((ts) => ts.flat())
+          vertices: fc.array(fc.tuple(finiteDouble(fc), finiteDouble(fc), finiteDouble(fc)), { maxLength: 8 }).map((ts) => ts.flat())
         })
       )
   })
@@ -252,7 +254,11 @@ export interface Note extends Schema.Schema.Type<typeof Note> {}
  * A note whose path is written as every other path is (`measurementsMm.hipGirth`). A string is
  * a path formatted already (`formatPath`), as codecs keep their constant ones.
  */
-export const makeNote = (kind: NoteKind, path: Path | string, detail: string): Note => ({ kind, path: typeof path === "string" ? path : formatPath(path), detail })
+export const makeNote = (kind: NoteKind, path: Path | string, detail: string): Note => ({
+  kind,
+  path: typeof path === "string" ? path : formatPath(path),
+  detail
+})
 
 /** What an encoder wrote, with a note for everything the target format could not hold. */
 export interface Encoded<A> {
@@ -291,9 +297,11 @@ export const plausibleLengths = (fc: typeof FastCheck, heightMm: number | null):
     fc
       .subarray([...MEASUREMENT_NAMES])
       .chain((names) =>
-        fc.tuple(...names.map((n) => fc.double({ min: (PROPORTIONS[n] * h) / 2, max: PROPORTIONS[n] * h * 2, noNaN: true }).map((v) => Math.round(v * 10) / 10))).map(
-          (values) => Object.fromEntries(names.map((n, i) => [n, values[i]!])) as unknown as MeasurementsMm
-        )
+        fc
+          .tuple(
+            ...names.map((n) => fc.double({ min: (PROPORTIONS[n] * h) / 2, max: PROPORTIONS[n] * h * 2, noNaN: true }).map((v) => Math.round(v * 10) / 10))
+          )
+          .map((values) => Object.fromEntries(names.map((n, i) => [n, values[i]!])) as unknown as MeasurementsMm)
       )
   )
 }

@@ -5,14 +5,12 @@ import { EncodeWalk, emptyFrontView, emptyRightView, genderOfCode, postureNames,
 
 // An integrator's made-up dialect: SCREAMING_SNAKE names numbered from 100, no body fat.
 const screaming = (name: string) => name.replace(/[A-Z]/g, (c) => `_${c}`).toUpperCase()
-const measurements = Object.fromEntries(MEASUREMENTS.map((e, i) => [e.name, e.kind === "depth" ? null : { name: screaming(e.name), number: 100 + i }])) as Record<
-  MeasurementName,
-  Spelling | null
->
-const stats = Object.fromEntries(STATS.map((s, i) => [s.target, s.target === "composition.bodyFatPercent" ? null : { name: `STAT_${i}`, number: 200 + i }])) as Record<
-  CanonicalTarget,
-  Spelling | null
->
+const measurements = Object.fromEntries(
+  MEASUREMENTS.map((e, i) => [e.name, e.kind === "depth" ? null : { name: screaming(e.name), number: 100 + i }])
+) as Record<MeasurementName, Spelling | null>
+const stats = Object.fromEntries(
+  STATS.map((s, i) => [s.target, s.target === "composition.bodyFatPercent" ? null : { name: `STAT_${i}`, number: 200 + i }])
+) as Record<CanonicalTarget, Spelling | null>
 const dialect = makeDialect({ api: "custom", measurements, stats })
 
 describe("makeDialect", () => {
@@ -61,7 +59,9 @@ describe("codec helpers", () => {
     expect(own.notes).toEqual([])
     const other = new EncodeWalk("f")
     expect(sourceIdFor(other, scan("session", null), target)).toBe("session:unknown")
-    expect(other.notes.map((n) => [n.kind, n.path, n.detail])).toEqual([["converted", "source.id", "id session:unknown derived from the session source: not a platform scan id"]])
+    expect(other.notes.map((n) => [n.kind, n.path, n.detail])).toEqual([
+      ["converted", "source.id", "id session:unknown derived from the session source: not a platform scan id"]
+    ])
   })
 
   it("fails, or gives null, for a scan of its own without an id", () => {

@@ -6,8 +6,9 @@ import { isUtcTimestamp } from "../src/adapter-kit.js"
 
 /** Values near a valid one: one leaf replaced by anything, so most are almost valid. */
 const mutated = <A>(valid: fc.Arbitrary<A>) =>
-  fc.tuple(valid, fc.array(fc.nat(), { maxLength: 6 }), fc.oneof(fc.jsonValue(), fc.constantFrom(undefined, -0, Number.NaN, Infinity, "", -1, 1.5))).map(
-    ([value, path, replacement]) => {
+  fc
+    .tuple(valid, fc.array(fc.nat(), { maxLength: 6 }), fc.oneof(fc.jsonValue(), fc.constantFrom(undefined, -0, Number.NaN, Infinity, "", -1, 1.5)))
+    .map(([value, path, replacement]) => {
       const go = (v: unknown, p: ReadonlyArray<number>): unknown => {
         if (p.length === 0 || typeof v !== "object" || v === null) return replacement
         const keys = Object.keys(v)
@@ -19,8 +20,7 @@ const mutated = <A>(valid: fc.Arbitrary<A>) =>
         return copy
       }
       return go(value, path)
-    }
-  )
+    })
 
 const agrees = <A, I>(name: string, schema: Schema.Schema<A, I>, excess: "ignore" | "error", samples?: fc.Arbitrary<unknown>) => {
   const is = Schema.is(schema, { onExcessProperty: excess })
@@ -65,7 +65,13 @@ describe("compileGuard", () => {
       }),
       { numRuns: 2_000 }
     )
-    for (const bad of ["2026-02-29T00:00:00.000Z", "2026-04-31T00:00:00.000Z", "2026-13-01T00:00:00.000Z", "2026-01-01T24:00:00.000Z", "2026-01-01T00:60:00.000Z"]) {
+    for (const bad of [
+      "2026-02-29T00:00:00.000Z",
+      "2026-04-31T00:00:00.000Z",
+      "2026-13-01T00:00:00.000Z",
+      "2026-01-01T24:00:00.000Z",
+      "2026-01-01T00:60:00.000Z"
+    ]) {
       expect(Schema.is(UtcTimestamp)(bad)).toBe(false)
     }
     expect(Schema.is(UtcTimestamp)("2024-02-29T00:00:00.000Z")).toBe(true)
@@ -147,7 +153,9 @@ describe("Codegen.compiled", () => {
   })
 
   it("names a guard's frames after its schema", () => {
-    const Shouty = Schema.Struct({ a: Schema.String.pipe(Schema.filter(() => (void (stack = new Error("where").stack ?? ""), true))) }).annotations({ identifier: "Shouty" })
+    const Shouty = Schema.Struct({ a: Schema.String.pipe(Schema.filter(() => (void (stack = new Error("where").stack ?? ""), true))) }).annotations({
+      identifier: "Shouty"
+    })
     let stack = ""
     expect(compileGuard(Shouty)!({ a: "x" })).toBe(true)
     expect(stack).toMatch(/scanbridge-guard\/Shouty-\d+\.js/)

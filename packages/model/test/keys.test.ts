@@ -21,7 +21,15 @@ describe("unknownKeysOf", () => {
   })
 
   it("finds each key no struct names, at any depth, in document order, with its path and value", () => {
-    const value = { z: 1, name: "a", centre: { x: 1, y: 2, w: [3] }, points: [{ x: 0, y: 0 }, { x: 1, q: { deep: true }, y: 1 }] }
+    const value = {
+      z: 1,
+      name: "a",
+      centre: { x: 1, y: 2, w: [3] },
+      points: [
+        { x: 0, y: 0 },
+        { x: 1, q: { deep: true }, y: 1 }
+      ]
+    }
     expect(keys(value)).toEqual([
       { path: ["z"], value: 1 },
       { path: ["centre", "w"], value: [3] },
@@ -31,11 +39,7 @@ describe("unknownKeysOf", () => {
 
   it("takes keys like __proto__, constructor and toString as any other key", () => {
     const value = JSON.parse('{"name":"a","centre":{"x":1,"y":2,"__proto__":{"a":1},"constructor":2},"points":[],"toString":3}') as unknown
-    expect(keys(value).map((k) => k.path)).toEqual([
-      ["centre", "__proto__"],
-      ["centre", "constructor"],
-      ["toString"]
-    ])
+    expect(keys(value).map((k) => k.path)).toEqual([["centre", "__proto__"], ["centre", "constructor"], ["toString"]])
   })
 
   it("looks into nothing under Unknown, nor into a null of NullOr", () => {
@@ -85,9 +89,7 @@ describe("unknownKeysOf", () => {
     const Filtered = Point.pipe(Schema.filter((p) => p.x < p.y))
     expect(unknownKeysOf(Filtered)({ x: 0, y: 1, z: 2 })).toEqual([{ path: ["z"], value: 2 }])
     // snake_case on the wire, camelCase decoded: the wire's keys are the known ones.
-    const Renamed = Schema.Struct({ user_id: Schema.String, at: Schema.NumberFromString }).pipe(
-      Schema.rename({ user_id: "userId" })
-    )
+    const Renamed = Schema.Struct({ user_id: Schema.String, at: Schema.NumberFromString }).pipe(Schema.rename({ user_id: "userId" }))
     expect(unknownKeysOf(Renamed)({ user_id: "u", at: "1", userId: "u" })).toEqual([{ path: ["userId"], value: "u" }])
   })
 })
@@ -132,7 +134,12 @@ describe("exactSchemaDecoder", () => {
     const accepts = Schema.is(Scan)
     const keys = unknownKeysOf(Scan)
     const added = fc
-      .tuple(Arbitrary.make(Scan), fc.array(fc.nat(), { maxLength: 6 }), fc.string({ maxLength: 6 }).map((s) => `x-${s}`), fc.jsonValue())
+      .tuple(
+        Arbitrary.make(Scan),
+        fc.array(fc.nat(), { maxLength: 6 }),
+        fc.string({ maxLength: 6 }).map((s) => `x-${s}`),
+        fc.jsonValue()
+      )
       .map(([value, steps, key, v]) => {
         const path: Array<string | number> = []
         const go = (node: unknown, i: number): unknown => {

@@ -66,7 +66,10 @@ describe("the walks' notes", () => {
     const scan = Either.getOrThrow(
       walkScan("test", [], (w) => {
         for (let i = 0; i < 100_000; i++) w.note(i % 2 === 0 ? "dropped" : "assumed", ["k", i], `note ${i}`)
-        w.noteUnknownKeys([], Array.from({ length: 100_000 }, (_, i) => ({ path: [`x${i}`], value: i })))
+        w.noteUnknownKeys(
+          [],
+          Array.from({ length: 100_000 }, (_, i) => ({ path: [`x${i}`], value: i }))
+        )
         return { source: { api: "test", id: null }, status: "pending" }
       })
     )

@@ -19,7 +19,10 @@ describe("oneOfKeys", () => {
         const holds = present.length === 1 || (orNone && present.length === 0)
         expect(test(o)).toBe(holds)
         expect(message(o) === undefined).toBe(holds)
-        if (!holds) expect(message(o)).toBe(`${orNone ? "at most" : "exactly"} one of results, pending, error (found ${present.length === 0 ? "none" : present.join(", ")})`)
+        if (!holds)
+          expect(message(o)).toBe(
+            `${orNone ? "at most" : "exactly"} one of results, pending, error (found ${present.length === 0 ? "none" : present.join(", ")})`
+          )
       },
       { fastCheck: { numRuns: 500 } }
     )
@@ -30,7 +33,12 @@ describe("oneOfKeys", () => {
     const decode = Schema.decodeUnknownEither(S)
     const guard = compileGuard(S, "ignore")
     expect(guard).not.toBeNull()
-    for (const [o, ok] of [[{ a: 1 }, true], [{ b: 2 }, true], [{}, false], [{ a: 1, b: 2 }, false]] as const) {
+    for (const [o, ok] of [
+      [{ a: 1 }, true],
+      [{ b: 2 }, true],
+      [{}, false],
+      [{ a: 1, b: 2 }, false]
+    ] as const) {
       expect(Schema.is(S)(o)).toBe(ok)
       expect(guard!(o)).toBe(ok)
       expect(Either.isRight(decode(o))).toBe(ok)

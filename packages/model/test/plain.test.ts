@@ -1,17 +1,6 @@
 import { Either, FastCheck as fc } from "effect"
 import { describe, expect, it } from "@effect/vitest"
-import {
-  Catalogue,
-  ScanbridgeError,
-  convertLength,
-  e4ToPercent,
-  isScan,
-  makeScan,
-  orThrow,
-  parseScan,
-  percentToE4,
-  validateScan
-} from "../src/plain.js"
+import { Catalogue, ScanbridgeError, convertLength, e4ToPercent, isScan, makeScan, orThrow, parseScan, percentToE4, validateScan } from "../src/plain.js"
 
 const thrown = (f: () => unknown): ScanbridgeError => {
   try {

@@ -21,7 +21,11 @@ const { min, max } = HUMAN_RANGES.heightMm
 const stature = fc.integer({ min, max })
 /** A human stature and lengths of that body: at least `least` of them. */
 const body = (least = 1) =>
-  stature.chain((h) => plausibleLengths(fc, h).filter((m) => Object.keys(m).length >= least).map((m) => ({ h, m })))
+  stature.chain((h) =>
+    plausibleLengths(fc, h)
+      .filter((m) => Object.keys(m).length >= least)
+      .map((m) => ({ h, m }))
+  )
 const scaled = (m: MeasurementsMm, f: number): MeasurementsMm => Object.fromEntries(Object.entries(m).map(([k, v]) => [k, v * f])) as unknown as MeasurementsMm
 
 const record = (measurementsMm: object, heightMm: number | null = 1640): ScanJson =>
@@ -92,7 +96,16 @@ describe("lengthUnitOf", () => {
   })
 
   it("reads the vendor's and integrators' spellings as their units", () => {
-    expect(["mm", "MILLIMETERS", "millimetres", "cm", "CENTIMETERS", "in", "inch", "INCHES"].map(lengthUnitOf)).toEqual(["mm", "mm", "mm", "cm", "cm", "in", "in", "in"])
+    expect(["mm", "MILLIMETERS", "millimetres", "cm", "CENTIMETERS", "in", "inch", "INCHES"].map(lengthUnitOf)).toEqual([
+      "mm",
+      "mm",
+      "mm",
+      "cm",
+      "cm",
+      "in",
+      "in",
+      "in"
+    ])
     expect(lengthUnitOf("furlong")).toBeUndefined()
   })
 })
@@ -144,7 +157,8 @@ describe("readScanEither (a canonical record as stores hold it)", () => {
 
 describe("other spellings and did-you-mean", () => {
   it("knows every right-side measurement by its name without the R", () => {
-    for (const name of MEASUREMENT_NAMES.filter((n) => Catalogue.entry(n).side === "right")) expect(Catalogue.byOtherSpelling(name.slice(0, -1))?.name).toBe(name)
+    for (const name of MEASUREMENT_NAMES.filter((n) => Catalogue.entry(n).side === "right"))
+      expect(Catalogue.byOtherSpelling(name.slice(0, -1))?.name).toBe(name)
     expect(Catalogue.byOtherSpelling("waistGirt")).toBeUndefined()
   })
 
@@ -162,7 +176,14 @@ describe("other spellings and did-you-mean", () => {
     const dialect = makeDialect({
       api: "snake",
       measurements: Object.fromEntries(MEASUREMENT_NAMES.map((n) => [n, n === "bellyWaistDepth" ? null : { name: snake(n) }])) as never,
-      stats: { "composition.skeletalMuscleMassG": null, "composition.bodyFatPercent": null, "subject.weightG": null, "subject.age": null, "subject.gender": null, "subject.heightMm": null },
+      stats: {
+        "composition.skeletalMuscleMassG": null,
+        "composition.bodyFatPercent": null,
+        "subject.weightG": null,
+        "subject.age": null,
+        "subject.gender": null,
+        "subject.heightMm": null
+      },
       aliases: { knee_h: "kneeHeightR" }
     })
     expect(dialect.measurementByAlias("knee_height")).toMatchObject({ alias: "knee_height", name: "kneeHeightR", spelling: { name: "knee_height_r" } })

@@ -37,11 +37,9 @@ const print = Proto3.printer(Msg)
 
 // --- Helpers ------------------------------------------------------------------------------
 
-const ok = <A, E>(result: Either.Either<A, E>): A =>
-  Either.getOrThrowWith(result, (e) => (e instanceof Error ? e : new Error(`unexpected Left: ${String(e)}`)))
+const ok = <A, E>(result: Either.Either<A, E>): A => Either.getOrThrowWith(result, (e) => (e instanceof Error ? e : new Error(`unexpected Left: ${String(e)}`)))
 
-const err = <A, E>(result: Either.Either<A, E>): E =>
-  Either.getOrThrowWith(Either.flip(result), (a) => new Error(`expected a Left, got ${JSON.stringify(a)}`))
+const err = <A, E>(result: Either.Either<A, E>): E => Either.getOrThrowWith(Either.flip(result), (a) => new Error(`expected a Left, got ${JSON.stringify(a)}`))
 
 const decodedValue = (json: unknown) => ok(read(json)).value
 
@@ -322,11 +320,16 @@ describe("reader", () => {
       return out
     }
 
-    it.prop("camel or snake keys, int64 as numbers, enum numbers, doubles as strings, explicit nulls", [message, fc.infiniteStream(fc.boolean())], ([m, flips]) => {
-      const printed = ok(read(m)).value
-      const respelled = respell(m, coins(flips))
-      expect(ok(read(respelled)).value, JSON.stringify(respelled)).toEqual(printed)
-    }, { fastCheck: { numRuns: 300 } })
+    it.prop(
+      "camel or snake keys, int64 as numbers, enum numbers, doubles as strings, explicit nulls",
+      [message, fc.infiniteStream(fc.boolean())],
+      ([m, flips]) => {
+        const printed = ok(read(m)).value
+        const respelled = respell(m, coins(flips))
+        expect(ok(read(respelled)).value, JSON.stringify(respelled)).toEqual(printed)
+      },
+      { fastCheck: { numRuns: 300 } }
+    )
   })
 })
 
@@ -432,10 +435,16 @@ describe("parseTimestamp", () => {
       fc.integer({ min: 0, max: 24 }),
       fc.integer({ min: 0, max: 60 }),
       fc.integer({ min: 0, max: 60 }),
-      fc.oneof(fc.constant(""), fc.constant("."), fc.integer({ min: 1, max: 11 }).chain((n) => digits(n).map((d) => `.${d}`))),
+      fc.oneof(
+        fc.constant(""),
+        fc.constant("."),
+        fc.integer({ min: 1, max: 11 }).chain((n) => digits(n).map((d) => `.${d}`))
+      ),
       fc.oneof(
         fc.constantFrom("Z", "z", "", "+0900", "Zz", "+00:00x"),
-        fc.tuple(fc.constantFrom("+", "-"), fc.integer({ min: 0, max: 25 }), fc.integer({ min: 0, max: 61 })).map(([sign, h, m]) => `${sign}${String(h).padStart(2, "0")}:${String(m).padStart(2, "0")}`)
+        fc
+          .tuple(fc.constantFrom("+", "-"), fc.integer({ min: 0, max: 25 }), fc.integer({ min: 0, max: 61 }))
+          .map(([sign, h, m]) => `${sign}${String(h).padStart(2, "0")}:${String(m).padStart(2, "0")}`)
       )
     )
     .map(([y, mo, d, t, h, mi, s, f, z]) => {
@@ -483,22 +492,32 @@ describe("printer", () => {
     expect(
       print({
         nestedMsg: { someField: "0", someText: "x" },
-        items: [{ itemName: "", weightValue: 2 }, { itemName: "b", weightValue: 0 }],
+        items: [
+          { itemName: "", weightValue: 2 },
+          { itemName: "b", weightValue: 0 }
+        ],
         counts: ["0", "1"]
       })
     ).toEqual({ nestedMsg: { someText: "x" }, items: [{ weightValue: 2 }, { itemName: "b" }], counts: ["0", "1"] })
     expect(print({ nestedMsg: { someField: "0" } })).toEqual({ nestedMsg: {} })
   })
 
-  it.prop("prints what the reader reads back to the same value, minus the defaults", [fc.record({
-    bigCount: fc.bigInt({ min: -(2n ** 63n), max: 2n ** 63n - 1n }).map(String),
-    ratio: fc.double({ noNaN: true }),
-    label: fc.string()
-  })], ([m]) => {
-    const printed = print(m)
-    const back = ok(read(printed)).value
-    expect(back.bigCount ?? "0").toBe(m.bigCount)
-    expect(back.ratio ?? 0).toBe(m.ratio === 0 ? 0 : m.ratio)
-    expect(back.label ?? "").toBe(m.label)
-  }, { fastCheck: { numRuns: 200 } })
+  it.prop(
+    "prints what the reader reads back to the same value, minus the defaults",
+    [
+      fc.record({
+        bigCount: fc.bigInt({ min: -(2n ** 63n), max: 2n ** 63n - 1n }).map(String),
+        ratio: fc.double({ noNaN: true }),
+        label: fc.string()
+      })
+    ],
+    ([m]) => {
+      const printed = print(m)
+      const back = ok(read(printed)).value
+      expect(back.bigCount ?? "0").toBe(m.bigCount)
+      expect(back.ratio ?? 0).toBe(m.ratio === 0 ? 0 : m.ratio)
+      expect(back.label ?? "").toBe(m.label)
+    },
+    { fastCheck: { numRuns: 200 } }
+  )
 })

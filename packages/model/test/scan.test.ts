@@ -34,17 +34,40 @@ const CONTRACT_EXAMPLE = {
     front: {
       angles: { ear: -1.2, shoulder: 0.4, topHip: 0.9, foot: 0 },
       lines: {
-        ear: [{ x: 410, y: 220 }, { x: 590, y: 224 }],
-        shoulder: [{ x: 380, y: 400 }, { x: 620, y: 398 }],
-        topHip: [{ x: 420, y: 800 }, { x: 580, y: 797 }],
-        foot: [{ x: 400, y: 1800 }, { x: 600, y: 1800 }]
+        ear: [
+          { x: 410, y: 220 },
+          { x: 590, y: 224 }
+        ],
+        shoulder: [
+          { x: 380, y: 400 },
+          { x: 620, y: 398 }
+        ],
+        topHip: [
+          { x: 420, y: 800 },
+          { x: 580, y: 797 }
+        ],
+        foot: [
+          { x: 400, y: 1800 },
+          { x: 600, y: 1800 }
+        ]
       }
     },
     right: {
       angles: { bodyLine: [1.5, -2, 3.25, 4], backWaistLine: [10, 12.5, -3] },
       lines: {
-        bodyLine: [{ x: 500, y: 1780 }, { x: 505, y: 1300 }, { x: 498, y: 900 }, { x: 495, y: 420 }, { x: 510, y: 230 }],
-        backWaistLine: [{ x: 440, y: 850 }, { x: 445, y: 760 }, { x: 450, y: 700 }, { x: 452, y: 600 }]
+        bodyLine: [
+          { x: 500, y: 1780 },
+          { x: 505, y: 1300 },
+          { x: 498, y: 900 },
+          { x: 495, y: 420 },
+          { x: 510, y: 230 }
+        ],
+        backWaistLine: [
+          { x: 440, y: 850 },
+          { x: 445, y: 760 },
+          { x: 450, y: 700 },
+          { x: 452, y: 600 }
+        ]
       }
     }
   },
@@ -55,8 +78,21 @@ const CONTRACT_EXAMPLE = {
 }
 
 const CONTRACT_KEYS = [
-  "format", "source", "status", "createdAt", "expiresAt", "externalId", "method", "subject",
-  "measurementsMm", "composition", "posture", "avatar", "adjustment", "failure", "notes"
+  "format",
+  "source",
+  "status",
+  "createdAt",
+  "expiresAt",
+  "externalId",
+  "method",
+  "subject",
+  "measurementsMm",
+  "composition",
+  "posture",
+  "avatar",
+  "adjustment",
+  "failure",
+  "notes"
 ]
 
 /** JSON cannot carry -0; compare scans as JSON does. */
@@ -134,12 +170,22 @@ const MUTATIONS: ReadonlyArray<Mutation> = [
     name: "angle as a string",
     path: ["posture", "front", "angles", "ear"],
     value: "1.2",
-    setup: { posture: { front: { angles: { ear: 1, shoulder: null, topHip: null, foot: null }, lines: { ear: null, shoulder: null, topHip: null, foot: null } }, right: null } }
+    setup: {
+      posture: {
+        front: { angles: { ear: 1, shoulder: null, topHip: null, foot: null }, lines: { ear: null, shoulder: null, topHip: null, foot: null } },
+        right: null
+      }
+    }
   },
   {
     name: "body line of four points",
     path: ["posture", "right", "lines", "bodyLine"],
-    value: [{ x: 0, y: 0 }, { x: 0, y: 1 }, { x: 0, y: 2 }, { x: 0, y: 3 }],
+    value: [
+      { x: 0, y: 0 },
+      { x: 0, y: 1 },
+      { x: 0, y: 2 },
+      { x: 0, y: 3 }
+    ],
     setup: { posture: { front: null, right: { angles: { bodyLine: null, backWaistLine: null }, lines: { bodyLine: null, backWaistLine: null } } } }
   },
   {
@@ -190,27 +236,37 @@ const setAt = (target: Record<string, unknown>, path: Path, value: unknown): voi
 
 describe("the strict decoder", () => {
   describe.each(MUTATIONS)("rejects $name", (mutation) => {
-    it.prop(`at ${formatPath(mutation.path)}, with its value`, [Scan], ([scan]) => {
-      const json = structuredClone({ ...encodeScan(scan), ...mutation.setup }) as Record<string, unknown>
-      if (mutation.setup?.status === "success") json.failure = null
-      setAt(json, mutation.path, mutation.value)
+    it.prop(
+      `at ${formatPath(mutation.path)}, with its value`,
+      [Scan],
+      ([scan]) => {
+        const json = structuredClone({ ...encodeScan(scan), ...mutation.setup }) as Record<string, unknown>
+        if (mutation.setup?.status === "success") json.failure = null
+        setAt(json, mutation.path, mutation.value)
 
-      const result = decodeScanEither(json)
-      expect(Either.isLeft(result), mutation.name).toBe(true)
-      const error = (result as Either.Left<DecodeError, unknown>).left
-      expect(error._tag).toBe("DecodeError")
-      const issue = error.issues.find((i) => formatPath(i.path) === formatPath(mutation.path))
-      expect(issue, `${mutation.name}: ${error.message}`).toBeDefined()
-      expect(issue!.value).toEqual(mutation.value)
-    }, { fastCheck: { numRuns: 20 } })
+        const result = decodeScanEither(json)
+        expect(Either.isLeft(result), mutation.name).toBe(true)
+        const error = (result as Either.Left<DecodeError, unknown>).left
+        expect(error._tag).toBe("DecodeError")
+        const issue = error.issues.find((i) => formatPath(i.path) === formatPath(mutation.path))
+        expect(issue, `${mutation.name}: ${error.message}`).toBeDefined()
+        expect(issue!.value).toEqual(mutation.value)
+      },
+      { fastCheck: { numRuns: 20 } }
+    )
   })
 
   // source.api is open: an integrator's adapter names its own API, and its scans read back.
-  it.prop("reads any non-empty API name in source.api", [Scan, fc.string({ minLength: 1 })], ([scan, api]) => {
-    const json = { ...encodeScan(scan), source: { api, id: scan.source.id } }
-    const result = decodeScanEither(json)
-    expect(Either.isRight(result) && result.right.source.api).toBe(api)
-  }, { fastCheck: { numRuns: 20 } })
+  it.prop(
+    "reads any non-empty API name in source.api",
+    [Scan, fc.string({ minLength: 1 })],
+    ([scan, api]) => {
+      const json = { ...encodeScan(scan), source: { api, id: scan.source.id } }
+      const result = decodeScanEither(json)
+      expect(Either.isRight(result) && result.right.source.api).toBe(api)
+    },
+    { fastCheck: { numRuns: 20 } }
+  )
 
   it("names the format, the path and the value in its message", () => {
     const json = { ...CONTRACT_EXAMPLE, measurementsMm: { hipGirth: -3 } }
@@ -261,7 +317,7 @@ describe("the strict decoder", () => {
   })
 
   it("turns text that is not JSON into a DecodeError at the root", () => {
-    const error = Either.flip(parseScanEither("{\"format\":")).pipe(Either.getOrThrow)
+    const error = Either.flip(parseScanEither('{"format":')).pipe(Either.getOrThrow)
     expect(error).toBeInstanceOf(DecodeError)
     expect(error.path).toEqual([])
     expect(error.message).toMatch(/^scanbridge\.scan\/v1: at \$: not JSON/)

@@ -9,7 +9,17 @@ describe("utcTimestampOfMillis", () => {
       fc.oneof(
         fc.integer({ min: FOUR_DIGIT_YEARS_MS.min, max: FOUR_DIGIT_YEARS_MS.max }),
         fc.integer({ min: -8.64e15, max: 8.64e15 }),
-        fc.constantFrom(FOUR_DIGIT_YEARS_MS.min, FOUR_DIGIT_YEARS_MS.max, FOUR_DIGIT_YEARS_MS.min - 1, FOUR_DIGIT_YEARS_MS.max + 1, 0, -1, 951_782_400_000, 8.64e15, -8.64e15),
+        fc.constantFrom(
+          FOUR_DIGIT_YEARS_MS.min,
+          FOUR_DIGIT_YEARS_MS.max,
+          FOUR_DIGIT_YEARS_MS.min - 1,
+          FOUR_DIGIT_YEARS_MS.max + 1,
+          0,
+          -1,
+          951_782_400_000,
+          8.64e15,
+          -8.64e15
+        ),
         fc.double({ min: -1e13, max: 1e13, noNaN: true })
       )
     ],

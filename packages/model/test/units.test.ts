@@ -166,11 +166,28 @@ describe("shiftDecimal", () => {
   it.prop("is the printed form's shift on integers", [fc.maxSafeInteger(), places], ([n, p]) => {
     same(n, p)
   })
-  it.prop("is the printed form's shift on measurement-like values", [fc.integer({ min: -100_000, max: 100_000 }), fc.integer({ min: 0, max: 4 }), places], ([n, d, p]) => {
-    same(n / 10 ** d, p)
-  })
+  it.prop(
+    "is the printed form's shift on measurement-like values",
+    [fc.integer({ min: -100_000, max: 100_000 }), fc.integer({ min: 0, max: 4 }), places],
+    ([n, d, p]) => {
+      same(n / 10 ** d, p)
+    }
+  )
 
   it("keeps the awkward cases of the printed form", () => {
-    for (const [x, p] of [[-0, 1], [0, -3], [1.15, 1], [0.1, 1], [0.3, 1], [2 ** 60, 2], [1e21, -1], [123456, -4], [5e-324, 3], [Number.MAX_VALUE, 1], [-Number.MAX_VALUE, -400]] as const) same(x, p)
+    for (const [x, p] of [
+      [-0, 1],
+      [0, -3],
+      [1.15, 1],
+      [0.1, 1],
+      [0.3, 1],
+      [2 ** 60, 2],
+      [1e21, -1],
+      [123456, -4],
+      [5e-324, 3],
+      [Number.MAX_VALUE, 1],
+      [-Number.MAX_VALUE, -400]
+    ] as const)
+      same(x, p)
   })
 })

@@ -23,7 +23,13 @@ export const platformAdapter: Adapter = {
       detect: (j) => isEntry(j) && !isClientLibrary(j),
       decode: (j, options) => oneScan(decodeEntryEither(j, options))
     },
-    { name: "platform entry envelope", api: "platform", shape: '`{ "entry": <platform entry> }`', detect: isEnvelope, decode: (j, options) => oneScan(decodeEntryEither(j, options)) },
+    {
+      name: "platform entry envelope",
+      api: "platform",
+      shape: '`{ "entry": <platform entry> }`',
+      detect: isEnvelope,
+      decode: (j, options) => oneScan(decodeEntryEither(j, options))
+    },
     {
       name: "platform client-library entry",
       api: "platform",

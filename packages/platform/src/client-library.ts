@@ -14,7 +14,9 @@ import { preparePhoto } from "./internal/guards.js"
 /** A `scan` result's photos as `CreateScanInput.photos`: raw base64 JPEGs, `side` as `right`. */
 export const photosOfScan = (scan: unknown): Either.Either<NonNullable<CreateScanInput["photos"]>, PlatformInputError> => {
   if (!isRecord(scan)) {
-    return Either.left(new PlatformInputError({ path: ["scan"], value: scan, message: `scan: expected the client library's {front, side}, got ${previewValue(scan)}` }))
+    return Either.left(
+      new PlatformInputError({ path: ["scan"], value: scan, message: `scan: expected the client library's {front, side}, got ${previewValue(scan)}` })
+    )
   }
   return Either.all({ front: preparePhoto(["scan", "front"], scan.front), right: preparePhoto(["scan", "side"], scan.side) })
 }

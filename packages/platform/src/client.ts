@@ -5,17 +5,11 @@
 import type * as HttpClient from "@effect/platform/HttpClient"
 import type { ConfigError, Duration } from "effect"
 import { Chunk, Config, Context, Effect, Either, Layer, Option, Redacted, Stream } from "effect"
-import { Catalogue, DecodeError, type MeasurementName, type Scan, type Stats } from "@scanbridge/model"
+import { Catalogue, type DecodeError, type MeasurementName, type Scan, type Stats } from "@scanbridge/model"
 import { previewValue, schemaDecoder } from "@scanbridge/model/adapter"
 import { ApiClient, type RetryOptions } from "@scanbridge/http"
 import { decodeEntryEither, decodeListPageEither } from "./codec.js"
-import {
-  PlatformAlreadyDeletedError,
-  type PlatformHttpError,
-  PlatformInputError,
-  PlatformStatusError,
-  type PlatformStatusReason
-} from "./errors.js"
+import { PlatformAlreadyDeletedError, type PlatformHttpError, PlatformInputError, PlatformStatusError, type PlatformStatusReason } from "./errors.js"
 import { checkStats, preparePhoto } from "./internal/guards.js"
 import * as Wire from "./wire.js"
 
@@ -112,10 +106,7 @@ export interface PlatformClientService {
   readonly withToken: (token: Redacted.Redacted<string> | string) => PlatformClientService
 }
 
-export class PlatformClient extends Context.Tag("@scanbridge/platform/PlatformClient")<
-  PlatformClient,
-  PlatformClientService
->() {
+export class PlatformClient extends Context.Tag("@scanbridge/platform/PlatformClient")<PlatformClient, PlatformClientService>() {
   static readonly make = (options: PlatformClientOptions) => make(options)
   static readonly layer = (options: PlatformClientOptions): Layer.Layer<PlatformClient, never, HttpClient.HttpClient> =>
     Layer.effect(PlatformClient, make(options))
@@ -168,8 +159,7 @@ const classify = (r: ApiClient.FailedResponse): PlatformStatusError => {
 // What a caller whose create or adjust timed out should know: it may have happened.
 const MAY_EXIST = "the scan may have been created and its quota spent: look for it with listScans (newest first)"
 
-const mayExist = (customScanId: string | undefined) =>
-  customScanId === undefined ? MAY_EXIST : `${MAY_EXIST}, customScanId ${customScanId}`
+const mayExist = (customScanId: string | undefined) => (customScanId === undefined ? MAY_EXIST : `${MAY_EXIST}, customScanId ${customScanId}`)
 
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/
 
@@ -190,7 +180,9 @@ const checkCustomScanId = (id: string | undefined): Either.Either<string | undef
           : undefined
   return problem === undefined
     ? Either.right(id)
-    : Either.left(new PlatformInputError({ path: ["customScanId"], value: typeof id === "string" ? previewValue(id, 40) : id, message: `customScanId: ${problem}` }))
+    : Either.left(
+        new PlatformInputError({ path: ["customScanId"], value: typeof id === "string" ? previewValue(id, 40) : id, message: `customScanId: ${problem}` })
+      )
 }
 
 const make = (options: PlatformClientOptions): Effect.Effect<PlatformClientService, never, HttpClient.HttpClient> =>
@@ -273,7 +265,13 @@ const make = (options: PlatformClientOptions): Effect.Effect<PlatformClientServi
               )
             }
             if (!Number.isFinite(p.percentage)) {
-              yield* Effect.fail(new PlatformInputError({ path: ["parameters", i, "percentage"], value: p.percentage, message: `parameters[${i}].percentage: expected a finite percentage` }))
+              yield* Effect.fail(
+                new PlatformInputError({
+                  path: ["parameters", i, "percentage"],
+                  value: p.percentage,
+                  message: `parameters[${i}].percentage: expected a finite percentage`
+                })
+              )
             }
           }
           const customScanId = yield* checkCustomScanId(adjust.customScanId)
@@ -291,10 +289,12 @@ const make = (options: PlatformClientOptions): Effect.Effect<PlatformClientServi
       // Not idempotent: a second delete is a 404, so a delete is never repeated.
       const deleteScan = (scanId: string) =>
         http.execute({ method: "DELETE", path: `/scans/${encodeURIComponent(scanId)}`, idempotent: false, decode: decodeDeleted }).pipe(
-          Effect.catchTag("PlatformStatusError", (e): Effect.Effect<never, PlatformStatusError | PlatformAlreadyDeletedError> =>
-            e.reason === "NotFound"
-              ? Effect.fail(new PlatformAlreadyDeletedError({ ...e, scanId, message: `${e.message} (already deleted, or never existed)` }))
-              : Effect.fail(e)
+          Effect.catchTag(
+            "PlatformStatusError",
+            (e): Effect.Effect<never, PlatformStatusError | PlatformAlreadyDeletedError> =>
+              e.reason === "NotFound"
+                ? Effect.fail(new PlatformAlreadyDeletedError({ ...e, scanId, message: `${e.message} (already deleted, or never existed)` }))
+                : Effect.fail(e)
           ),
           Effect.map((r) => r.id),
           Effect.withSpan("PlatformClient.deleteScan", { attributes: { scanId } })
@@ -315,7 +315,13 @@ const make = (options: PlatformClientOptions): Effect.Effect<PlatformClientServi
             ...(customScanId === undefined ? {} : { customScanId })
           }
           // A POST that creates a token: not repeated.
-          const r = yield* http.execute({ method: "POST", path: "/scan-tokens", body: http.json(Wire.ScanTokenRequest, body), idempotent: false, decode: decodeToken })
+          const r = yield* http.execute({
+            method: "POST",
+            path: "/scan-tokens",
+            body: http.json(Wire.ScanTokenRequest, body),
+            idempotent: false,
+            decode: decodeToken
+          })
           return { token: Redacted.make(r.token), expiresAt: new Date(r.expiresAt * 1000) }
         }).pipe(Effect.withSpan("PlatformClient.issueScanToken"))
 
@@ -327,8 +333,7 @@ const make = (options: PlatformClientOptions): Effect.Effect<PlatformClientServi
         adjustScan,
         deleteScan,
         issueScanToken,
-        withToken: (token) =>
-          service(http.withAuth(ApiClient.Auth.bearer(token)))
+        withToken: (token) => service(http.withAuth(ApiClient.Auth.bearer(token)))
       }
     }
 

@@ -6,8 +6,8 @@
 import { Either } from "effect"
 import {
   Catalogue,
-  DecodeError,
-  EncodeError,
+  type DecodeError,
+  type EncodeError,
   type Encoded,
   type FailureCategory,
   type MeasurementName,
@@ -23,7 +23,7 @@ import {
   lengthUnitOf
 } from "@scanbridge/model"
 import {
-  DecodeWalk,
+  type DecodeWalk,
   EncodeWalk,
   MeasurementsBuilder,
   measurementIndex,
@@ -64,8 +64,7 @@ type Out<K extends keyof Wire.EntryJson> = Exclude<Wire.EntryJson[K], undefined>
 
 const NO_OPTIONS: DecodeOptions = {}
 
-const methodOf = (input: Wire.EntryInput): Method =>
-  input.statsEstimations ? "stats" : input.photoScan ? "photo" : "adjusted"
+const methodOf = (input: Wire.EntryInput): Method => (input.statsEstimations ? "stats" : input.photoScan ? "photo" : "adjusted")
 
 const readInput = (r: DecodeWalk, input: Wire.EntryInput, outputWeight: number | null): Pick<FullScanInit, "method" | "subject" | "adjustment"> => {
   const stats = (input.statsEstimations ?? input.photoScan ?? input.adjustedScan)!
@@ -133,7 +132,11 @@ const readMeasurements = (r: DecodeWalk, items: ReadonlyArray<Wire.MeasurementIt
     const entry = measurementAt(i, item.name)
     if (entry === undefined) {
       const guess = platformDialect.suggest(item.name)
-      r.note("dropped", ["measurements", i], `unknown measurement ${previewValue(item.name)} = ${item.value} ${item.unit}${guess ? ` (did you mean ${guess.name}?)` : ""}`)
+      r.note(
+        "dropped",
+        ["measurements", i],
+        `unknown measurement ${previewValue(item.name)} = ${item.value} ${item.unit}${guess ? ` (did you mean ${guess.name}?)` : ""}`
+      )
       continue
     }
     if (built.hasAt(entry.index)) {
@@ -194,7 +197,8 @@ const MUSCLE_G = { min: 5_000, max: 100_000 } as const
 
 const readClientComposition = (r: DecodeWalk, c: Wire.ClientLibraryBodyComposition | null | undefined): FullScanInit["composition"] => {
   if (c === null || c === undefined) return null
-  if (c.bodyFatPercentage !== null && c.bodyFatPercentage > 100) r.fail(["bodyComposition", "bodyFatPercentage"], c.bodyFatPercentage, "a percentage between 0 and 100")
+  if (c.bodyFatPercentage !== null && c.bodyFatPercentage > 100)
+    r.fail(["bodyComposition", "bodyFatPercentage"], c.bodyFatPercentage, "a percentage between 0 and 100")
   let muscleG: number | null = null
   const muscle = c.skeletalMuscleMass
   const path = ["bodyComposition", "skeletalMuscleMass"]
@@ -322,7 +326,8 @@ const readEntry = (
   r.noteUnknownKeys([], read.unknownKeys)
   const e = read.value
   const outputWeight = e.outputStats?.weight ?? null
-  if (outputWeight !== null && e.input.adjustedScan === undefined) r.note("dropped", ["outputStats"], `outputStats.weight ${outputWeight} g on a scan that is not adjusted`)
+  if (outputWeight !== null && e.input.adjustedScan === undefined)
+    r.note("dropped", ["outputStats"], `outputStats.weight ${outputWeight} g on a scan that is not adjusted`)
   const input = readInput(r, e.input, outputWeight)
   return {
     source: { api: "platform", id: e.id },
@@ -340,9 +345,7 @@ const readEntry = (
 }
 
 const unwrap = (json: unknown): { readonly body: unknown; readonly base: Path } =>
-  isRecord(json) && hasOnlyKey(json, "entry")
-    ? { body: (json as { entry: unknown }).entry, base: ["entry"] }
-    : { body: json, base: [] }
+  isRecord(json) && hasOnlyKey(json, "entry") ? { body: (json as { entry: unknown }).entry, base: ["entry"] } : { body: json, base: [] }
 
 const parsers = {
   entry: (base: Path) => exactSchemaDecoder(Wire.Entry, FORMATS.entry, { base }),
@@ -390,7 +393,13 @@ const entryScan = <E extends Wire.Entry | Wire.ClientLibraryEntry>(
 ): Either.Either<Scan, DecodeError> => walkScan(format, base, (r) => readEntry(r, read, rest(r, read.value)), undefined, options)
 
 const readRest = (base: Path, read: ExactRead<Wire.Entry>, options: DecodeOptions): Either.Either<Scan, DecodeError> =>
-  entryScan(FORMATS.entry, base, read, (r, e) => ({ composition: () => readComposition(r, e.bodyComposition), failure: () => readPlatformError(r, e.status, e.error) }), options)
+  entryScan(
+    FORMATS.entry,
+    base,
+    read,
+    (r, e) => ({ composition: () => readComposition(r, e.bodyComposition), failure: () => readPlatformError(r, e.status, e.error) }),
+    options
+  )
 
 /**
  * A platform scan entry, bare or in its `{entry}` envelope, in either variant: the REST API's
@@ -412,7 +421,10 @@ export const decodeEntryEither = (json: unknown, options: DecodeOptions = NO_OPT
   if (rest !== undefined && Either.isRight(rest)) return readRest(base, rest.right, options)
   const client = (inEnvelope ? clientAt.inEnvelope : clientAt.top)(body)
   if (Either.isRight(client)) {
-    const rest = (r: DecodeWalk, e: Wire.ClientLibraryEntry) => ({ composition: () => readClientComposition(r, e.bodyComposition), failure: () => readClientError(r, e.status, e.error) })
+    const rest = (r: DecodeWalk, e: Wire.ClientLibraryEntry) => ({
+      composition: () => readClientComposition(r, e.bodyComposition),
+      failure: () => readClientError(r, e.status, e.error)
+    })
     return entryScan(FORMATS.clientLibraryEntry, base, client.right, rest, options)
   }
   if (clientOnly || looksClientLibrary(body)) return Either.left(client.left)
@@ -470,7 +482,13 @@ export const decodeListPageEither = (json: unknown, options: DecodeOptions = NO_
   const { unknownKeys, value: page } = read.right
   const scans: Array<Scan> = []
   for (let i = 0; i < page.results.length; i++) {
-    const scan = walkScan(FORMATS.listPage, ["results", i], (r) => readSummary(r, page.results[i]!, unknownKeysOfItem(unknownKeys, "results", i)), undefined, options)
+    const scan = walkScan(
+      FORMATS.listPage,
+      ["results", i],
+      (r) => readSummary(r, page.results[i]!, unknownKeysOfItem(unknownKeys, "results", i)),
+      undefined,
+      options
+    )
     if (Either.isLeft(scan)) return Either.left(scan.left)
     scans.push(scan.right)
   }
@@ -479,8 +497,7 @@ export const decodeListPageEither = (json: unknown, options: DecodeOptions = NO_
 
 // --- Encode --------------------------------------------------------------------------------
 
-const required = <A>(w: EncodeWalk, path: Path, value: A | null): A =>
-  value === null ? w.fail(path, value, "the platform entry's input requires it") : value
+const required = <A>(w: EncodeWalk, path: Path, value: A | null): A => (value === null ? w.fail(path, value, "the platform entry's input requires it") : value)
 
 const writeInput = (w: EncodeWalk, scan: Scan): Out<"input"> => {
   const s = scan.subject
@@ -516,7 +533,8 @@ const writePosture = (posture: Scan["posture"]): Out<"posture"> => (posture === 
 
 const writeComposition = (w: EncodeWalk, c: Scan["composition"]): Out<"bodyComposition"> => {
   if (c === null) return null
-  if (c.skeletalMuscleMassG !== null) w.note("dropped", ["composition", "skeletalMuscleMassG"], `${c.skeletalMuscleMassG} g: the platform entry has no skeletal muscle mass`)
+  if (c.skeletalMuscleMassG !== null)
+    w.note("dropped", ["composition", "skeletalMuscleMassG"], `${c.skeletalMuscleMassG} g: the platform entry has no skeletal muscle mass`)
   const { mass, percent } = Wire.UNITS
   return {
     ...(c.bodyFatPercent === null ? {} : { bodyFatPercentage: { unit: percent, value: c.bodyFatPercent } }),

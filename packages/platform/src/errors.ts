@@ -7,7 +7,14 @@
  */
 import { Schema } from "effect"
 import { inputErrorFields } from "@scanbridge/model/adapter"
-import { type ApiEncodeError, type ApiRedirectError, type ApiResponseTooLargeError, type ApiTimeoutError, type ApiTransportError, statusFields } from "@scanbridge/http"
+import {
+  type ApiEncodeError,
+  type ApiRedirectError,
+  type ApiResponseTooLargeError,
+  type ApiTimeoutError,
+  type ApiTransportError,
+  statusFields
+} from "@scanbridge/http"
 
 // The request URL carries org and scan ids, which are not secret; the API key never appears.
 const response = statusFields
@@ -31,9 +38,10 @@ export class PlatformStatusError extends Schema.TaggedError<PlatformStatusError>
 }) {}
 
 /** 404 on DELETE: delete is not idempotent, so a second delete lands here. */
-export class PlatformAlreadyDeletedError extends Schema.TaggedError<PlatformAlreadyDeletedError>(
-  "@scanbridge/platform/PlatformAlreadyDeletedError"
-)("PlatformAlreadyDeletedError", { ...response, scanId: Schema.String }) {}
+export class PlatformAlreadyDeletedError extends Schema.TaggedError<PlatformAlreadyDeletedError>("@scanbridge/platform/PlatformAlreadyDeletedError")(
+  "PlatformAlreadyDeletedError",
+  { ...response, scanId: Schema.String }
+) {}
 
 /** Refused locally, before a request could spend quota. */
 export class PlatformInputError extends Schema.TaggedError<PlatformInputError>("@scanbridge/platform/PlatformInputError")(

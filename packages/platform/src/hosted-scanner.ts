@@ -109,7 +109,11 @@ export const hostedScannerUrl = (options: HostedScannerOptions): Either.Either<s
   const template = options.address
   const at = typeof template === "string" ? template.indexOf("{LOCALE}") : -1
   if (at < 0 || template.indexOf("{LOCALE}", at + 1) >= 0) {
-    return refuse(["address"], template, `${previewValue(template)} must hold {LOCALE} once, where the locale goes (the scanner's address is the caller's: the document does not show it)`)
+    return refuse(
+      ["address"],
+      template,
+      `${previewValue(template)} must hold {LOCALE} once, where the locale goes (the scanner's address is the caller's: the document does not show it)`
+    )
   }
   let url: URL
   try {

@@ -50,8 +50,7 @@ export const PhotoScan = Schema.Struct({
 export interface PhotoScan extends Schema.Schema.Type<typeof PhotoScan> {}
 
 /** What an adjust parameter may name: `weight` or a measurement. */
-export const isAdjustable = (name: string): name is "weight" | MeasurementName =>
-  name === "weight" || Catalogue.isMeasurementName(name)
+export const isAdjustable = (name: string): name is "weight" | MeasurementName => name === "weight" || Catalogue.isMeasurementName(name)
 
 export const AdjustParameter = Schema.Struct({ name: Schema.String, percentage: Finite })
 export interface AdjustParameter extends Schema.Schema.Type<typeof AdjustParameter> {}
@@ -109,8 +108,7 @@ export const FrontAngle = Schema.Struct({ name: Schema.String, unit: Schema.Stri
 export const RightAngle = Schema.Struct({ name: Schema.String, unit: Schema.String, angles: Schema.Array(Finite) })
 export const PostureLine = Schema.Struct({ name: Schema.String, points: Schema.Array(Point) })
 
-const view = <A extends Schema.Schema.Any>(angle: A) =>
-  Schema.Struct({ angles: Schema.Array(angle), lines: Schema.Array(PostureLine) })
+const view = <A extends Schema.Schema.Any>(angle: A) => Schema.Struct({ angles: Schema.Array(angle), lines: Schema.Array(PostureLine) })
 
 export const Posture = Schema.Struct({
   front: Schema.optionalWith(Schema.NullOr(view(FrontAngle)), { exact: true }),
@@ -183,10 +181,7 @@ export interface ListPage extends Schema.Schema.Type<typeof ListPage> {}
  */
 export const CreateScanRequest = Schema.Struct({
   statsEstimations: Schema.optionalWith(StatsEstimations, { exact: true }),
-  photoScan: Schema.optionalWith(
-    Schema.Struct({ ...statsFields, frontPhoto: Schema.String, rightPhoto: Schema.String }),
-    { exact: true }
-  ),
+  photoScan: Schema.optionalWith(Schema.Struct({ ...statsFields, frontPhoto: Schema.String, rightPhoto: Schema.String }), { exact: true }),
   customScanId: Schema.optionalWith(CustomScanId, { exact: true })
 }).pipe(Schema.filter(...oneOfKeys(["statsEstimations", "photoScan"])))
 export type CreateScanRequest = typeof CreateScanRequest.Type
@@ -210,9 +205,7 @@ export const DeleteResponse = Schema.Struct({ id: Schema.String })
 export interface DeleteResponse extends Schema.Schema.Type<typeof DeleteResponse> {}
 
 export const ScanTokenRequest = Schema.Struct({
-  scope: Schema.Array(Schema.String).pipe(
-    Schema.filter((s) => s.includes(SCOPES.create) || `must include ${SCOPES.create}`)
-  ),
+  scope: Schema.Array(Schema.String).pipe(Schema.filter((s) => s.includes(SCOPES.create) || `must include ${SCOPES.create}`)),
   lifetime: Schema.optionalWith(Int.pipe(Schema.between(1, MAX_TOKEN_LIFETIME_S)), { exact: true }),
   customScanId: Schema.optionalWith(CustomScanId, { exact: true })
 })
@@ -230,5 +223,4 @@ export interface ErrorBody extends Schema.Schema.Type<typeof ErrorBody> {}
 export const UNITS = PLATFORM_UNITS
 
 /** The posture unit: `degrees`, or `degree` as the endpoint conventions table writes it. */
-export const isDegrees = (unit: string): boolean =>
-  unit === UNITS.angle || (UNITS.angleAliases as ReadonlyArray<string>).includes(unit)
+export const isDegrees = (unit: string): boolean => unit === UNITS.angle || (UNITS.angleAliases as ReadonlyArray<string>).includes(unit)

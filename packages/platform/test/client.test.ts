@@ -248,14 +248,17 @@ describe("PlatformClient against the simulator", () => {
       Effect.promise(() =>
         FastCheck.assert(
           // 407 is not among them: fetch answers it as a failed request (proxy authentication), never a response.
-          FastCheck.asyncProperty(FastCheck.integer({ min: 400, max: 599 }).filter((status) => status !== 407), async (status) => {
-            await Effect.runPromise(sim.injectFaults([status]))
-            // A create is not repeated: the injected status is the answer.
-            const error = await Effect.runPromise(Effect.flip(client.createScan(STATS)))
-            const reason = { 400: "BadRequest", 401: "Unauthorized", 403: "Forbidden", 404: "NotFound", 429: "RateLimited" }[status] ?? "Server"
-            expect(error).toMatchObject({ _tag: "PlatformStatusError", status, reason, api: "platform", method: "POST" })
-            expect(error.message).toContain(`-> ${status}`)
-          }),
+          FastCheck.asyncProperty(
+            FastCheck.integer({ min: 400, max: 599 }).filter((status) => status !== 407),
+            async (status) => {
+              await Effect.runPromise(sim.injectFaults([status]))
+              // A create is not repeated: the injected status is the answer.
+              const error = await Effect.runPromise(Effect.flip(client.createScan(STATS)))
+              const reason = { 400: "BadRequest", 401: "Unauthorized", 403: "Forbidden", 404: "NotFound", 429: "RateLimited" }[status] ?? "Server"
+              expect(error).toMatchObject({ _tag: "PlatformStatusError", status, reason, api: "platform", method: "POST" })
+              expect(error.message).toContain(`-> ${status}`)
+            }
+          ),
           { numRuns: 60 }
         )
       )
@@ -266,7 +269,9 @@ describe("PlatformClient against the simulator", () => {
     Effect.gen(function* () {
       const sockets: Array<Socket> = []
       const server = createServer((socket) => void sockets.push(socket))
-      const port = yield* Effect.async<number>((resume) => void server.listen(0, "127.0.0.1", () => resume(Effect.succeed((server.address() as AddressInfo).port))))
+      const port = yield* Effect.async<number>(
+        (resume) => void server.listen(0, "127.0.0.1", () => resume(Effect.succeed((server.address() as AddressInfo).port)))
+      )
       yield* Effect.addFinalizer(() => Effect.sync(() => (sockets.forEach((s) => s.destroy()), server.close())))
       const client = yield* PlatformClient.make({ baseUrl: `http://127.0.0.1:${port}`, orgId: ORG, apiKey: KEY, timeout: "5 seconds", retry: { times: 0 } })
       const created = yield* Effect.flip(client.createScan(STATS))
@@ -284,7 +289,9 @@ describe("PlatformClient against the simulator", () => {
           req.resume()
           req.on("end", () => (res.writeHead(302, { location: `${sim.url}${req.url}` }), res.end()))
         })
-        const port = yield* Effect.async<number>((resume) => void server.listen(0, "127.0.0.1", () => resume(Effect.succeed((server.address() as AddressInfo).port))))
+        const port = yield* Effect.async<number>(
+          (resume) => void server.listen(0, "127.0.0.1", () => resume(Effect.succeed((server.address() as AddressInfo).port)))
+        )
         yield* Effect.addFinalizer(() => Effect.sync(() => (server.closeAllConnections(), server.close())))
         const client = yield* PlatformClient.make({ baseUrl: `http://127.0.0.1:${port}`, orgId: ORG, apiKey: KEY })
         const error = yield* Effect.flip(client.createScan(STATS))

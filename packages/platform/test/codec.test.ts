@@ -26,12 +26,10 @@ import { wholeStature } from "./bodies.js"
 // --- Helpers ------------------------------------------------------------------------------
 
 /** The Right of an Either, or the Left thrown as it is (DecodeError and EncodeError are Errors). */
-const ok = <A, E>(result: Either.Either<A, E>): A =>
-  Either.getOrThrowWith(result, (e) => (e instanceof Error ? e : new Error(`unexpected Left: ${String(e)}`)))
+const ok = <A, E>(result: Either.Either<A, E>): A => Either.getOrThrowWith(result, (e) => (e instanceof Error ? e : new Error(`unexpected Left: ${String(e)}`)))
 
 /** The Left of an Either; a Right fails the test, showing what was decoded instead. */
-const err = <A, E>(result: Either.Either<A, E>): E =>
-  Either.getOrThrowWith(Either.flip(result), (a) => new Error(`expected a Left, got ${JSON.stringify(a)}`))
+const err = <A, E>(result: Either.Either<A, E>): E => Either.getOrThrowWith(Either.flip(result), (a) => new Error(`expected a Left, got ${JSON.stringify(a)}`))
 
 const scanOf = (init: ScanInit): Scan => ok(makeScan(init))
 
@@ -78,17 +76,15 @@ const whole = (n: number): number => Math.min(Math.round(n) || 0, Number.MAX_SAF
 
 const PROTOTYPE_KEYS = ["constructor", "toString", "__proto__", "hasOwnProperty", "valueOf"] as const
 
-const failureCode = fc.oneof(
-  fc.constantFrom(...Object.keys(Wire.FAILURE_CODES)),
-  fc.constantFrom(...PROTOTYPE_KEYS),
-  fc.string({ minLength: 1 })
-)
+const failureCode = fc.oneof(fc.constantFrom(...Object.keys(Wire.FAILURE_CODES)), fc.constantFrom(...PROTOTYPE_KEYS), fc.string({ minLength: 1 }))
 
 const integerLengths = (m: ScanJson["measurementsMm"]): ScanJson["measurementsMm"] =>
-  Object.fromEntries(MEASUREMENT_NAMES.flatMap((name) => {
-    const v = m[name]
-    return v === undefined ? [] : [[name, whole(v)]]
-  }))
+  Object.fromEntries(
+    MEASUREMENT_NAMES.flatMap((name) => {
+      const v = m[name]
+      return v === undefined ? [] : [[name, whole(v)]]
+    })
+  )
 
 /**
  * Canonical scans that a platform entry can hold without a note: every part the entry has a
@@ -154,14 +150,37 @@ const STATS_ENTRY = {
 } as const
 
 const FRONT_LINES = {
-  ear: [{ x: 410, y: 220 }, { x: 590, y: 224 }],
-  shoulder: [{ x: 380, y: 400 }, { x: 620, y: 398 }],
-  topHip: [{ x: 420, y: 800 }, { x: 580, y: 797 }],
-  foot: [{ x: 400, y: 1800 }, { x: 600, y: 1800 }]
+  ear: [
+    { x: 410, y: 220 },
+    { x: 590, y: 224 }
+  ],
+  shoulder: [
+    { x: 380, y: 400 },
+    { x: 620, y: 398 }
+  ],
+  topHip: [
+    { x: 420, y: 800 },
+    { x: 580, y: 797 }
+  ],
+  foot: [
+    { x: 400, y: 1800 },
+    { x: 600, y: 1800 }
+  ]
 }
 const RIGHT_LINES = {
-  bodyLine: [{ x: 500, y: 1780 }, { x: 505, y: 1300 }, { x: 498, y: 900 }, { x: 495, y: 420 }, { x: 510, y: 230 }],
-  backWaistLine: [{ x: 440, y: 850 }, { x: 445, y: 760 }, { x: 450, y: 700 }, { x: 452, y: 600 }]
+  bodyLine: [
+    { x: 500, y: 1780 },
+    { x: 505, y: 1300 },
+    { x: 498, y: 900 },
+    { x: 495, y: 420 },
+    { x: 510, y: 230 }
+  ],
+  backWaistLine: [
+    { x: 440, y: 850 },
+    { x: 445, y: 760 },
+    { x: 450, y: 700 },
+    { x: 452, y: 600 }
+  ]
 }
 const FRONT_ANGLES = { ear: -1.2, shoulder: 0.4, topHip: 0.9, foot: 0 }
 const RIGHT_ANGLES = { bodyLine: [1.5, -2, 3.25, 4], backWaistLine: [10, 12.5, -3] }
@@ -184,7 +203,10 @@ const CANONICAL_POSTURE = {
 }
 
 /** The lengths of a body of the subject's stature, each its catalogue share of it. */
-const PHOTO_LENGTHS = Object.fromEntries(MEASUREMENT_NAMES.map((name) => [name, Math.round(PROPORTIONS[name] * STATS.height)])) as Record<MeasurementName, number>
+const PHOTO_LENGTHS = Object.fromEntries(MEASUREMENT_NAMES.map((name) => [name, Math.round(PROPORTIONS[name] * STATS.height)])) as Record<
+  MeasurementName,
+  number
+>
 
 const PHOTO_ENTRY = {
   id: "scan_photo1",
@@ -358,14 +380,11 @@ describe("the decoders never throw", () => {
 /** Every path into a JSON value, parents before children, the root excluded. */
 const pathsOf = (value: unknown, at: Path = []): Array<Path> => {
   if (typeof value !== "object" || value === null) return []
-  const entries: Array<[string | number, unknown]> = Array.isArray(value)
-    ? value.map((v, i): [number, unknown] => [i, v])
-    : Object.entries(value)
+  const entries: Array<[string | number, unknown]> = Array.isArray(value) ? value.map((v, i): [number, unknown] => [i, v]) : Object.entries(value)
   return entries.flatMap(([k, v]) => [[...at, k], ...pathsOf(v, [...at, k])])
 }
 
-const valueAt = (json: unknown, path: Path): unknown =>
-  path.reduce<unknown>((v, k) => (v as Record<string | number, unknown>)[k], json)
+const valueAt = (json: unknown, path: Path): unknown => path.reduce<unknown>((v, k) => (v as Record<string | number, unknown>)[k], json)
 
 const setAt = (json: unknown, path: Path, value: unknown): unknown => {
   const copy = structuredClone(json)
@@ -460,7 +479,7 @@ describe("decoding the spec's entries", () => {
     expect(ok(decodeEntryEither({ ...PHOTO_ENTRY, posture: shuffled })).posture).toEqual(CANONICAL_POSTURE)
   })
 
-  it("reads the angle unit \"degree\" as \"degrees\", with one aliased note for the whole posture", () => {
+  it('reads the angle unit "degree" as "degrees", with one aliased note for the whole posture', () => {
     const posture = wirePosture((i) => (i % 2 === 0 ? "degree" : "degrees"))
     const scan = ok(decodeEntryEither({ ...PHOTO_ENTRY, posture }))
     expect(scan.posture).toEqual(CANONICAL_POSTURE)
@@ -599,11 +618,27 @@ describe("decoding the spec's entries", () => {
   })
 
   it("converts measurements stated in cm or in, with one note for the record, and refuses other units at their path, naming those it reads", () => {
-    const cm = ok(decodeEntryEither({ ...STATS_ENTRY, measurements: [{ name: "hipGirth", unit: "cm", value: 90.35 }, { name: "neckGirth", unit: "cm", value: 38.1 }] }))
+    const cm = ok(
+      decodeEntryEither({
+        ...STATS_ENTRY,
+        measurements: [
+          { name: "hipGirth", unit: "cm", value: 90.35 },
+          { name: "neckGirth", unit: "cm", value: 38.1 }
+        ]
+      })
+    )
     expect(cm.measurementsMm).toEqual({ hipGirth: 903.5, neckGirth: 381 })
     expect(cm.notes).toEqual([{ kind: "converted", path: "measurements", detail: "2 length(s) stated in centimetres, converted to millimetres" }])
     // Two units in one record: each length converted from its own, one note per unit.
-    const mixed = ok(decodeEntryEither({ ...STATS_ENTRY, measurements: [{ name: "hipGirth", unit: "cm", value: 90.35 }, { name: "neckGirth", unit: "in", value: 15 }] }))
+    const mixed = ok(
+      decodeEntryEither({
+        ...STATS_ENTRY,
+        measurements: [
+          { name: "hipGirth", unit: "cm", value: 90.35 },
+          { name: "neckGirth", unit: "in", value: 15 }
+        ]
+      })
+    )
     expect(mixed.measurementsMm).toEqual({ hipGirth: 903.5, neckGirth: 381 })
     expect(mixed.notes).toEqual([
       { kind: "converted", path: "measurements", detail: "1 length(s) stated in centimetres, converted to millimetres" },
@@ -659,7 +694,11 @@ describe("decoding the spec's entries", () => {
       bodyComposition: { ...PHOTO_ENTRY.bodyComposition, leanMass: { ...PHOTO_ENTRY.bodyComposition.leanMass, range: [1, 2] } },
       posture: {
         ...posture,
-        front: { ...front, angles: [{ ...front.angles[0]!, confidence: 0.9 }, ...front.angles.slice(1)], lines: [{ ...line!, points: [first, { ...second!, z: 3 }] }, ...lines] }
+        front: {
+          ...front,
+          angles: [{ ...front.angles[0]!, confidence: 0.9 }, ...front.angles.slice(1)],
+          lines: [{ ...line!, points: [first, { ...second!, z: 3 }] }, ...lines]
+        }
       },
       outputStats: { weight: 54000, bmi: 20 }
     }
@@ -698,7 +737,9 @@ describe("decoding the spec's entries", () => {
   })
 
   it("names the wire path, not the canonical one, for values the canonical scan refuses", () => {
-    const fat = expectDecodeError(err(decodeEntryEither({ entry: { ...PHOTO_ENTRY, bodyComposition: { bodyFatPercentage: { unit: "percent", value: 124.1 } } } })))
+    const fat = expectDecodeError(
+      err(decodeEntryEither({ entry: { ...PHOTO_ENTRY, bodyComposition: { bodyFatPercentage: { unit: "percent", value: 124.1 } } } }))
+    )
     expect(fat.path).toEqual(["entry", "bodyComposition", "bodyFatPercentage", "value"])
     expect(fat.value).toBe(124.1)
 
@@ -731,7 +772,9 @@ describe("decoding the client library's entry (spec 03)", () => {
     expect(grams.composition?.skeletalMuscleMassG).toBe(31200)
     expect(kindsAndPaths(grams.notes)).toEqual([["assumed", "bodyComposition.skeletalMuscleMass"]])
 
-    const error = expectDecodeError(err(decodeEntryEither({ entry: { ...CLIENT_PHOTO_ENTRY, bodyComposition: { bodyFatPercentage: 21.5, skeletalMuscleMass: 500 } } })))
+    const error = expectDecodeError(
+      err(decodeEntryEither({ entry: { ...CLIENT_PHOTO_ENTRY, bodyComposition: { bodyFatPercentage: 21.5, skeletalMuscleMass: 500 } } }))
+    )
     expect(error.format).toBe(FORMATS.clientLibraryEntry)
     expect(error.path).toEqual(["entry", "bodyComposition", "skeletalMuscleMass"])
     expect(error.value).toBe(500)
@@ -759,11 +802,11 @@ describe("decoding the client library's entry (spec 03)", () => {
     ["a code as a string", "rightPhotoFacingWrongDirection", { code: "rightPhotoFacingWrongDirection", category: "posing", message: null }, false],
     ["an unlisted string", "SOMETHING_ELSE", { code: "SOMETHING_ELSE", category: "unknown", message: null }, false],
     ["an empty object", {}, { code: "unknown", category: "unknown", message: "{}" }, true],
-    ["an object without a code", { reason: "x" }, { code: "unknown", category: "unknown", message: "{\"reason\":\"x\"}" }, true],
+    ["an object without a code", { reason: "x" }, { code: "unknown", category: "unknown", message: '{"reason":"x"}' }, true],
     ["a message without a code", { message: "the photo is blurred" }, { code: "unknown", category: "unknown", message: "the photo is blurred" }, true],
-    ["a numeric code", { code: 306 }, { code: "unknown", category: "unknown", message: "{\"code\":306}" }, true],
+    ["a numeric code", { code: 306 }, { code: "unknown", category: "unknown", message: '{"code":306}' }, true],
     ["a number", 306, { code: "unknown", category: "unknown", message: "306" }, true],
-    ["an array", ["a", "b"], { code: "unknown", category: "unknown", message: "[\"a\",\"b\"]" }, true],
+    ["an array", ["a", "b"], { code: "unknown", category: "unknown", message: '["a","b"]' }, true],
     ["an empty string", "", { code: "unknown", category: "unknown", message: null }, true],
     ["a code and a message", { code: "photoTooDark", message: "too dark" }, { code: "photoTooDark", category: "unknown", message: "too dark" }, false]
   ])("reads an error object of an odd shape on failure: %s", (_, error, failure, noted) => {

@@ -11,7 +11,10 @@ import { decodeCounted } from "@scanbridge/model/internal"
 import { platformAdapter } from "../src/index.js"
 
 const exported = (file: string) => readFileSync(fileURLToPath(new URL(`../../../examples/export/platform/${file}`, import.meta.url)), "utf8")
-const entries = exported("entries.ndjson").trim().split("\n").map((l) => JSON.parse(l) as Record<string, unknown>)
+const entries = exported("entries.ndjson")
+  .trim()
+  .split("\n")
+  .map((l) => JSON.parse(l) as Record<string, unknown>)
 const bare = (record: Record<string, unknown>) => (record["entry"] ?? record) as Record<string, unknown>
 const clientLibrary = entries.map(bare).find((e) => typeof (e["bodyComposition"] as { bodyFatPercentage?: unknown } | null)?.bodyFatPercentage === "number")!
 const failedClientLibrary = { ...clientLibrary, status: "failure", measurements: null, bodyComposition: null, avatar: null, posture: null }

@@ -35,7 +35,9 @@ describe("hostedScannerUrl", () => {
 
   it("puts the locale where the caller's address says, and sends no screens for the default (all)", () => {
     expect(url({ locale: "pt-BR" })).toEqual(Either.right("https://scanner.example.com/pt-BR/start"))
-    expect(url({ screens: ["form", "how-to-scan", "scan", "result"] })).toEqual(Either.right("https://scanner.example.com/en/start?screens=form,how-to-scan,scan,result"))
+    expect(url({ screens: ["form", "how-to-scan", "scan", "result"] })).toEqual(
+      Either.right("https://scanner.example.com/en/start?screens=form,how-to-scan,scan,result")
+    )
     expect(url({ screens: ["all"] })).toEqual(Either.right("https://scanner.example.com/en/start?screens=all"))
     // A query of the caller's own is kept.
     expect(hostedScannerUrl({ address: "https://s.example/{LOCALE}?brand=acme", locale: "ja", screens: ["scan"], subject: SUBJECT })).toEqual(
@@ -99,10 +101,12 @@ describe("hostedScannerUrl", () => {
         const query = new URL(Either.getOrThrow(url({ subject, systemOfMeasurement: system }))).searchParams
         const shown = toDisplayStats(subject, system)
         const expected =
-          "heightCm" in shown
-            ? { height: shown.heightCm, weight: shown.weightKg }
-            : { height: shown.heightFt, inches: shown.heightIn, weight: shown.weightLbs }
-        expect(Object.fromEntries(query)).toEqual({ ...Object.fromEntries(Object.entries(expected).map(([k, v]) => [k, String(v)])), age: String(subject.age), gender: subject.gender })
+          "heightCm" in shown ? { height: shown.heightCm, weight: shown.weightKg } : { height: shown.heightFt, inches: shown.heightIn, weight: shown.weightLbs }
+        expect(Object.fromEntries(query)).toEqual({
+          ...Object.fromEntries(Object.entries(expected).map(([k, v]) => [k, String(v)])),
+          age: String(subject.age),
+          gender: subject.gender
+        })
       })
     )
   })

@@ -20,8 +20,7 @@ import {
 import { FORMATS, type Wire, decodeEntryEither, decodeListPageEither, encodeEntryEither, platformAdapter, platformDialect } from "../src/index.js"
 import { wholeStature } from "./bodies.js"
 
-const ok = <A, E>(result: Either.Either<A, E>): A =>
-  Either.getOrThrowWith(result, (e) => (e instanceof Error ? e : new Error(`unexpected Left: ${String(e)}`)))
+const ok = <A, E>(result: Either.Either<A, E>): A => Either.getOrThrowWith(result, (e) => (e instanceof Error ? e : new Error(`unexpected Left: ${String(e)}`)))
 
 const refused = <A>(result: Either.Either<A, DecodeError>): DecodeError =>
   Either.getOrThrowWith(Either.flip(result), (a) => new Error(`expected a Left, got ${JSON.stringify(a)}`))
@@ -61,7 +60,14 @@ describe("a platform record's length units", () => {
   })
 
   it('refuses "unit":"furlong" at its path, naming the units it reads', () => {
-    const error = refused(decodeEntryEither({ entry: entry([{ name: "hipGirth", unit: "mm", value: 903 }, { name: "bustGirth", unit: "furlong", value: 0.004 }]) }))
+    const error = refused(
+      decodeEntryEither({
+        entry: entry([
+          { name: "hipGirth", unit: "mm", value: 903 },
+          { name: "bustGirth", unit: "furlong", value: 0.004 }
+        ])
+      })
+    )
     expect(error).toBeInstanceOf(DecodeError)
     expect(error.path).toEqual(["entry", "measurements", 1, "unit"])
     expect(error.value).toBe("furlong")
@@ -87,7 +93,9 @@ describe("a platform record's length units", () => {
     ])
     const format = platformAdapter.formats.find((f) => f.detect(entry([])))!
     expect(format.name).toBe(FORMATS.entry)
-    expect(Either.map(format.decode(entry(items("mm", inches)), { lengthUnit: "in" }), (scans) => scans.map((s) => s.measurementsMm))).toEqual(Either.right([scan.measurementsMm]))
+    expect(Either.map(format.decode(entry(items("mm", inches)), { lengthUnit: "in" }), (scans) => scans.map((s) => s.measurementsMm))).toEqual(
+      Either.right([scan.measurementsMm])
+    )
     expect(Either.isLeft(format.decode(entry(items("mm", inches))))).toBe(true)
   })
 
@@ -104,7 +112,9 @@ describe("a platform record's length units", () => {
   it("keeps a length plausible in no unit for this body, with an assumed note", () => {
     const scan = ok(decodeEntryEither(entry([...items("mm"), { name: "wristGirthR", unit: "mm", value: 900 }])))
     expect(scan.measurementsMm.wristGirthR).toBe(900)
-    expect(scan.notes).toEqual([{ kind: "assumed", path: "measurements", detail: expect.stringMatching(/^wristGirthR 900 mm is plausible in no unit for this body .*: kept as read$/) }])
+    expect(scan.notes).toEqual([
+      { kind: "assumed", path: "measurements", detail: expect.stringMatching(/^wristGirthR 900 mm is plausible in no unit for this body .*: kept as read$/) }
+    ])
   })
 
   it("passes the caller's options through a list page, whose summaries hold no lengths", () => {
@@ -132,15 +142,26 @@ describe("a platform record's other spellings", () => {
   })
 
   it("keeps the first of kneeHeight and kneeHeightR, dropping the second with a note", () => {
-    const aliasFirst = ok(decodeEntryEither(entry([{ name: "kneeHeight", unit: "mm", value: 459 }, ...items("mm"), { name: "kneeHeightR", unit: "mm", value: 460 }])))
+    const aliasFirst = ok(
+      decodeEntryEither(entry([{ name: "kneeHeight", unit: "mm", value: 459 }, ...items("mm"), { name: "kneeHeightR", unit: "mm", value: 460 }]))
+    )
     expect(aliasFirst.measurementsMm.kneeHeightR).toBe(459)
     expect(aliasFirst.notes).toEqual([
       { kind: "aliased", path: "measurements[0]", detail: "kneeHeight read as kneeHeightR: another spelling of it" },
       { kind: "dropped", path: "measurements[5]", detail: "second kneeHeightR (460 mm); the first one is kept" }
     ])
-    const documentedFirst = ok(decodeEntryEither(entry([{ name: "kneeHeightR", unit: "mm", value: 460 }, { name: "kneeHeight", unit: "mm", value: 459 }])))
+    const documentedFirst = ok(
+      decodeEntryEither(
+        entry([
+          { name: "kneeHeightR", unit: "mm", value: 460 },
+          { name: "kneeHeight", unit: "mm", value: 459 }
+        ])
+      )
+    )
     expect(documentedFirst.measurementsMm).toEqual({ kneeHeightR: 460 })
-    expect(documentedFirst.notes).toEqual([{ kind: "dropped", path: "measurements[1]", detail: "second kneeHeightR (kneeHeight 459 mm); the first one is kept" }])
+    expect(documentedFirst.notes).toEqual([
+      { kind: "dropped", path: "measurements[1]", detail: "second kneeHeightR (kneeHeight 459 mm); the first one is kept" }
+    ])
   })
 
   it("drops a typo of a name, suggesting the name", () => {
@@ -193,38 +214,53 @@ const rewritten = (value: Wire.EntryJson, unit: LengthUnit, spelling: string): W
 const stated = fc.constantFrom<LengthUnit>("cm", "in").chain((unit) => fc.tuple(fc.constant(unit), spellingOf(unit)))
 
 describe("a platform entry rewritten in another unit", () => {
-  it.prop("decodes to the same canonical millimetres when the unit is stated, whatever its spelling, with one converted note", [successful, stated], ([scan, [unit, spelling]]) => {
-    const { value } = ok(encodeEntryEither(scan))
-    const inMm = ok(decodeEntryEither(value))
-    const read = ok(decodeEntryEither(rewritten(value, unit, spelling)))
-    expect(Object.keys(read.measurementsMm)).toEqual(Object.keys(inMm.measurementsMm))
-    for (const item of rewritten(value, unit, spelling).measurements!) {
-      const name = item.name as keyof typeof inMm.measurementsMm
-      const mm = read.measurementsMm[name]!
-      // What was written, converted; and that within the writer's rounding of the millimetres (half a tenth of an inch).
-      expect(Math.abs(mm - item.value * (unit === "in" ? 25.4 : 10))).toBeLessThanOrEqual(0.05)
-      expect(Math.abs(mm - inMm.measurementsMm[name]!)).toBeLessThanOrEqual(unit === "in" ? 1.27 + 1e-9 : 1e-9)
+  it.prop(
+    "decodes to the same canonical millimetres when the unit is stated, whatever its spelling, with one converted note",
+    [successful, stated],
+    ([scan, [unit, spelling]]) => {
+      const { value } = ok(encodeEntryEither(scan))
+      const inMm = ok(decodeEntryEither(value))
+      const read = ok(decodeEntryEither(rewritten(value, unit, spelling)))
+      expect(Object.keys(read.measurementsMm)).toEqual(Object.keys(inMm.measurementsMm))
+      for (const item of rewritten(value, unit, spelling).measurements!) {
+        const name = item.name as keyof typeof inMm.measurementsMm
+        const mm = read.measurementsMm[name]!
+        // What was written, converted; and that within the writer's rounding of the millimetres (half a tenth of an inch).
+        expect(Math.abs(mm - item.value * (unit === "in" ? 25.4 : 10))).toBeLessThanOrEqual(0.05)
+        expect(Math.abs(mm - inMm.measurementsMm[name]!)).toBeLessThanOrEqual(unit === "in" ? 1.27 + 1e-9 : 1e-9)
+      }
+      const count = Object.keys(inMm.measurementsMm).length
+      expect(read.notes).toEqual([
+        ...inMm.notes,
+        { kind: "converted", path: "measurements", detail: `${count} length(s) stated in ${LENGTH_UNIT_LABELS[unit]}, converted to millimetres` }
+      ])
+      expect({ ...read, measurementsMm: {}, notes: [] }).toEqual({ ...inMm, measurementsMm: {}, notes: [] })
     }
-    const count = Object.keys(inMm.measurementsMm).length
-    expect(read.notes).toEqual([...inMm.notes, { kind: "converted", path: "measurements", detail: `${count} length(s) stated in ${LENGTH_UNIT_LABELS[unit]}, converted to millimetres` }])
-    expect({ ...read, measurementsMm: {}, notes: [] }).toEqual({ ...inMm, measurementsMm: {}, notes: [] })
-  })
+  )
 
-  it.prop("in inches with mm claimed, is refused naming inches and --length-unit in, or flagged; never read as the inch numbers", [successful, spellingOf("mm")], ([scan, spelling]) => {
-    const { value } = ok(encodeEntryEither(scan))
-    const claimed = rewritten(value, "in", spelling)
-    const result = decodeEntryEither(claimed)
-    if (Either.isLeft(result)) {
-      expect(result.left).toBeInstanceOf(DecodeError)
-      expect(result.left.path).toEqual(["measurements"])
-      expect(result.left.message).toMatch(/plausible in (centimetres or )?inches/)
-      expect(result.left.message).toContain("--length-unit in")
-    } else {
-      expect(result.right.notes.filter((n) => n.path === "measurements").map((n) => n.kind)).toContain("assumed")
+  it.prop(
+    "in inches with mm claimed, is refused naming inches and --length-unit in, or flagged; never read as the inch numbers",
+    [successful, spellingOf("mm")],
+    ([scan, spelling]) => {
+      const { value } = ok(encodeEntryEither(scan))
+      const claimed = rewritten(value, "in", spelling)
+      const result = decodeEntryEither(claimed)
+      if (Either.isLeft(result)) {
+        expect(result.left).toBeInstanceOf(DecodeError)
+        expect(result.left.path).toEqual(["measurements"])
+        expect(result.left.message).toMatch(/plausible in (centimetres or )?inches/)
+        expect(result.left.message).toContain("--length-unit in")
+      } else {
+        expect(result.right.notes.filter((n) => n.path === "measurements").map((n) => n.kind)).toContain("assumed")
+      }
+      // The caller who knows the unit reads them as the record stating inches would have been read.
+      const given = ok(decodeEntryEither(claimed, { lengthUnit: "in" }))
+      expect(given.measurementsMm).toEqual(ok(decodeEntryEither(rewritten(value, "in", "in"))).measurementsMm)
+      expect(given.notes.at(-1)).toEqual({
+        kind: "assumed",
+        path: "measurements",
+        detail: 'lengths read as inches, as the caller said (lengthUnit "in"), where the record states millimetres'
+      })
     }
-    // The caller who knows the unit reads them as the record stating inches would have been read.
-    const given = ok(decodeEntryEither(claimed, { lengthUnit: "in" }))
-    expect(given.measurementsMm).toEqual(ok(decodeEntryEither(rewritten(value, "in", "in"))).measurementsMm)
-    expect(given.notes.at(-1)).toEqual({ kind: "assumed", path: "measurements", detail: 'lengths read as inches, as the caller said (lengthUnit "in"), where the record states millimetres' })
-  })
+  )
 })

@@ -59,7 +59,11 @@ const plainOf = <S extends object>(service: S, runtime: Runtime.Runtime<never>):
         })
       }
       // Each iteration runs the stream from its start, as running a Stream does.
-      if (isStream(result)) return Stream.toAsyncIterableRuntime(Stream.catchAllCause(result, (cause) => Stream.fail(errorOfCause(cause))), runtime)
+      if (isStream(result))
+        return Stream.toAsyncIterableRuntime(
+          Stream.catchAllCause(result, (cause) => Stream.fail(errorOfCause(cause))),
+          runtime
+        )
       return Predicate.isObject(result) ? plainOf(result, runtime) : result
     }
   return Object.fromEntries(
@@ -92,10 +96,14 @@ const clientOf =
  * The Scan Platform client (`PlatformClient` of @scanbridge/platform) over fetch. Secrets may be
  * given as strings; they are kept Redacted from here on.
  */
-export const platformClient: (options: PlatformClientOptions) => Promise<PlatformClient> = clientOf(() => import("@scanbridge/platform").then(({ PlatformClient }) => [PlatformClient, PlatformClient.layer] as const))
+export const platformClient: (options: PlatformClientOptions) => Promise<PlatformClient> = clientOf(() =>
+  import("@scanbridge/platform").then(({ PlatformClient }) => [PlatformClient, PlatformClient.layer] as const)
+)
 
 /** The deprecated session API's client (`SessionClient` of @scanbridge/session) over fetch. */
-export const sessionClient: (options: SessionClientOptions) => Promise<SessionClient> = clientOf(() => import("@scanbridge/session").then(({ SessionClient }) => [SessionClient, SessionClient.layer] as const))
+export const sessionClient: (options: SessionClientOptions) => Promise<SessionClient> = clientOf(() =>
+  import("@scanbridge/session").then(({ SessionClient }) => [SessionClient, SessionClient.layer] as const)
+)
 
 /** The deprecated estimation API's client (`EstimationClient` of @scanbridge/estimation) over fetch. */
 export const estimationClient: (options: EstimationClientOptions) => Promise<EstimationClient> = clientOf(() =>
@@ -103,4 +111,6 @@ export const estimationClient: (options: EstimationClientOptions) => Promise<Est
 )
 
 /** The garment-fit service's client (`FitClient` of @scanbridge/fit) over fetch. */
-export const fitClient: (options: FitClientOptions) => Promise<FitClient> = clientOf(() => import("@scanbridge/fit").then(({ FitClient }) => [FitClient, FitClient.layer] as const))
+export const fitClient: (options: FitClientOptions) => Promise<FitClient> = clientOf(() =>
+  import("@scanbridge/fit").then(({ FitClient }) => [FitClient, FitClient.layer] as const)
+)

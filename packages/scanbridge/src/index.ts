@@ -28,7 +28,16 @@ import type {
 // without effect or the Scanbridge packages, which the bundle holds and its users do not install.
 // Each value below is assigned to its plain type, so the compiler holds the implementation to it.
 export { normalizePlain as normalize, detectFormatPlain as detectFormat, migrate, migrateFile, migratePostgres, encode, encoders } from "./plain.js"
-export type { AdapterOptions, EncodeOptions, MigrateFileOptions, MigrateOptions, MigratePostgresOptions, MigrateProgress, NormalizeOptions, ReadOptions } from "./plain.js"
+export type {
+  AdapterOptions,
+  EncodeOptions,
+  MigrateFileOptions,
+  MigrateOptions,
+  MigratePostgresOptions,
+  MigrateProgress,
+  NormalizeOptions,
+  ReadOptions
+} from "./plain.js"
 export type {
   AccessToken,
   Adapter,

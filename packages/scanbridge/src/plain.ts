@@ -57,7 +57,11 @@ const decodeOptionsOf = (options: ReadOptions | undefined): DecodeOptions => {
     const value: unknown = options?.[name as keyof ReadOptions]
     if (value === undefined) continue
     if (typeof value !== "string" || !values.includes(value)) {
-      throw new ScanbridgeError({ _tag: "OptionError", value, message: `${name} ${previewValue(value)}: expected one of ${values.map((v) => `"${v}"`).join(", ")}` })
+      throw new ScanbridgeError({
+        _tag: "OptionError",
+        value,
+        message: `${name} ${previewValue(value)}: expected one of ${values.map((v) => `"${v}"`).join(", ")}`
+      })
     }
     read[name] = value
   }
@@ -181,7 +185,9 @@ export const migrate = (options: MigrateOptions): Promise<Report> =>
       const from = options.from
       const into = options.into
       const plan: MigrationPlan = {
-        source: isFiles(from) ? { _tag: "Files", inputs: typeof from === "string" ? [from] : from } : { _tag: "Postgres", url: Redacted.make(String(from.url)), query: String(from.query) },
+        source: isFiles(from)
+          ? { _tag: "Files", inputs: typeof from === "string" ? [from] : from }
+          : { _tag: "Postgres", url: Redacted.make(String(from.url)), query: String(from.query) },
         sink:
           into !== undefined
             ? { _tag: "Postgres", url: Redacted.make(String(into.url)), table: String(into.table) }
@@ -201,11 +207,14 @@ export const migrate = (options: MigrateOptions): Promise<Report> =>
         ...(options.onProgress === undefined ? {} : { onProgress: progressTo(options.onProgress) })
       }
       // The engine, loaded on a migration's first call: normalize alone never loads it.
-      const [fileSystem, { Migration, MigratePlanError }] = yield* Effect.all([nodeFiles, Effect.promise(() => import("@scanbridge/migrate"))], { concurrency: 2 })
+      const [fileSystem, { Migration, MigratePlanError }] = yield* Effect.all([nodeFiles, Effect.promise(() => import("@scanbridge/migrate"))], {
+        concurrency: 2
+      })
       if (into === undefined && typeof options.out !== "string") {
         return yield* new MigratePlanError({ option: "out", message: "out: give the file the records go to, or into: a database table" })
       }
-      if (into !== undefined && options.out !== undefined) return yield* new MigratePlanError({ option: "into", message: "out and into: give one destination, not both" })
+      if (into !== undefined && options.out !== undefined)
+        return yield* new MigratePlanError({ option: "into", message: "out and into: give one destination, not both" })
       return yield* Migration.run(plan).pipe(Effect.provide(fileSystem))
     }),
     hidingUrls(urlsOf(options)),
@@ -253,7 +262,9 @@ const urlsOf = (options: MigrateOptions): ReadonlyArray<string> =>
  * normalize, detectFormat and the encoders touch no file, and an import stays light.
  */
 const nodeFiles = Effect.promise(() =>
-  Promise.all([import("@effect/platform-node/NodeFileSystem"), import("@effect/platform-node/NodePath")]).then(([fs, path]) => Layer.merge(fs.layer, path.layer))
+  Promise.all([import("@effect/platform-node/NodeFileSystem"), import("@effect/platform-node/NodePath")]).then(([fs, path]) =>
+    Layer.merge(fs.layer, path.layer)
+  )
 )
 
 export interface EncodeOptions extends AdapterOptions {

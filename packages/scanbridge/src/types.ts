@@ -467,4 +467,3 @@ export interface FitClient extends Closable {
   /** After payment. Never fails: an order the service refuses resolves false. */
   recordPurchase(order: PurchaseOrder): Promise<boolean>
 }
-

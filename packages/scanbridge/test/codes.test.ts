@@ -62,7 +62,9 @@ describe("ScanbridgeError's code", () => {
 
   it("narrows by instanceof to the codes, and each code a failure becomes is one of them", () => {
     const caught: unknown = errorOfCause(
-      Cause.fail(new PlatformStatusError({ api: "platform", method: "GET", url: "https://api.example/scans", status: 404, reason: "NotFound", message: "not found" }))
+      Cause.fail(
+        new PlatformStatusError({ api: "platform", method: "GET", url: "https://api.example/scans", status: 404, reason: "NotFound", message: "not found" })
+      )
     )
     expect(caught).toBeInstanceOf(ScanbridgeError)
     if (!(caught instanceof ScanbridgeError)) return

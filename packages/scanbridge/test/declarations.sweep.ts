@@ -153,7 +153,16 @@ describe("the packed package's declarations", () => {
         join(project, "tsconfig.json"),
         JSON.stringify({
           // AbortSignal (MigrateOptions.signal) is a global of Node and of the DOM library: a user has one or the other.
-          compilerOptions: { module: "nodenext", moduleResolution: "nodenext", target: "es2022", lib: ["es2022", "dom"], strict: true, skipLibCheck: false, noEmit: true, types: [] },
+          compilerOptions: {
+            module: "nodenext",
+            moduleResolution: "nodenext",
+            target: "es2022",
+            lib: ["es2022", "dom"],
+            strict: true,
+            skipLibCheck: false,
+            noEmit: true,
+            types: []
+          },
           files: ["use.ts", "use.cts"]
         })
       )

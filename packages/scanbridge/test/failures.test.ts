@@ -170,30 +170,54 @@ describe("a status error of a client", () => {
 describe("normalize: every failure a ScanbridgeError of its kind", () => {
   it("JSON text that does not parse, or a value JSON cannot hold: UnknownFormatError", () => {
     for (const bad of ['{"format": "scanbridge.scan/v1"', 10n, () => 1, Symbol("scan")]) {
-      expectError(thrownBy(() => normalize(bad)), "UnknownFormatError", /^unknown format/)
+      expectError(
+        thrownBy(() => normalize(bad)),
+        "UnknownFormatError",
+        /^unknown format/
+      )
     }
   })
 
   it("a record of no known format: UnknownFormatError", () => {
-    expectError(thrownBy(() => normalize({ kind: "not a scan" })), "UnknownFormatError", /^unknown format/)
+    expectError(
+      thrownBy(() => normalize({ kind: "not a scan" })),
+      "UnknownFormatError",
+      /^unknown format/
+    )
   })
 
   it("a record of a known format that does not decode: DecodeError at its path, with the value", () => {
     const broken = JSON.parse(readFileSync(join(repoRoot, "examples/canonical/broken-scan.json"), "utf8")) as unknown
-    const error = expectError(thrownBy(() => normalize(broken)), "DecodeError", "subject.gender")
+    const error = expectError(
+      thrownBy(() => normalize(broken)),
+      "DecodeError",
+      "subject.gender"
+    )
     expect(error.path).toEqual(["subject", "gender"])
     expect(error.value).toBe("M")
   })
 
   it("a record nested 100,000 deep, and a 2 MB list page: DecodeError, not a RangeError", () => {
     const deep = 100_000
-    expectError(thrownBy(() => normalize(JSON.parse(`{"results":${"[".repeat(deep)}${"]".repeat(deep)}}`))), "DecodeError", "platform list page")
+    expectError(
+      thrownBy(() => normalize(JSON.parse(`{"results":${"[".repeat(deep)}${"]".repeat(deep)}}`))),
+      "DecodeError",
+      "platform list page"
+    )
     const items = 1_000_000
-    expectError(thrownBy(() => normalize(JSON.parse(`{"results":[${"1,".repeat(items - 1)}1]}`))), "DecodeError", `(and ${items - 1} more`)
+    expectError(
+      thrownBy(() => normalize(JSON.parse(`{"results":[${"1,".repeat(items - 1)}1]}`))),
+      "DecodeError",
+      `(and ${items - 1} more`
+    )
   })
 
   it("adapters that throw when read: Defect, the thrown error kept as the cause", () => {
-    const error = expectError(thrownBy(() => normalize({}, { adapters: throwingAdapters("adapter bug") })), DEFECT, "internal error: Error: adapter bug")
+    const error = expectError(
+      thrownBy(() => normalize({}, { adapters: throwingAdapters("adapter bug") })),
+      DEFECT,
+      "internal error: Error: adapter bug"
+    )
     expect(error.cause).toBeInstanceOf(Error)
     expect((error.cause as Error).message).toBe("adapter bug")
   })
@@ -323,7 +347,11 @@ describe("migratePostgres: every failure a ScanbridgeError of its kind, without 
     "a wrong password: PostgresError, holding neither password",
     async () => {
       const wrong = urlOf(running.server, "not-the-password")
-      const error = await rejected({ from: { url: wrong, query: "select 1, 2" }, into: { url, table: "never" } }, "PostgresError", "password authentication failed")
+      const error = await rejected(
+        { from: { url: wrong, query: "select 1, 2" }, into: { url, table: "never" } },
+        "PostgresError",
+        "password authentication failed"
+      )
       expect(`${String(error)} ${error.stack}`).not.toContain("not-the-password")
     },
     TIMEOUT
@@ -343,7 +371,11 @@ describe("migratePostgres: every failure a ScanbridgeError of its kind, without 
     "a query that breaks out of its wrapper (a `)`, then other statements): a ScanbridgeError, not an Effect FiberFailure",
     async () => {
       // The server refuses a second statement (the source's extended protocol takes one): a syntax error, never run.
-      await rejected({ from: { url, query: "select 1, 2) as x; select (1" }, into: { url, table: "never" } }, /^PostgresError$/, /syntax error|cannot insert multiple commands/)
+      await rejected(
+        { from: { url, query: "select 1, 2) as x; select (1" }, into: { url, table: "never" } },
+        /^PostgresError$/,
+        /syntax error|cannot insert multiple commands/
+      )
     },
     TIMEOUT
   )
@@ -360,7 +392,11 @@ describe("migratePostgres: every failure a ScanbridgeError of its kind, without 
   it(
     "a defect (adapters that throw when read, with the URL in what they throw): Defect, the URL hidden",
     async () => {
-      const error = await rejected({ from: photoScan, into: { url, table: "never" }, adapters: throwingAdapters(`cannot reach ${url}`) }, DEFECT, "internal error: Error: cannot reach ***")
+      const error = await rejected(
+        { from: photoScan, into: { url, table: "never" }, adapters: throwingAdapters(`cannot reach ${url}`) },
+        DEFECT,
+        "internal error: Error: cannot reach ***"
+      )
       // The original said the URL: it is not kept.
       expect(String(error.cause)).not.toContain(password)
     },

@@ -27,7 +27,13 @@ const migrateAll = (raws: ReadonlyArray<string>, run = canonical) => {
   const records: Array<InputRecord> = raws.map((raw, i) => ({ file: "hostile.ndjson", line: i + 1, raw }))
   const migrated = run({ _tag: "Records", records, inputBytes: 0 })
   const chunk = { ...migrated, out: textOf(migrated.out), rejected: textOf(migrated.rejected) }
-  const rejects = chunk.rejected === "" ? [] : chunk.rejected.trimEnd().split("\n").map((l) => JSON.parse(l) as { line: number; error: { tag: string; message: string } })
+  const rejects =
+    chunk.rejected === ""
+      ? []
+      : chunk.rejected
+          .trimEnd()
+          .split("\n")
+          .map((l) => JSON.parse(l) as { line: number; error: { tag: string; message: string } })
   expect(chunk.tally.records).toBe(raws.length)
   expect(chunk.tally.migrated + rejects.length).toBe(chunk.tally.records)
   for (const r of rejects) expect(TAGS).toContain(r.error.tag)
@@ -99,12 +105,18 @@ describe("a hostile record is rejected, and the rest of its chunk migrates", () 
 
   it("keys named __proto__, constructor, toString, valueOf or hasOwnProperty, at any level of a record of any format", () => {
     fc.assert(
-      fc.property(fc.constantFrom(...samples), fc.array(fc.nat(), { maxLength: 8 }), fc.constantFrom(...HOSTILE_KEYS), replacements, (sample, path, key, value) => {
-        const json = mutate(sample, path, value, key)
-        const raw = JSON.stringify(json)
-        migrateAll([raw, valid])
-        expectPlainTotal(JSON.parse(raw))
-      }),
+      fc.property(
+        fc.constantFrom(...samples),
+        fc.array(fc.nat(), { maxLength: 8 }),
+        fc.constantFrom(...HOSTILE_KEYS),
+        replacements,
+        (sample, path, key, value) => {
+          const json = mutate(sample, path, value, key)
+          const raw = JSON.stringify(json)
+          migrateAll([raw, valid])
+          expectPlainTotal(JSON.parse(raw))
+        }
+      ),
       { numRuns: 1_000 }
     )
     // A key whose value is no function, where a preview would call it (String(value), `${value}`).

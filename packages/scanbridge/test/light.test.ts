@@ -43,7 +43,16 @@ describe("importing scanbridge", () => {
       const log = join(dir, "loaded.txt")
       const { stdout } = await run(
         process.execPath,
-        ["--conditions=@scanbridge/source", "--import", "tsx", "--import", join(repoRoot, "tools/record-loads.mjs"), "--input-type=module", "-e", script(join(dir, "out.ndjson"))],
+        [
+          "--conditions=@scanbridge/source",
+          "--import",
+          "tsx",
+          "--import",
+          join(repoRoot, "tools/record-loads.mjs"),
+          "--input-type=module",
+          "-e",
+          script(join(dir, "out.ndjson"))
+        ],
         { cwd: packageDir, env: { ...process.env, SCANBRIDGE_LOADED_LOG: log } }
       )
       expect((JSON.parse(stdout) as { migrated: number }).migrated).toBeGreaterThan(0)
@@ -54,7 +63,11 @@ describe("importing scanbridge", () => {
       const onMigrate = lines.slice(mark + 1)
       // The import really went through the hook: the package's own sources are in the list.
       expect(onImport.some((url) => url.endsWith("/packages/scanbridge/src/plain.ts"))).toBe(true)
-      for (const [name, pattern] of HEAVY) expect(onImport.filter((url) => pattern.test(url)), name).toEqual([])
+      for (const [name, pattern] of HEAVY)
+        expect(
+          onImport.filter((url) => pattern.test(url)),
+          name
+        ).toEqual([])
       expect(onMigrate.some((url) => /\/@effect\/platform-node\//.test(url))).toBe(true)
     } finally {
       await rm(dir, { recursive: true, force: true })

@@ -62,7 +62,16 @@ describe("what normalizing loads", () => {
       // A computed specifier: the config is the build's, not a module of the package's types.
       const configs = (await import(pathToFileURL(join(packageDir, "tsup.config.ts")).href)).default as ReadonlyArray<Options>
       const out = join(dir, "dist")
-      const library = { ...configs[0]!, entry: [join(packageDir, "src/index.ts")], format: ["esm"], dts: false, metafile: true, outDir: out, silent: true, clean: false } satisfies Options
+      const library = {
+        ...configs[0]!,
+        entry: [join(packageDir, "src/index.ts")],
+        format: ["esm"],
+        dts: false,
+        metafile: true,
+        outDir: out,
+        silent: true,
+        clean: false
+      } satisfies Options
       await build(library)
       const meta = JSON.parse(await readFile(join(out, "metafile-esm.json"), "utf8")) as { outputs: Record<string, { inputs: Record<string, unknown> }> }
       // Each output file (by URL) and the sources it holds, as absolute paths (esbuild writes both from its working folder).
@@ -110,7 +119,13 @@ await import("@scanbridge/migrate")
       expect(before.some((url) => url.endsWith("/packages/platform/src/adapter.ts"))).toBe(true)
       // effect/Schema imports fast-check itself (for Schema's arbitraries), so an Effect user who
       // decodes loads it whatever Scanbridge does: not among what this entry must not load.
-      for (const [name, found] of Object.entries(heavyIn(before, ALL.filter((n) => n !== "fast-check")))) expect(found, name).toEqual([])
+      for (const [name, found] of Object.entries(
+        heavyIn(
+          before,
+          ALL.filter((n) => n !== "fast-check")
+        )
+      ))
+        expect(found, name).toEqual([])
       // The package's main entry does load the engine's worker side.
       expect(heavyIn(after, ["worker machinery"])["worker machinery"]).not.toEqual([])
     } finally {

@@ -44,7 +44,8 @@ const optionsOf = (dir: string, inputs: ReadonlyArray<string>, name: string, ext
   ...extra
 })
 
-const outputsOf = (dir: string, name: string) => Promise.all([`${name}.csv`, `${name}.rejects.ndjson`, `${name}.report.json`].map((f) => readFile(join(dir, f), "utf8")))
+const outputsOf = (dir: string, name: string) =>
+  Promise.all([`${name}.csv`, `${name}.rejects.ndjson`, `${name}.report.json`].map((f) => readFile(join(dir, f), "utf8")))
 
 /** What the Promise rejected with, which must be a ScanbridgeError. */
 const rejectionOf = async (run: Promise<unknown>): Promise<ScanbridgeError> => {

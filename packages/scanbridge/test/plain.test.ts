@@ -128,7 +128,7 @@ const inchesScan = {
 }
 
 describe("read options", () => {
-  it("lengthUnit: lengths plausible only in inches are refused naming the option; with lengthUnit \"in\", read as inches with a note", () => {
+  it('lengthUnit: lengths plausible only in inches are refused naming the option; with lengthUnit "in", read as inches with a note', () => {
     const refused = thrown(() => normalize(inchesScan))
     expect(refused.code).toBe("DecodeError")
     expect(refused.message).toContain('(lengthUnit: "in")')
@@ -174,7 +174,11 @@ describe("read options", () => {
       expect((bad as ScanbridgeError).code).toBe("OptionError")
       // Refused before anything is written.
       expect((await readdir(dir)).sort()).toEqual(["a.ndjson", "b.ndjson", "inches.ndjson"])
-      const badPostgres = await migratePostgres({ from: input, into: { url: "postgres://127.0.0.1:1/none", table: "scans" }, muscleMassUnit: "lb" as "g" }).catch((e: unknown) => e)
+      const badPostgres = await migratePostgres({
+        from: input,
+        into: { url: "postgres://127.0.0.1:1/none", table: "scans" },
+        muscleMassUnit: "lb" as "g"
+      }).catch((e: unknown) => e)
       expect((badPostgres as ScanbridgeError).code).toBe("OptionError")
     } finally {
       await rm(dir, { recursive: true, force: true })
@@ -313,7 +317,13 @@ describe("encoders", () => {
 
   it("toPlatformEntry writes a platform entry, noting what it drops", () => {
     const { value, notes } = encoders.toPlatformEntry(photoScan)
-    const entry = value as { id: string; status: string; customScanId: string; input: { photoScan: Record<string, unknown> }; measurements: ReadonlyArray<Measure> }
+    const entry = value as {
+      id: string
+      status: string
+      customScanId: string
+      input: { photoScan: Record<string, unknown> }
+      measurements: ReadonlyArray<Measure>
+    }
     expect(entry.id).toBe("scan_8f2c1a")
     expect(entry.status).toBe("success")
     expect(entry.customScanId).toBe("customer-4711")
@@ -337,7 +347,10 @@ describe("encoders", () => {
   it("toEstimationResponse writes a read response, noting the rounding and the dropped measurements", () => {
     const { value, notes } = encoders.toEstimationResponse(photoScan)
     const response = value as {
-      measurements: ReadonlyArray<{ estimation_id: string; estimation: { input: Record<string, unknown>; result: { measurement: Record<string, number>; body_composition: Record<string, number> } } }>
+      measurements: ReadonlyArray<{
+        estimation_id: string
+        estimation: { input: Record<string, unknown>; result: { measurement: Record<string, number>; body_composition: Record<string, number> } }
+      }>
     }
     const [item] = response.measurements
     expect(item!.estimation_id).toBe("platform:scan_8f2c1a")
@@ -345,7 +358,12 @@ describe("encoders", () => {
     expect(item!.estimation.result.measurement["bust_girth"]).toBe(862)
     expect(item!.estimation.result.body_composition["body_fat_percentage"]).toBe(24)
     expect(notePaths(notes)).toEqual(
-      expect.arrayContaining(["converted composition.bodyFatPercent", "dropped measurementsMm.bellyWaistDepth", "dropped measurementsMm.bellyWaistWidth", "dropped externalId"])
+      expect.arrayContaining([
+        "converted composition.bodyFatPercent",
+        "dropped measurementsMm.bellyWaistDepth",
+        "dropped measurementsMm.bellyWaistWidth",
+        "dropped externalId"
+      ])
     )
   })
 
@@ -363,7 +381,9 @@ describe("encoders", () => {
       const { value, notes } = encode(photoScan)
       const back = normalize(value)[0]!
       expect(back.subject).toEqual(photoScan["subject"])
-      const lost = Object.keys(photoScan.measurementsMm).filter((name) => back.measurementsMm[name as keyof typeof back.measurementsMm] !== photoScan.measurementsMm[name])
+      const lost = Object.keys(photoScan.measurementsMm).filter(
+        (name) => back.measurementsMm[name as keyof typeof back.measurementsMm] !== photoScan.measurementsMm[name]
+      )
       const dropped = notes.filter((n) => n.kind === "dropped" && n.path.startsWith("measurementsMm.")).map((n) => n.path.slice("measurementsMm.".length))
       expect(lost.sort()).toEqual(dropped.sort())
     }

@@ -32,7 +32,10 @@ describe("migratePostgres", () => {
       const again = await migratePostgres({ from: join(repoRoot, "examples/export"), into: { url, table: "from_files" }, resume: true })
       // Resumed after the last record committed: nothing is left to read, and the report is the whole run's.
       expect(again).toEqual(report)
-      const copied = await migratePostgres({ from: { url, query: "select source_api || '/' || scan_key, scan from from_files" }, into: { url, table: "copied" } })
+      const copied = await migratePostgres({
+        from: { url, query: "select source_api || '/' || scan_key, scan from from_files" },
+        into: { url, table: "copied" }
+      })
       const rows = await admin.query("select count(*)::int as n from from_files")
       expect(copied).toMatchObject({ records: rows.rows[0].n, rejected: 0 })
       const same = await admin.query("select count(*)::int as n from from_files a join copied b using (source_api, scan_key) where a.scan = b.scan")

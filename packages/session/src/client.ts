@@ -82,9 +82,8 @@ export class SessionClient extends Context.Tag("@scanbridge/session/SessionClien
   ): Layer.Layer<SessionClient, ConfigError.ConfigError, HttpClient.HttpClient> =>
     Layer.effect(
       SessionClient,
-      Effect.flatMap(
-        Config.all({ baseUrl: Config.string("SCANBRIDGE_SESSION_URL"), clientId: Config.redacted("SCANBRIDGE_SESSION_CLIENT_ID") }),
-        (config) => make({ ...options, ...config })
+      Effect.flatMap(Config.all({ baseUrl: Config.string("SCANBRIDGE_SESSION_URL"), clientId: Config.redacted("SCANBRIDGE_SESSION_CLIENT_ID") }), (config) =>
+        make({ ...options, ...config })
       )
     )
 }
@@ -160,8 +159,7 @@ const make = (options: SessionClientOptions): Effect.Effect<SessionClientService
           idempotent: true,
           decode: (json) => decodeResultsEither(json, options.decode)
         })
-        .pipe(Effect.withSpan("SessionClient.getResults", { attributes: { ssid } })
-      )
+        .pipe(Effect.withSpan("SessionClient.getResults", { attributes: { ssid } }))
 
     const awaitResults = (ssid: string, wait: AwaitOptions = {}) =>
       Effect.gen(function* () {

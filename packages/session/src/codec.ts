@@ -10,7 +10,7 @@ import {
   Catalogue,
   DecodeError,
   type DecodeOptions as LengthOptions,
-  EncodeError,
+  type EncodeError,
   type Encoded,
   type FailureCategory,
   GENDER_CODES,
@@ -98,7 +98,8 @@ const canonicalTime = (path: Path, at: string): { readonly iso: string; readonly
 // int64 strings keep full precision; the canonical model holds doubles, exact only to 2^53.
 const int64 = (w: DecodeWalk, i: number, value: string | undefined): number => {
   const n = Number(value ?? "0")
-  if (!Number.isSafeInteger(n)) w.fail(itemPath(i, "value"), value, "a value up to 2^53 - 1: a larger int64 has no exact double, and rounding it would change it")
+  if (!Number.isSafeInteger(n))
+    w.fail(itemPath(i, "value"), value, "a value up to 2^53 - 1: a larger int64 has no exact double, and rounding it would change it")
   return n
 }
 
@@ -138,7 +139,10 @@ const targetOf = (c: Ctx, i: number, type: string | number): Target | undefined 
 // One lookup per item: every session MeasurementType name, length or stat, with its unit.
 const TARGETS = new Map<string, Target>([
   ...sessionDialect.statList.map(({ target, spelling }): [string, Target] => [spelling.name, { kind: "stat", target, unit: spelling.unit }]),
-  ...sessionDialect.measurementList.map(({ name, spelling }): [string, Target] => [spelling.name, { kind: "length", index: measurementIndex(name), unit: Wire.LENGTH_UNIT }])
+  ...sessionDialect.measurementList.map(({ name, spelling }): [string, Target] => [
+    spelling.name,
+    { kind: "length", index: measurementIndex(name), unit: Wire.LENGTH_UNIT }
+  ])
 ])
 
 /** What a length item may state besides UnitType's MILLIMETERS: what `lengthUnitOf` reads (INCHES, CENTIMETERS, cm, inch, ...). */
@@ -151,7 +155,8 @@ const LENGTH_ACCEPTED = `${Wire.LENGTH_UNIT}, ${Wire.UNIT_UNSPECIFIED} (read in 
  */
 const namedUnit = (c: Ctx, i: number, type: string, unit: string | number, readIn: string): string | undefined => {
   if (unit === Wire.UNIT_UNSPECIFIED || unit === 0) c.w.note("assumed", itemPath(i, "unit"), `${type} without a unit: read in ${readIn}`)
-  else if (typeof unit === "number") c.w.note("assumed", itemPath(i, "unit"), `UnitType ${unit}: the spec documents no UnitType numbers, so ${type} is read in ${readIn}`)
+  else if (typeof unit === "number")
+    c.w.note("assumed", itemPath(i, "unit"), `UnitType ${unit}: the spec documents no UnitType numbers, so ${type} is read in ${readIn}`)
   else return unit
   return undefined
 }
@@ -164,7 +169,13 @@ const namedUnit = (c: Ctx, i: number, type: string, unit: string | number, readI
  */
 const statedLength = (c: Ctx, i: number, type: string, unit: string | number, given: LengthUnit | undefined): LengthUnit => {
   if (unit === Wire.LENGTH_UNIT) return "mm"
-  const name = namedUnit(c, i, type, unit, given === undefined ? `${Wire.LENGTH_UNIT}, the unit spec 02 gives it` : `${LENGTH_UNIT_LABELS[given]}, the caller's lengthUnit`)
+  const name = namedUnit(
+    c,
+    i,
+    type,
+    unit,
+    given === undefined ? `${Wire.LENGTH_UNIT}, the unit spec 02 gives it` : `${LENGTH_UNIT_LABELS[given]}, the caller's lengthUnit`
+  )
   if (name === undefined) return "mm"
   const stated = lengthUnitOf(name)
   if (stated !== undefined) return stated
@@ -178,7 +189,10 @@ const checkUnit = (c: Ctx, i: number, type: string, unit: string | number, expec
   const name = namedUnit(c, i, type, unit, `${expected}, the unit spec 02 gives it`)
   if (name === undefined) return
   // Each quantity has one UnitType, so two different ones never convert exactly.
-  const why = Wire.UNIT_TYPE.names.has(name) || lengthUnitOf(name) !== undefined ? `${name} does not convert to it` : `${previewValue(name)} is no unit the session API reads`
+  const why =
+    Wire.UNIT_TYPE.names.has(name) || lengthUnitOf(name) !== undefined
+      ? `${name} does not convert to it`
+      : `${previewValue(name)} is no unit the session API reads`
   c.w.fail(itemPath(i, "unit"), name, `${expected} or ${Wire.UNIT_UNSPECIFIED}: ${type} is measured in ${expected}, and ${why}`)
 }
 
@@ -232,7 +246,12 @@ const readMeasurements = (c: Ctx, items: ReadonlyArray<Wire.MeasurementItem>) =>
     measurementsMm: measurements.build(),
     subject,
     composition: hasComposition
-      ? { bodyFatPercent: composition.bodyFatPercent ?? null, bodyFatMassG: null, leanMassG: null, skeletalMuscleMassG: composition.skeletalMuscleMassG ?? null }
+      ? {
+          bodyFatPercent: composition.bodyFatPercent ?? null,
+          bodyFatMassG: null,
+          leanMassG: null,
+          skeletalMuscleMassG: composition.skeletalMuscleMassG ?? null
+        }
       : null
   }
 }
@@ -267,7 +286,11 @@ const inDegrees = (c: Ctx, path: () => Path, unit: string | number | undefined, 
     c.w.note("converted", path(), `${label} ${values.join(", ")} rad -> ${degrees.join(", ")} degrees`)
     return degrees
   }
-  return c.w.fail([...path(), "unit"], unit ?? "ANGLE_UNIT_TYPE_NOT_SPECIFIED", `${Wire.ANGLE_DEGREES} or ${Wire.ANGLE_RADIANS}: an angle in an unknown unit cannot be converted`)
+  return c.w.fail(
+    [...path(), "unit"],
+    unit ?? "ANGLE_UNIT_TYPE_NOT_SPECIFIED",
+    `${Wire.ANGLE_DEGREES} or ${Wire.ANGLE_RADIANS}: an angle in an unknown unit cannot be converted`
+  )
 }
 
 const points = (c: Ctx, path: () => Path, ps: ReadonlyArray<Wire.Point> | undefined, count: number, label: string): Array<PointJson> => {
@@ -277,7 +300,13 @@ const points = (c: Ctx, path: () => Path, ps: ReadonlyArray<Wire.Point> | undefi
 }
 
 /** The canonical name of a posture item, or undefined when it is dropped. */
-const postureName = <N extends string>(c: Ctx, path: () => Path, name: string | number | undefined, bySession: (name: string) => N | undefined, seen: Set<string>): N | undefined => {
+const postureName = <N extends string>(
+  c: Ctx,
+  path: () => Path,
+  name: string | number | undefined,
+  bySession: (name: string) => N | undefined,
+  seen: Set<string>
+): N | undefined => {
   const v = name ?? 0
   const found = typeof v === "string" ? bySession(v) : undefined
   if (found === undefined) {
@@ -330,7 +359,13 @@ const readRight = (c: Ctx, right: NonNullable<Wire.Posture["right"]>): RightView
     if (name === undefined || values.length === 0) return
     const size = Catalogue.rightPosturePoints(name)!
     if (values.length !== size - 1) c.w.fail([...path(), "angles"], values, `${size - 1} segment angles for ${a.name}`)
-    angles[name] = inDegrees(c, path, a.unit, String(a.name), values.map((v, j) => finite(c.w, () => [...path(), "angles", j], v)))
+    angles[name] = inDegrees(
+      c,
+      path,
+      a.unit,
+      String(a.name),
+      values.map((v, j) => finite(c.w, () => [...path(), "angles", j], v))
+    )
   })
   right.lines?.forEach((l, i) => {
     const path = postureItem("right", "lines", i)
@@ -458,14 +493,24 @@ export const decodeCreateSessionResponseEither = (json: unknown): Either.Either<
       const time = at === undefined ? null : canonicalTime(["scanningSession", "expireAtTimestamp"], at)
       if (time?.note) notes.add(time.note)
       const expiresAt = time?.iso ?? null
-      return Either.right({ _tag: "Created", scanningSessionId: id, clientScanningId: scanningSession.clientScanningId || null, expiresAt, notes: notes.list() })
+      return Either.right({
+        _tag: "Created",
+        scanningSessionId: id,
+        clientScanningId: scanningSession.clientScanningId || null,
+        expiresAt,
+        notes: notes.list()
+      })
     }
     const e = error!
     const wireValue = e.errorType ?? "ERROR_TYPE_UNSPECIFIED"
     let errorType: Wire.CreateErrorType = "ERROR_TYPE_UNSPECIFIED"
     if (wireValue === Wire.MALFORMED_REQUEST_ALIAS) {
       errorType = "MALFORMED_REQUEST_BODY"
-      notes.note("aliased", ["error", "errorType"], `${Wire.MALFORMED_REQUEST_ALIAS} read as MALFORMED_REQUEST_BODY (spec 02 shows the short name once; the enum has the long one)`)
+      notes.note(
+        "aliased",
+        ["error", "errorType"],
+        `${Wire.MALFORMED_REQUEST_ALIAS} read as MALFORMED_REQUEST_BODY (spec 02 shows the short name once; the enum has the long one)`
+      )
     } else if (isCreateErrorType(wireValue)) errorType = wireValue
     else notes.note("assumed", ["error", "errorType"], `errorType ${previewValue(wireValue)} is not in the spec's enum: read as ERROR_TYPE_UNSPECIFIED`)
     return Either.right({ _tag: "Rejected", errorType, wireValue, message: e.message || null, notes: notes.list() })
@@ -502,12 +547,14 @@ const writeMeasurements = (w: EncodeWalk, scan: Scan): Array<Wire.MeasurementIte
       items.push({ number: s.number, item: item(s.name, String(e4), s.unit) })
     }
     stat("composition.skeletalMuscleMassG", composition.skeletalMuscleMassG, ["composition", "skeletalMuscleMassG"])
-    if (composition.bodyFatMassG !== null) w.note("dropped", ["composition", "bodyFatMassG"], `${composition.bodyFatMassG} g: the session API has no body fat mass`)
+    if (composition.bodyFatMassG !== null)
+      w.note("dropped", ["composition", "bodyFatMassG"], `${composition.bodyFatMassG} g: the session API has no body fat mass`)
     if (composition.leanMassG !== null) w.note("dropped", ["composition", "leanMassG"], `${composition.leanMassG} g: the session API has no lean mass`)
   }
   for (const { name, spelling } of sessionDialect.measurementList) {
     const v = scan.measurementsMm[name]
-    if (v !== undefined) items.push({ number: spelling.number, item: item(spelling.name, String(w.integer(["measurementsMm", name], v, "mm")), Wire.LENGTH_UNIT) })
+    if (v !== undefined)
+      items.push({ number: spelling.number, item: item(spelling.name, String(w.integer(["measurementsMm", name], v, "mm")), Wire.LENGTH_UNIT) })
   }
   // The server lists items in enum order.
   return items.sort((a, b) => a.number - b.number).map((i) => i.item)

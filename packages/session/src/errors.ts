@@ -52,18 +52,12 @@ export const createError = (errorType: Wire.CreateErrorType, fields: RejectionFi
   new SessionCreateError({ ...fields, reason: CREATE_REASONS[errorType] })
 
 /** awaitResults gave up: the session was still pending when it expired (or at `maxWait`). */
-export class SessionTimeoutError extends Schema.TaggedError<SessionTimeoutError>("@scanbridge/session/SessionTimeoutError")(
-  "SessionTimeoutError",
-  {
-    scanningSessionId: Schema.String,
-    /** The session's expiry, canonical ISO form; null when the server gave none. */
-    expiresAt: Schema.NullOr(Schema.String),
-    message: Schema.String
-  }
-) {}
+export class SessionTimeoutError extends Schema.TaggedError<SessionTimeoutError>("@scanbridge/session/SessionTimeoutError")("SessionTimeoutError", {
+  scanningSessionId: Schema.String,
+  /** The session's expiry, canonical ISO form; null when the server gave none. */
+  expiresAt: Schema.NullOr(Schema.String),
+  message: Schema.String
+}) {}
 
 /** Refused locally, before a request. */
-export class SessionInputError extends Schema.TaggedError<SessionInputError>("@scanbridge/session/SessionInputError")(
-  "SessionInputError",
-  inputErrorFields
-) {}
+export class SessionInputError extends Schema.TaggedError<SessionInputError>("@scanbridge/session/SessionInputError")("SessionInputError", inputErrorFields) {}

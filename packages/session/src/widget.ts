@@ -104,12 +104,34 @@ const shownRange = (range: Range, perUnit: number): Range => ({ min: Math.round(
 const ANY: Range = { min: 0, max: Number.POSITIVE_INFINITY }
 
 const FIELDS: Record<string, DisplayField> = {
-  heightCm: { unit: "cm", range: shownRange(HUMAN_RANGES.heightMm, 10), mistakes: [{ unit: "metres", factor: 100 }, { unit: "millimetres", factor: 0.1 }, { unit: "inches", factor: MM_PER_INCH / 10 }] },
-  weightKg: { unit: "kg", range: shownRange(HUMAN_RANGES.weightG, 1000), mistakes: [{ unit: "grams", factor: 0.001 }, { unit: "pounds", factor: GRAMS_PER_POUND / 1000 }] },
+  heightCm: {
+    unit: "cm",
+    range: shownRange(HUMAN_RANGES.heightMm, 10),
+    mistakes: [
+      { unit: "metres", factor: 100 },
+      { unit: "millimetres", factor: 0.1 },
+      { unit: "inches", factor: MM_PER_INCH / 10 }
+    ]
+  },
+  weightKg: {
+    unit: "kg",
+    range: shownRange(HUMAN_RANGES.weightG, 1000),
+    mistakes: [
+      { unit: "grams", factor: 0.001 },
+      { unit: "pounds", factor: GRAMS_PER_POUND / 1000 }
+    ]
+  },
   // Checked with heightIn, as the total height (below).
   heightFt: { unit: "ft", range: ANY, mistakes: [] },
   heightIn: { unit: "in", range: ANY, mistakes: [] },
-  weightLbs: { unit: "lb", range: shownRange(HUMAN_RANGES.weightG, GRAMS_PER_POUND), mistakes: [{ unit: "kilograms", factor: 1000 / GRAMS_PER_POUND }, { unit: "grams", factor: 1 / GRAMS_PER_POUND }] },
+  weightLbs: {
+    unit: "lb",
+    range: shownRange(HUMAN_RANGES.weightG, GRAMS_PER_POUND),
+    mistakes: [
+      { unit: "kilograms", factor: 1000 / GRAMS_PER_POUND },
+      { unit: "grams", factor: 1 / GRAMS_PER_POUND }
+    ]
+  },
   age: { unit: "years", range: HUMAN_RANGES.age, mistakes: [] }
 }
 const HEIGHT_INCHES = shownRange(HUMAN_RANGES.heightMm, MM_PER_INCH)
@@ -128,7 +150,9 @@ const checkUserStats = (value: unknown, system: SystemOfMeasurement): Either.Eit
   const record = value
   for (const key of Object.keys(record)) {
     if (keys.includes(key)) continue
-    const hint = other.includes(key) ? `, which is ${system === "metric" ? "imperial" : "metric"}: the stats must be in the system of measurement (${system})` : ""
+    const hint = other.includes(key)
+      ? `, which is ${system === "metric" ? "imperial" : "metric"}: the stats must be in the system of measurement (${system})`
+      : ""
     return refuse(["userStats", previewKey(key)], record[key], `not a ${system} stat${hint}; expected ${keys.join(", ")}`)
   }
   for (const key of keys) {
@@ -147,7 +171,11 @@ const checkUserStats = (value: unknown, system: SystemOfMeasurement): Either.Eit
     if (inches > 11) return refuse(["userStats", "heightIn"], inches, "expected 0 to 11: the inches beyond heightFt")
     const total = (record.heightFt as number) * 12 + inches
     if (!inRange(total, HEIGHT_INCHES)) {
-      return refuse(["userStats", "heightFt"], record.heightFt, `${record.heightFt as number} ft ${inches} in (${total} in) is outside the human range ${HEIGHT_INCHES.min}-${HEIGHT_INCHES.max} in`)
+      return refuse(
+        ["userStats", "heightFt"],
+        record.heightFt,
+        `${record.heightFt as number} ft ${inches} in (${total} in) is outside the human range ${HEIGHT_INCHES.min}-${HEIGHT_INCHES.max} in`
+      )
     }
   }
   return Either.right(record as unknown as DisplayStats)

@@ -105,8 +105,7 @@ export const ScanningSession = Schema.Struct({
   expireAtTimestamp: field(Proto3.Timestamp)
 })
 
-export const ErrorDetail = (type: Proto3.EnumType) =>
-  Schema.Struct({ errorType: field(Proto3.Enum(type)), message: field(Schema.String) })
+export const ErrorDetail = (type: Proto3.EnumType) => Schema.Struct({ errorType: field(Proto3.Enum(type)), message: field(Schema.String) })
 
 export const CreateSessionError = ErrorDetail(CREATE_ERROR_TYPE)
 

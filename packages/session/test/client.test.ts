@@ -191,7 +191,10 @@ describe("SessionClient against the simulator", () => {
 
   it.effect("raises SessionCreateError InvalidClientId for a wrong client id, whatever the HTTP status", () =>
     Effect.gen(function* () {
-      for (const [errorStatus, status] of [["mapped", 401], ["ok", 200]] as const) {
+      for (const [errorStatus, status] of [
+        ["mapped", 401],
+        ["ok", 200]
+      ] as const) {
         const error = yield* withSession((client) => Effect.flip(client.createSession()), { session: { errorStatus } }, { clientId: "cl_wrong" })
         expect(error).toMatchObject({ _tag: "SessionCreateError", reason: "InvalidClientId" })
         expect(error).toMatchObject({ wireValue: "INVALID_CLIENT_ID", status })
@@ -249,7 +252,12 @@ describe("SessionClient against the simulator", () => {
     withSession(
       (client, sim) =>
         Effect.gen(function* () {
-          expect(yield* Effect.flip(client.getResults("ss_unknown"))).toMatchObject({ _tag: "ApiResponseTooLargeError", api: "session", method: "GET", maxBytes: 16 })
+          expect(yield* Effect.flip(client.getResults("ss_unknown"))).toMatchObject({
+            _tag: "ApiResponseTooLargeError",
+            api: "session",
+            method: "GET",
+            maxBytes: 16
+          })
           expect(yield* resultsRequests(sim)).toHaveLength(1)
         }),
       {},
@@ -269,7 +277,12 @@ describe("SessionClient against the simulator", () => {
   it.live("reads its settings from config with layerConfig", () =>
     Effect.gen(function* () {
       const sim = yield* Simulator
-      const config = ConfigProvider.fromMap(new Map([["SCANBRIDGE_SESSION_URL", sim.url], ["SCANBRIDGE_SESSION_CLIENT_ID", DEMO_SESSION_CLIENT_ID]]))
+      const config = ConfigProvider.fromMap(
+        new Map([
+          ["SCANBRIDGE_SESSION_URL", sim.url],
+          ["SCANBRIDGE_SESSION_CLIENT_ID", DEMO_SESSION_CLIENT_ID]
+        ])
+      )
       const created = yield* Effect.flatMap(SessionClient, (c) => c.createSession()).pipe(
         Effect.provide(SessionClient.layerConfig().pipe(Layer.provide(Layer.setConfigProvider(config))))
       )
@@ -289,8 +302,7 @@ describe("the simulator's session API on the wire", () => {
     Effect.gen(function* () {
       const sim = yield* Simulator
       const http = yield* HttpClient.HttpClient
-      const post = (body: unknown) =>
-        http.execute(HttpClientRequest.post(`${sim.url}/scanning/v0/create-session`).pipe(HttpClientRequest.bodyUnsafeJson(body)))
+      const post = (body: unknown) => http.execute(HttpClientRequest.post(`${sim.url}/scanning/v0/create-session`).pipe(HttpClientRequest.bodyUnsafeJson(body)))
       const created = yield* Effect.flatMap(
         post({ client_id: DEMO_SESSION_CLIENT_ID, scanning_config: { language_code: "ja", include_3d_avatar_in_results: true } }),
         (r) => r.json
@@ -300,7 +312,11 @@ describe("the simulator's session API on the wire", () => {
       expect(Object.keys((created as { scanningSession: object }).scanningSession).sort()).toEqual(["expireAtTimestamp", "scanningSessionId"])
       yield* sim.session.submit(ssid, STATS)
       const results = (yield* Effect.flatMap(http.get(`${sim.url}/scanning/v0/results/${ssid}`), (r) => r.json)) as {
-        results: { measurements: Array<{ measurementType: string; value: string; unit: string }>; avatar: unknown; posture: { front: { angles: Array<Record<string, unknown>> } } }
+        results: {
+          measurements: Array<{ measurementType: string; value: string; unit: string }>
+          avatar: unknown
+          posture: { front: { angles: Array<Record<string, unknown>> } }
+        }
       }
       const height = results.results.measurements.find((m) => m.measurementType === "HEIGHT")
       expect(height).toEqual({ measurementType: "HEIGHT", value: "1790", unit: "MILLIMETERS" })
@@ -310,8 +326,9 @@ describe("the simulator's session API on the wire", () => {
       const foot = results.results.posture.front.angles.find((a) => a["name"] === "FOOT")
       expect(foot).toEqual({ name: "FOOT", unit: "ANGLE_UNIT_TYPE_DEGREES" })
 
-      const wrongType = (yield* Effect.flatMap(post({ clientId: DEMO_SESSION_CLIENT_ID, scanningConfig: { languageCode: "ja", include3dAvatarInResults: "yes" } }), (r) =>
-        Effect.map(r.json, (body) => ({ status: r.status, body }))
+      const wrongType = (yield* Effect.flatMap(
+        post({ clientId: DEMO_SESSION_CLIENT_ID, scanningConfig: { languageCode: "ja", include3dAvatarInResults: "yes" } }),
+        (r) => Effect.map(r.json, (body) => ({ status: r.status, body }))
       )) as { status: number; body: { error: { errorType: string; message: string } } }
       expect(wrongType.status).toBe(400)
       expect(wrongType.body.error.errorType).toBe("MALFORMED_REQUEST_BODY")

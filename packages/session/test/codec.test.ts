@@ -28,11 +28,9 @@ import {
 
 // --- Helpers ------------------------------------------------------------------------------
 
-const ok = <A, E>(result: Either.Either<A, E>): A =>
-  Either.getOrThrowWith(result, (e) => (e instanceof Error ? e : new Error(`unexpected Left: ${String(e)}`)))
+const ok = <A, E>(result: Either.Either<A, E>): A => Either.getOrThrowWith(result, (e) => (e instanceof Error ? e : new Error(`unexpected Left: ${String(e)}`)))
 
-const err = <A, E>(result: Either.Either<A, E>): E =>
-  Either.getOrThrowWith(Either.flip(result), (a) => new Error(`expected a Left, got ${JSON.stringify(a)}`))
+const err = <A, E>(result: Either.Either<A, E>): E => Either.getOrThrowWith(Either.flip(result), (a) => new Error(`expected a Left, got ${JSON.stringify(a)}`))
 
 const scanOf = (init: ScanInit): Scan => ok(makeScan(init))
 
@@ -71,14 +69,37 @@ const SUCCESS_BASE = { source: { api: "session", id: "ssid-1" }, status: "succes
 // --- Fixtures -------------------------------------------------------------------------------
 
 const FRONT_LINES = {
-  ear: [{ x: 410, y: 220 }, { x: 590, y: 224 }],
-  shoulder: [{ x: 380, y: 400 }, { x: 620, y: 398 }],
-  topHip: [{ x: 420, y: 800 }, { x: 580, y: 797 }],
-  foot: [{ x: 400, y: 1800 }, { x: 600, y: 1800 }]
+  ear: [
+    { x: 410, y: 220 },
+    { x: 590, y: 224 }
+  ],
+  shoulder: [
+    { x: 380, y: 400 },
+    { x: 620, y: 398 }
+  ],
+  topHip: [
+    { x: 420, y: 800 },
+    { x: 580, y: 797 }
+  ],
+  foot: [
+    { x: 400, y: 1800 },
+    { x: 600, y: 1800 }
+  ]
 }
 const RIGHT_LINES = {
-  bodyLine: [{ x: 500, y: 1780 }, { x: 505, y: 1300 }, { x: 498, y: 900 }, { x: 495, y: 420 }, { x: 510, y: 230 }],
-  backWaistLine: [{ x: 440, y: 850 }, { x: 445, y: 760 }, { x: 450, y: 700 }, { x: 452, y: 600 }]
+  bodyLine: [
+    { x: 500, y: 1780 },
+    { x: 505, y: 1300 },
+    { x: 498, y: 900 },
+    { x: 495, y: 420 },
+    { x: 510, y: 230 }
+  ],
+  backWaistLine: [
+    { x: 440, y: 850 },
+    { x: 445, y: 760 },
+    { x: 450, y: 700 },
+    { x: 452, y: 600 }
+  ]
 }
 const FRONT_ANGLES = { ear: -1.2, shoulder: 0.4, topHip: 0.9, foot: 0 }
 const RIGHT_ANGLES = { bodyLine: [1.5, -2, 3.25, 4], backWaistLine: [10, 12.5, -3] }
@@ -223,7 +244,9 @@ describe("decodeResultsEither: measurements", () => {
   })
 
   it("reads GENDER 2 as female and a composition with one of its two stats", () => {
-    const scan = decode(withItems({ measurementType: "GENDER", value: "2", unit: "GENDER" }, { measurementType: "SKELETAL_MUSCLE_MASS", value: "1", unit: "GRAMS" }))
+    const scan = decode(
+      withItems({ measurementType: "GENDER", value: "2", unit: "GENDER" }, { measurementType: "SKELETAL_MUSCLE_MASS", value: "1", unit: "GRAMS" })
+    )
     expect(scan.subject.gender).toBe("female")
     expect(scan.composition).toEqual({ bodyFatPercent: null, bodyFatMassG: null, leanMassG: null, skeletalMuscleMassG: 1 })
   })
@@ -285,9 +308,9 @@ describe("decodeResultsEither: measurements", () => {
   })
 
   it("suggests the measurement an unknown name probably means", () => {
-    expect(noteAt(decode(withItems({ measurementType: "hip_girth", value: "5", unit: MM })).notes, "dropped", "results.measurements[0].measurementType").detail).toContain(
-      "HIP_GIRTH"
-    )
+    expect(
+      noteAt(decode(withItems({ measurementType: "hip_girth", value: "5", unit: MM })).notes, "dropped", "results.measurements[0].measurementType").detail
+    ).toContain("HIP_GIRTH")
   })
 
   it("keeps the first of two items of one type and drops the second with a note", () => {
@@ -304,7 +327,9 @@ describe("decodeResultsEither: units", () => {
     ["UNIT_TYPE_UNSPECIFIED", { unit: "UNIT_TYPE_UNSPECIFIED" }],
     ["UnitType 0", { unit: 0 }]
   ])("reads an item with %s in the spec's unit, with an assumed note", (_, unit) => {
-    const scan = decode(withItems({ measurementType: "BODY_FAT_PERCENTAGE", value: "123456", ...unit }, { measurementType: "HIP_GIRTH", value: "903", ...unit }))
+    const scan = decode(
+      withItems({ measurementType: "BODY_FAT_PERCENTAGE", value: "123456", ...unit }, { measurementType: "HIP_GIRTH", value: "903", ...unit })
+    )
     expect(scan.composition?.bodyFatPercent).toBe(12.3456)
     expect(scan.measurementsMm).toEqual({ hipGirth: 903 })
     expect(noteAt(scan.notes, "assumed", "results.measurements[0].unit").detail).toContain("PERCENTAGE_E4")
@@ -330,7 +355,9 @@ describe("decodeResultsEither: units", () => {
   })
 
   it("reads an item in CENTIMETERS, which it used to drop, in centimetres", () => {
-    const scan = decode(withItems({ measurementType: "HIP_GIRTH", value: "90", unit: "CENTIMETERS" }, { measurementType: "WAIST_GIRTH", value: "701", unit: MM }))
+    const scan = decode(
+      withItems({ measurementType: "HIP_GIRTH", value: "90", unit: "CENTIMETERS" }, { measurementType: "WAIST_GIRTH", value: "701", unit: MM })
+    )
     expect(scan.measurementsMm).toEqual({ hipGirth: 900, waistGirth: 701 })
     expect(kindsAndPaths(scan.notes)).toEqual([["converted", "results.measurements"]])
   })
@@ -344,7 +371,12 @@ describe("decodeResultsEither: strict mode", () => {
     ["an unknown MeasurementType name", withItems({ measurementType: "NEW_TYPE", value: "1", unit: MM }), itemPath(0, "measurementType"), "NEW_TYPE"],
     ["an unknown top-level field", { results: {}, extra: 1 }, ["extra"], 1],
     ["an unknown field in an item", { results: { measurements: [{ measurement_type: "HIP_GIRTH", bogus: true }] } }, itemPath(0, "bogus"), true],
-    ["an unknown posture name", withPosture({ front: { angles: [{ name: "NOSE", value: 1, unit: DEG }] } }), ["results", "posture", "front", "angles", 0, "name"], "NOSE"],
+    [
+      "an unknown posture name",
+      withPosture({ front: { angles: [{ name: "NOSE", value: 1, unit: DEG }] } }),
+      ["results", "posture", "front", "angles", 0, "name"],
+      "NOSE"
+    ],
     ["an unknown results errorType", { error: { errorType: 99 } }, ["error", "errorType"], 99]
   ])("refuses %s, which tolerant mode drops", (_, json, path, value) => {
     const e = decodeError(json, strict)
@@ -434,7 +466,10 @@ describe("decodeResultsEither: posture", () => {
 
   it("reads a missing point coordinate as 0", () => {
     const scan = decode(withPosture({ front: { lines: [{ name: "FOOT", points: [{ x: 1 }, { y: 2 }] }] } }))
-    expect(scan.posture!.front!.lines.foot).toEqual([{ x: 1, y: 0 }, { x: 0, y: 2 }])
+    expect(scan.posture!.front!.lines.foot).toEqual([
+      { x: 1, y: 0 },
+      { x: 0, y: 2 }
+    ])
   })
 
   it.each<[string, unknown]>([
@@ -450,7 +485,17 @@ describe("decodeResultsEither: posture", () => {
 
   it("drops a right line with a numeric name, and keeps the first of two lines of one name", () => {
     const points = Array.from({ length: 4 }, (_, i) => ({ x: i, y: i }))
-    const scan = decode(withPosture({ right: { lines: [{ name: 1, points }, { name: "BACK_WAIST_LINE", points }, { name: "BACK_WAIST_LINE", points: [] }] } }))
+    const scan = decode(
+      withPosture({
+        right: {
+          lines: [
+            { name: 1, points },
+            { name: "BACK_WAIST_LINE", points },
+            { name: "BACK_WAIST_LINE", points: [] }
+          ]
+        }
+      })
+    )
     expect(scan.posture!.right!.lines).toEqual({ bodyLine: null, backWaistLine: points.map((p) => ({ x: p.x, y: p.y })) })
     expect(kindsAndPaths(scan.notes)).toEqual([
       ["dropped", "results.posture.right.lines[0].name"],
@@ -479,12 +524,28 @@ describe("decodeResultsEither: avatar", () => {
   })
 
   it("refuses a vertex count that is not a multiple of 3, at the path as spelled", () => {
-    expect(decodeError(withResults({ avatar: { meshVerticesOnly: { vertices: [1, 2, 3, 4] } } })).path).toEqual(["results", "avatar", "meshVerticesOnly", "vertices"])
-    expect(decodeError(withResults({ avatar: { mesh_vertices_only: { vertices: [1, 2] } } })).path).toEqual(["results", "avatar", "mesh_vertices_only", "vertices"])
+    expect(decodeError(withResults({ avatar: { meshVerticesOnly: { vertices: [1, 2, 3, 4] } } })).path).toEqual([
+      "results",
+      "avatar",
+      "meshVerticesOnly",
+      "vertices"
+    ])
+    expect(decodeError(withResults({ avatar: { mesh_vertices_only: { vertices: [1, 2] } } })).path).toEqual([
+      "results",
+      "avatar",
+      "mesh_vertices_only",
+      "vertices"
+    ])
   })
 
   it("refuses a non-finite vertex", () => {
-    expect(decodeError(withResults({ avatar: { meshVerticesOnly: { vertices: [1, "NaN", 3] } } })).path).toEqual(["results", "avatar", "meshVerticesOnly", "vertices", 1])
+    expect(decodeError(withResults({ avatar: { meshVerticesOnly: { vertices: [1, "NaN", 3] } } })).path).toEqual([
+      "results",
+      "avatar",
+      "meshVerticesOnly",
+      "vertices",
+      1
+    ])
   })
 
   it("is null without meshVerticesOnly", () => {
@@ -562,9 +623,13 @@ describe("decodeCreateSessionResponseEither", () => {
   }
 
   it("reads a session, its expiry in canonical form", () => {
-    expect(
-      decodeCreate({ scanningSession: { scanningSessionId: "ssid-1", clientScanningId: "c", expireAtTimestamp: "2026-01-02T03:04:05.000Z" } })
-    ).toEqual({ _tag: "Created", scanningSessionId: "ssid-1", clientScanningId: "c", expiresAt: "2026-01-02T03:04:05.000Z", notes: [] })
+    expect(decodeCreate({ scanningSession: { scanningSessionId: "ssid-1", clientScanningId: "c", expireAtTimestamp: "2026-01-02T03:04:05.000Z" } })).toEqual({
+      _tag: "Created",
+      scanningSessionId: "ssid-1",
+      clientScanningId: "c",
+      expiresAt: "2026-01-02T03:04:05.000Z",
+      notes: []
+    })
     const created = decodeCreate({ scanning_session: { scanning_session_id: "ssid-1", expire_at_timestamp: "2026-01-02T12:04:05+09:00" } })
     expect(created).toMatchObject({ _tag: "Created", scanningSessionId: "ssid-1", clientScanningId: null, expiresAt: "2026-01-02T03:04:05.000Z" })
     expect(kindsAndPaths(created.notes)).toEqual([["converted", "scanningSession.expireAtTimestamp"]])
@@ -574,7 +639,13 @@ describe("decodeCreateSessionResponseEither", () => {
   it.each(Object.entries(Wire.CREATE_ERROR_TYPE.numbers) as ReadonlyArray<[Wire.CreateErrorType, number]>)(
     "reads errorType %s (%s), by name and by number",
     (name, number) => {
-      expect(decodeCreate({ error: { errorType: name, message: "m" } })).toEqual({ _tag: "Rejected", errorType: name, wireValue: name, message: "m", notes: [] })
+      expect(decodeCreate({ error: { errorType: name, message: "m" } })).toEqual({
+        _tag: "Rejected",
+        errorType: name,
+        wireValue: name,
+        message: "m",
+        notes: []
+      })
       expect(decodeCreate({ error: { error_type: number } })).toMatchObject({ _tag: "Rejected", errorType: name, message: null, notes: [] })
     }
   )
@@ -625,14 +696,21 @@ describe("encodeResultsEither", () => {
 
   it("writes pending with the expiry, and an empty pending without one", () => {
     const pending = scanOf({ source: { api: "session", id: "ssid-1" }, status: "pending", expiresAt: "2026-01-02T03:04:05.000Z" })
-    expect(ok(encodeResultsEither(pending))).toEqual({ value: { scanningSessionId: "ssid-1", pending: { expireAtTimestamp: "2026-01-02T03:04:05.000Z" } }, notes: [] })
+    expect(ok(encodeResultsEither(pending))).toEqual({
+      value: { scanningSessionId: "ssid-1", pending: { expireAtTimestamp: "2026-01-02T03:04:05.000Z" } },
+      notes: []
+    })
     expect(ok(encodeResultsEither(scanOf({ source: { api: "session", id: null }, status: "pending" }))).value).toEqual({ pending: {} })
   })
 
   it("writes a failure with a session code as that errorType", () => {
     const scan = scanOf({ source: { api: "session", id: "s" }, status: "failure", failure: { code: "SESSION_EXPIRED", category: "session", message: "gone" } })
     expect(ok(encodeResultsEither(scan))).toEqual({ value: { scanningSessionId: "s", error: { errorType: "SESSION_EXPIRED", message: "gone" } }, notes: [] })
-    const unspecified = scanOf({ source: { api: "session", id: "s" }, status: "failure", failure: { code: "ERROR_TYPE_UNSPECIFIED", category: "unknown", message: null } })
+    const unspecified = scanOf({
+      source: { api: "session", id: "s" },
+      status: "failure",
+      failure: { code: "ERROR_TYPE_UNSPECIFIED", category: "unknown", message: null }
+    })
     expect(ok(encodeResultsEither(unspecified)).value).toEqual({ scanningSessionId: "s", error: {} })
   })
 
@@ -674,7 +752,10 @@ describe("encodeResultsEither", () => {
       notes: [{ kind: "assumed", path: "x", detail: "y" }]
     })
     const encoded = ok(encodeResultsEither(scan))
-    expect(encoded.value).toEqual({ scanningSessionId: "s", results: { measurements: [{ measurementType: "BODY_FAT_PERCENTAGE", value: "200000", unit: "PERCENTAGE_E4" }] } })
+    expect(encoded.value).toEqual({
+      scanningSessionId: "s",
+      results: { measurements: [{ measurementType: "BODY_FAT_PERCENTAGE", value: "200000", unit: "PERCENTAGE_E4" }] }
+    })
     expect(kindsAndPaths(encoded.notes).sort()).toEqual(
       [
         ["dropped", "createdAt"],
@@ -793,14 +874,26 @@ const sessionScan: fc.Arbitrary<Scan> = fc
       fc.record({
         front: optional(
           fc.record({
-            angles: byNames(POSTURE_FRONT.map((p) => p.name), () => optional(finite)),
-            lines: byNames(POSTURE_FRONT.map((p) => p.name), () => optional(points(2)))
+            angles: byNames(
+              POSTURE_FRONT.map((p) => p.name),
+              () => optional(finite)
+            ),
+            lines: byNames(
+              POSTURE_FRONT.map((p) => p.name),
+              () => optional(points(2))
+            )
           })
         ),
         right: optional(
           fc.record({
-            angles: byNames(POSTURE_RIGHT.map((p) => p.name), (n) => optional(fc.array(finite, { minLength: rightPoints(n) - 1, maxLength: rightPoints(n) - 1 }))),
-            lines: byNames(POSTURE_RIGHT.map((p) => p.name), (n) => optional(points(rightPoints(n))))
+            angles: byNames(
+              POSTURE_RIGHT.map((p) => p.name),
+              (n) => optional(fc.array(finite, { minLength: rightPoints(n) - 1, maxLength: rightPoints(n) - 1 }))
+            ),
+            lines: byNames(
+              POSTURE_RIGHT.map((p) => p.name),
+              (n) => optional(points(rightPoints(n)))
+            )
           })
         )
       })
@@ -819,7 +912,12 @@ const sessionScan: fc.Arbitrary<Scan> = fc
     const composition =
       g.bodyFatE4 === null && g.skeletalMuscleMassG === null
         ? null
-        : { bodyFatPercent: g.bodyFatE4 === null ? null : g.bodyFatE4 / 10_000, bodyFatMassG: null, leanMassG: null, skeletalMuscleMassG: g.skeletalMuscleMassG }
+        : {
+            bodyFatPercent: g.bodyFatE4 === null ? null : g.bodyFatE4 / 10_000,
+            bodyFatMassG: null,
+            leanMassG: null,
+            skeletalMuscleMassG: g.skeletalMuscleMassG
+          }
     return scanOf({
       ...base,
       measurementsMm: g.measurementsMm,
@@ -857,17 +955,22 @@ const angleUnit = fc.constantFrom(DEG, RAD)
 const wireItem: fc.Arbitrary<Obj> = fc.oneof(
   {
     weight: 6,
-    arbitrary: fc.constantFrom(...MEASUREMENT_KINDS).chain((k) =>
-      fc
-        .record({ value: k.value, unit: maybe(fc.constantFrom(k.unit, k.unit, k.unit, "UNIT_TYPE_UNSPECIFIED")) })
-        .map(({ unit, value }) => compact({ measurementType: k.type, value: String(value), unit }))
-    )
+    arbitrary: fc
+      .constantFrom(...MEASUREMENT_KINDS)
+      .chain((k) =>
+        fc
+          .record({ value: k.value, unit: maybe(fc.constantFrom(k.unit, k.unit, k.unit, "UNIT_TYPE_UNSPECIFIED")) })
+          .map(({ unit, value }) => compact({ measurementType: k.type, value: String(value), unit }))
+      )
   },
   // Items a tolerant reader drops or reads with a note.
   {
     weight: 1,
     arbitrary: fc
-      .record({ measurementType: fc.constantFrom<unknown>(99, "NEW_TYPE", "MEASUREMENT_TYPE_UNSPECIFIED", "HIP_GIRTH"), unit: fc.constantFrom(MM, "CENTIMETERS", "INCHES") })
+      .record({
+        measurementType: fc.constantFrom<unknown>(99, "NEW_TYPE", "MEASUREMENT_TYPE_UNSPECIFIED", "HIP_GIRTH"),
+        unit: fc.constantFrom(MM, "CENTIMETERS", "INCHES")
+      })
       .map((o) => ({ ...o, value: "7" }))
   }
 )
@@ -883,7 +986,13 @@ const wireRight = fc
   .record({
     angles: fc.tuple(
       ...POSTURE_RIGHT.map((p) =>
-        maybe(fc.record({ name: fc.constant(SESSION_POSTURE.right[p.name]), angles: fc.array(angle, { minLength: p.points - 1, maxLength: p.points - 1 }), unit: angleUnit }))
+        maybe(
+          fc.record({
+            name: fc.constant(SESSION_POSTURE.right[p.name]),
+            angles: fc.array(angle, { minLength: p.points - 1, maxLength: p.points - 1 }),
+            unit: angleUnit
+          })
+        )
       )
     ),
     lines: fc.tuple(...POSTURE_RIGHT.map((p) => maybe(fc.record({ name: fc.constant(SESSION_POSTURE.right[p.name]), points: wirePoints(p.points) }))))
@@ -912,14 +1021,14 @@ const wireResults: fc.Arbitrary<Obj> = fc
       fc
         .record({
           measurements: maybe(fc.array(wireItem, { maxLength: 12 })),
-          avatar: maybe(fc.record({ meshVerticesOnly: fc.array(fc.tuple(anyDouble, anyDouble, anyDouble), { maxLength: 4 }).map((ts) => ({ vertices: ts.flat() })) })),
+          avatar: maybe(
+            fc.record({ meshVerticesOnly: fc.array(fc.tuple(anyDouble, anyDouble, anyDouble), { maxLength: 4 }).map((ts) => ({ vertices: ts.flat() })) })
+          ),
           posture: maybe(fc.record({ front: maybe(wireFront), right: maybe(wireRight) }).map(compact))
         })
         .map((results) => ({ results: compact(results) })),
       maybe(rfc3339).map((at) => ({ pending: compact({ expireAtTimestamp: at }) })),
-      fc
-        .record({ errorType: maybe(fc.constantFrom<unknown>(...ERROR_NAMES, 99)), message: maybe(fc.string()) })
-        .map((error) => ({ error: compact(error) }))
+      fc.record({ errorType: maybe(fc.constantFrom<unknown>(...ERROR_NAMES, 99)), message: maybe(fc.string()) }).map((error) => ({ error: compact(error) }))
     )
   })
   .map(({ form, ...head }) => ({ ...compact(head), ...form }))

@@ -10,7 +10,9 @@ import { describe, expect, it } from "@effect/vitest"
 import { decodeCounted } from "@scanbridge/model/internal"
 import { sessionAdapter } from "../src/index.js"
 
-const results = JSON.parse(readFileSync(fileURLToPath(new URL("../../../examples/export/session/results.json", import.meta.url)), "utf8")) as ReadonlyArray<unknown>
+const results = JSON.parse(
+  readFileSync(fileURLToPath(new URL("../../../examples/export/session/results.json", import.meta.url)), "utf8")
+) as ReadonlyArray<unknown>
 
 /** Every key in the proto field names' spelling, as a proto3 parser also accepts: `scanning_session_id`. */
 const snakeCase = (json: unknown): unknown =>
@@ -20,7 +22,7 @@ const snakeCase = (json: unknown): unknown =>
       ? Object.fromEntries(Object.entries(json).map(([k, v]) => [k.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`), snakeCase(v)]))
       : json
 
-const form = (record: unknown): string => (["results", "pending", "error"].find((k) => Object.hasOwn(record as object, k)) ?? "?")
+const form = (record: unknown): string => ["results", "pending", "error"].find((k) => Object.hasOwn(record as object, k)) ?? "?"
 
 const VARIANTS: ReadonlyArray<readonly [string, unknown]> = [
   ...results.map((r, i) => [`examples record ${i + 1} (${form(r)})`, r] as const),

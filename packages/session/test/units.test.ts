@@ -13,8 +13,7 @@ import { type DecodeOptions, FORMATS, Wire, decodeResultsEither, encodeResultsEi
 type Obj = Record<string, unknown>
 type Item = { readonly measurementType?: unknown; readonly value?: unknown; readonly unit?: unknown }
 
-const ok = <A, E>(result: Either.Either<A, E>): A =>
-  Either.getOrThrowWith(result, (e) => (e instanceof Error ? e : new Error(`unexpected Left: ${String(e)}`)))
+const ok = <A, E>(result: Either.Either<A, E>): A => Either.getOrThrowWith(result, (e) => (e instanceof Error ? e : new Error(`unexpected Left: ${String(e)}`)))
 
 const decode = (json: unknown, options?: DecodeOptions): Scan => ok(decodeResultsEither(json, options))
 
@@ -43,10 +42,14 @@ const rewriteLengths = (json: Obj, f: (item: Item) => Item, height = false): Obj
 }
 
 /** The item's millimetres stated as whole `unit`s, under the spelling `name`. */
-const inUnit = (unit: LengthUnit, name: string) => (i: Item): Item => ({ ...i, value: String(Math.round(Number(i.value ?? "0") / LENGTH_UNITS[unit].toBase(1))), unit: name })
+const inUnit =
+  (unit: LengthUnit, name: string) =>
+  (i: Item): Item => ({ ...i, value: String(Math.round(Number(i.value ?? "0") / LENGTH_UNITS[unit].toBase(1))), unit: name })
 
 // Example record 1: a whole body (35 lengths, HEIGHT 1640 mm) as the legacy server printed it.
-const EXAMPLE = (JSON.parse(readFileSync(fileURLToPath(new URL("../../../examples/export/session/results.json", import.meta.url)), "utf8")) as ReadonlyArray<Obj>)[0]!
+const EXAMPLE = (
+  JSON.parse(readFileSync(fileURLToPath(new URL("../../../examples/export/session/results.json", import.meta.url)), "utf8")) as ReadonlyArray<Obj>
+)[0]!
 const EXAMPLE_SCAN = decode(EXAMPLE)
 const HEIGHT_INDEX = ((EXAMPLE["results"] as Obj)["measurements"] as ReadonlyArray<Item>).findIndex((i) => isHeightType(i.measurementType))
 
@@ -79,8 +82,14 @@ describe("a length read in the unit its item states", () => {
     ["MILLIMETERS", "mm"],
     ["mm", "mm"]
   ])("reads lengths stated in %s", (name, unit) => {
-    const scan = decode(withItems({ measurementType: "BUST_GIRTH", value: unit === "in" ? "34" : unit === "cm" ? "86" : "862", unit: name }, { measurementType: "HIP_GIRTH", value: unit === "in" ? "36" : unit === "cm" ? "90" : "903", unit: name }))
-    const expected = unit === "in" ? { bustGirth: 34 * 25.4, hipGirth: 36 * 25.4 } : unit === "cm" ? { bustGirth: 860, hipGirth: 900 } : { bustGirth: 862, hipGirth: 903 }
+    const scan = decode(
+      withItems(
+        { measurementType: "BUST_GIRTH", value: unit === "in" ? "34" : unit === "cm" ? "86" : "862", unit: name },
+        { measurementType: "HIP_GIRTH", value: unit === "in" ? "36" : unit === "cm" ? "90" : "903", unit: name }
+      )
+    )
+    const expected =
+      unit === "in" ? { bustGirth: 34 * 25.4, hipGirth: 36 * 25.4 } : unit === "cm" ? { bustGirth: 860, hipGirth: 900 } : { bustGirth: 862, hipGirth: 903 }
     expect(scan.measurementsMm).toEqual(expected)
     expect(kindsAndPaths(scan.notes)).toEqual(unit === "mm" ? [] : [["converted", "results.measurements"]])
   })
@@ -146,7 +155,9 @@ describe("other spellings of measurement names", () => {
   })
 
   it("reads KNEE_HEIGHT in inches as KNEE_HEIGHT_R, and keeps the first when both spellings come", () => {
-    const scan = decode(withItems({ measurementType: "KNEE_HEIGHT", value: "18", unit: "INCHES" }, { measurementType: "KNEE_HEIGHT_R", value: "18", unit: "INCHES" }))
+    const scan = decode(
+      withItems({ measurementType: "KNEE_HEIGHT", value: "18", unit: "INCHES" }, { measurementType: "KNEE_HEIGHT_R", value: "18", unit: "INCHES" })
+    )
     expect(scan.measurementsMm).toEqual({ kneeHeightR: 457.2 })
     expect(kindsAndPaths(scan.notes)).toEqual([
       ["aliased", "results.measurements[0].measurementType"],
@@ -198,10 +209,15 @@ describe("properties", () => {
       const read = decode(rewriteLengths(json, inUnit(unit, name), true))
       const half = LENGTH_UNITS[unit].toBase(1) / 2 + 1e-9
       expect(Object.keys(read.measurementsMm).sort()).toEqual(Object.keys(scan.measurementsMm).sort())
-      for (const [n, mm] of Object.entries(scan.measurementsMm)) expect(Math.abs(read.measurementsMm[n as keyof Scan["measurementsMm"]]! - mm), n).toBeLessThanOrEqual(half)
+      for (const [n, mm] of Object.entries(scan.measurementsMm))
+        expect(Math.abs(read.measurementsMm[n as keyof Scan["measurementsMm"]]! - mm), n).toBeLessThanOrEqual(half)
       if (scan.subject.heightMm !== null) expect(Math.abs(read.subject.heightMm! - scan.subject.heightMm)).toBeLessThanOrEqual(half)
       const count = Object.keys(scan.measurementsMm).length
-      expect(read.notes).toContainEqual({ kind: "converted", path: "results.measurements", detail: `${count} length(s) stated in ${unit === "in" ? "inches" : "centimetres"}, converted to millimetres` })
+      expect(read.notes).toContainEqual({
+        kind: "converted",
+        path: "results.measurements",
+        detail: `${count} length(s) stated in ${unit === "in" ? "inches" : "centimetres"}, converted to millimetres`
+      })
     },
     RUNS
   )

@@ -9,7 +9,7 @@ import { Either, FastCheck as fc } from "effect"
 import { readFileSync } from "node:fs"
 import { type Scan, type Stats, fromDisplayStats } from "@scanbridge/model"
 import { humanStats } from "@scanbridge/model/internal"
-import { SessionWidgetError, type WidgetOptions, checkWidgetOptions, widgetOptions } from "../src/index.js"
+import { type SessionWidgetError, type WidgetOptions, checkWidgetOptions, widgetOptions } from "../src/index.js"
 
 const VENDOR: {
   readonly options: ReadonlyArray<string>
@@ -30,7 +30,16 @@ const refusal = (options: unknown) => {
 
 describe("widgetOptions", () => {
   it("sets the options the document lists, and nothing else", () => {
-    const all = built({ ssid: "s-1", systemOfMeasurement: "imperial", os: "ios", version: "17", subject: SUBJECT, onLoad: () => {}, onResult: () => {}, onError: () => {} })
+    const all = built({
+      ssid: "s-1",
+      systemOfMeasurement: "imperial",
+      os: "ios",
+      version: "17",
+      subject: SUBJECT,
+      onLoad: () => {},
+      onResult: () => {},
+      onError: () => {}
+    })
     expect(new Set(Object.keys(all))).toEqual(new Set(VENDOR.options))
     expect(Object.keys(all)).toHaveLength(VENDOR.options.length)
     for (const name of VENDOR.required) expect(refusal({ ...all, [name]: undefined }).path).toEqual([name])
@@ -42,14 +51,21 @@ describe("widgetOptions", () => {
       expect(VENDOR.systemsOfMeasurement.values).toContain(system)
       expect(new Set(Object.keys(built({ ssid: "s-1", subject: SUBJECT, systemOfMeasurement: system }).userStats!))).toEqual(new Set(VENDOR.userStats[system]))
     }
-    for (const gender of VENDOR.genders) expect(Either.isRight(checkWidgetOptions({ ssid: "s", userStats: { heightCm: 163, weightKg: 58, age: 41, gender } }))).toBe(true)
+    for (const gender of VENDOR.genders)
+      expect(Either.isRight(checkWidgetOptions({ ssid: "s", userStats: { heightCm: 163, weightKg: 58, age: 41, gender } }))).toBe(true)
   })
 
   it("defaults to metric, and fills userStats in whole centimetres and kilograms, or feet, inches and pounds", () => {
     expect(built({ ssid: "s-1" })).toEqual({ ssid: "s-1", systemOfMeasurement: "metric" })
     expect(built({ ssid: "s-1", subject: SUBJECT }).userStats).toEqual({ heightCm: 163, weightKg: 58, age: 41, gender: "female" })
     // 1634 mm is 64.3 in: 5 ft 4 in, not 5 ft 4.3 in; 58.2 kg is 128.3 lb.
-    expect(built({ ssid: "s-1", subject: SUBJECT, systemOfMeasurement: "imperial" }).userStats).toEqual({ heightFt: 5, heightIn: 4, weightLbs: 128, age: 41, gender: "female" })
+    expect(built({ ssid: "s-1", subject: SUBJECT, systemOfMeasurement: "imperial" }).userStats).toEqual({
+      heightFt: 5,
+      heightIn: 4,
+      weightLbs: 128,
+      age: 41,
+      gender: "female"
+    })
   })
 
   it("gives every human subject's stats in the chosen system, back within half a display unit", () => {
@@ -117,10 +133,16 @@ describe("checkWidgetOptions", () => {
   it("names the unit a userStats figure was probably in, and the whole number to send", () => {
     const stats = (s: object) => ({ ssid: "s", userStats: { heightCm: 163, weightKg: 58, age: 41, gender: "female", ...s } })
     expect(refusal(stats({ heightCm: 1.63 })).message).toBe("userStats.heightCm: 1.63 is outside the human range 50-250 cm; 1.63 looks like metres (send 163)")
-    expect(refusal(stats({ heightCm: 1630 })).message).toBe("userStats.heightCm: 1630 is outside the human range 50-250 cm; 1630 looks like millimetres (send 163)")
+    expect(refusal(stats({ heightCm: 1630 })).message).toBe(
+      "userStats.heightCm: 1630 is outside the human range 50-250 cm; 1630 looks like millimetres (send 163)"
+    )
     expect(refusal(stats({ weightKg: 58_000 })).message).toContain("58000 looks like grams (send 58)")
     expect(refusal(stats({ heightCm: 163.4 })).message).toBe("userStats.heightCm: expected a whole number of cm; send 163")
-    const imperial = (s: object) => ({ ssid: "s", systemOfMeasurement: "imperial", userStats: { heightFt: 5, heightIn: 4, weightLbs: 128, age: 41, gender: "female", ...s } })
+    const imperial = (s: object) => ({
+      ssid: "s",
+      systemOfMeasurement: "imperial",
+      userStats: { heightFt: 5, heightIn: 4, weightLbs: 128, age: 41, gender: "female", ...s }
+    })
     expect(refusal(imperial({ weightLbs: 58_000 })).message).toContain("58000 looks like grams (send 128)")
     expect(refusal(imperial({ heightIn: 12 })).message).toBe("userStats.heightIn: expected 0 to 11: the inches beyond heightFt")
     expect(refusal(imperial({ heightFt: 0, heightIn: 10 })).message).toBe("userStats.heightFt: 0 ft 10 in (10 in) is outside the human range 20-98 in")

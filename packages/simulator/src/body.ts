@@ -34,13 +34,10 @@ const FEMALE: Partial<Record<MeasurementName, number>> = {
 }
 
 /** Girths, widths and depths follow the build; heights and lengths follow the height. */
-export const isBreadth = (entry: MeasurementEntry): boolean =>
-  entry.kind === "girth" || entry.kind === "width" || entry.kind === "depth"
+export const isBreadth = (entry: MeasurementEntry): boolean => entry.kind === "girth" || entry.kind === "width" || entry.kind === "depth"
 
 /** Without photos the platform returns "a subset of the names": here, all but widths and depths. */
-export const STATS_ONLY: ReadonlyArray<MeasurementName> = Catalogue.measurements
-  .filter((e) => e.kind !== "width" && e.kind !== "depth")
-  .map((e) => e.name)
+export const STATS_ONLY: ReadonlyArray<MeasurementName> = Catalogue.measurements.filter((e) => e.kind !== "width" && e.kind !== "depth").map((e) => e.name)
 
 /** Every measurement of the catalogue: what a scan with photos holds. */
 export const ALL: ReadonlyArray<MeasurementName> = Catalogue.measurements.map((e) => e.name)
@@ -49,10 +46,7 @@ const bmi = (s: BodyStats) => s.weightG / 1000 / (s.heightMm / 1000) ** 2
 const key = (s: BodyStats) => `${s.age}|${s.gender}|${s.heightMm}|${s.weightG}`
 
 /** Integer millimetres for the given names; within 1 % of the proportions, stable per stats. */
-export const measurementsFor = (
-  stats: BodyStats,
-  names: ReadonlyArray<MeasurementName>
-): Partial<Record<MeasurementName, number>> => {
+export const measurementsFor = (stats: BodyStats, names: ReadonlyArray<MeasurementName>): Partial<Record<MeasurementName, number>> => {
   const build = Math.sqrt(bmi(stats) / 22)
   const seed = key(stats)
   const out: Partial<Record<MeasurementName, number>> = {}
@@ -98,7 +92,14 @@ export const postureFor = (stats: BodyStats) => {
     // Counterclockwise from horizontal with +y down: the right-hand point is higher.
     const dy = Math.tan(rad(angle)) * dx
     const y = frontY[name]!
-    return { name, angle, points: [{ x: px(540 - dx), y: px(y + dy) }, { x: px(540 + dx), y: px(y - dy) }] }
+    return {
+      name,
+      angle,
+      points: [
+        { x: px(540 - dx), y: px(y + dy) },
+        { x: px(540 + dx), y: px(y - dy) }
+      ]
+    }
   })
   const right = POSTURE_RIGHT.map(({ name, points }) => {
     const angles = Array.from({ length: points - 1 }, (_, i) => small(`${seed}|right|${name}|${i}`))

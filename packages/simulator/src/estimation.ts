@@ -110,7 +110,9 @@ class Refusal {
 
 const refuse = (status: number, message: string) => Effect.fail(new Refusal(status, message))
 
-const answer = <E, R>(handler: Effect.Effect<HttpServerResponse.HttpServerResponse, E | Refusal, R>): Effect.Effect<HttpServerResponse.HttpServerResponse, Exclude<E, Refusal>, R> =>
+const answer = <E, R>(
+  handler: Effect.Effect<HttpServerResponse.HttpServerResponse, E | Refusal, R>
+): Effect.Effect<HttpServerResponse.HttpServerResponse, Exclude<E, Refusal>, R> =>
   Effect.catchAll(handler, (e) =>
     e instanceof Refusal ? Effect.succeed(HttpServerResponse.unsafeJson({ message: e.message }, { status: e.status })) : Effect.fail(e as Exclude<E, Refusal>)
   )
@@ -144,7 +146,11 @@ const onlyParams = (what: string, allowed: ReadonlyArray<string>) =>
 
 /** A 400 for fields (form fields, multipart parts) the endpoint does not take. */
 const onlyFields = (what: string, names: Iterable<string>, allowed: ReadonlyArray<string>) => {
-  const unknown = unknownNames(what, "field", [...names].filter((n) => !allowed.includes(n)))
+  const unknown = unknownNames(
+    what,
+    "field",
+    [...names].filter((n) => !allowed.includes(n))
+  )
   return unknown === undefined ? Effect.void : refuse(400, unknown)
 }
 
@@ -172,7 +178,12 @@ const create = (state: EstimationState) =>
       yield* onlyParams("create request", [])
       const request = yield* HttpServerRequest.HttpServerRequest
       const given = yield* Effect.either(request.urlParamsBody)
-      if (Either.isRight(given)) yield* onlyFields("create form", given.right.map(([name]) => name), CREATE_FIELDS)
+      if (Either.isRight(given))
+        yield* onlyFields(
+          "create form",
+          given.right.map(([name]) => name),
+          CREATE_FIELDS
+        )
       const form = yield* HttpServerRequest.schemaBodyUrlParams(Wire.CreateForm).pipe(
         Effect.catchAll((e) => refuse(400, `invalid form: ${e._tag === "ParseError" ? e.message : "the body is not application/x-www-form-urlencoded"}`))
       )
@@ -201,7 +212,9 @@ const upload = (state: EstimationState) =>
       yield* onlyParams("upload request", [])
       const request = yield* HttpServerRequest.HttpServerRequest
       const body = yield* Effect.orElse(request.arrayBuffer, () => refuse(400, "the body could not be read"))
-      const parts = yield* formOf(new Uint8Array(body), request.headers["content-type"] ?? "").pipe(Effect.catchTag("MultipartRefused", (e) => refuse(400, e.message)))
+      const parts = yield* formOf(new Uint8Array(body), request.headers["content-type"] ?? "").pipe(
+        Effect.catchTag("MultipartRefused", (e) => refuse(400, e.message))
+      )
       yield* onlyFields("upload form", parts.keys(), UPLOAD_FIELDS)
       const clientId = parts.get("client_id")
       const pattern = parts.get("pattern")
@@ -267,7 +280,11 @@ const read = (state: EstimationState) =>
       const job = yield* jobOf(state, token, id)
       const item = itemOf(state, job, yield* Clock.currentTimeMillis)
       const failed = item.estimation.status === "fail"
-      return HttpServerResponse.unsafeJson({ measurements: [item], message: failed ? `the estimation failed with code ${item.estimation.code}` : "success", result: true })
+      return HttpServerResponse.unsafeJson({
+        measurements: [item],
+        message: failed ? `the estimation failed with code ${item.estimation.code}` : "success",
+        result: true
+      })
     })
   )
 

@@ -152,7 +152,9 @@ export class FitState {
       stat("subject.heightMm", stats.heightMm),
       ...fitDialect.measurementList.map(({ name, spelling }) => ({ estimationType: spelling.name, value: String(body[name]!), unit: FIT_UNITS.length }))
     ]
-    return { estimations: { estimationToken: { token }, measurements, avatarData: null, input: { preferredSystemOfMeasurement: "METRIC", tightness: 0, inputType } } }
+    return {
+      estimations: { estimationToken: { token }, measurements, avatarData: null, input: { preferredSystemOfMeasurement: "METRIC", tightness: 0, inputType } }
+    }
   }
 }
 
@@ -190,10 +192,13 @@ const readBody = <A, I>(schema: Schema.Schema<A, I>) => {
     if (query !== undefined) return Either.left(query)
     const json = yield* Effect.either(request.json)
     if (Either.isLeft(json)) return Either.left("the body is not JSON")
-    return Either.flatMap(Either.mapLeft(read(json.right), (e) => e.message), (r) => {
-      const unknown = unknownFields("fit request", r.ignored)
-      return unknown === undefined ? Either.right(r.value) : Either.left(unknown)
-    })
+    return Either.flatMap(
+      Either.mapLeft(read(json.right), (e) => e.message),
+      (r) => {
+        const unknown = unknownFields("fit request", r.ignored)
+        return unknown === undefined ? Either.right(r.value) : Either.left(unknown)
+      }
+    )
   })
 }
 
@@ -210,7 +215,8 @@ const createSession = (state: FitState) =>
     const error = (errorType: string, message: string) => respond(state, printCreateSession({ error: { errorType, message } }), errorType)
     const body = yield* readBody(Wire.CreateSessionRequest)
     if (Either.isLeft(body)) return error("MALFORMED_REQUEST", body.left)
-    if (body.right.clientKey === undefined || !state.clientKeys.has(body.right.clientKey)) return error("INVALID_CLIENT_KEY", "the client key is missing or not valid")
+    if (body.right.clientKey === undefined || !state.clientKeys.has(body.right.clientKey))
+      return error("INVALID_CLIENT_KEY", "the client key is missing or not valid")
     const { id, product } = productOf(state, body.right.productInfo)
     if (id === null) return error("INVALID_PRODUCT_ID", "productInfo.productId needs a brandId and a garmentSku")
     const supported = product !== undefined && product.sizes.length > 0 ? "SUPPORTED" : "UNSUPPORTED"
@@ -222,7 +228,8 @@ const getRecommendedSize = (state: FitState) =>
     const error = (errorType: string, message: string) => respond(state, printRecommended({ error: { errorType, message } }), errorType)
     const body = yield* readBody(Wire.GetRecommendedSizeRequest)
     if (Either.isLeft(body)) return error("MALFORMED_REQUEST", body.left)
-    if (body.right.clientKey === undefined || !state.clientKeys.has(body.right.clientKey)) return error("INVALID_CLIENT_KEY", "the client key is missing or not valid")
+    if (body.right.clientKey === undefined || !state.clientKeys.has(body.right.clientKey))
+      return error("INVALID_CLIENT_KEY", "the client key is missing or not valid")
     const token = state.tokens.get(body.right.estimationToken?.token ?? "")
     if (token === undefined) return error("INVALID_ESTIMATION_TOKEN", "unknown estimation token")
     const { id, product } = productOf(state, body.right.productInfo)

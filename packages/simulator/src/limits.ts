@@ -45,7 +45,10 @@ export const nestedDeeperThan = (value: unknown, max: number): boolean => {
 /** A body refused for its size or depth: raised as a defect, so that no endpoint reads it as data. */
 export class BodyRefused {
   readonly _tag = "BodyRefused"
-  constructor(readonly status: number, readonly message: string) {}
+  constructor(
+    readonly status: number,
+    readonly message: string
+  ) {}
 }
 
 /** The refusal of a request whose Content-Length is beyond the limit, before its body is read. */
@@ -106,15 +109,16 @@ export const limitedRequest = (request: HttpServerRequest.HttpServerRequest, max
   // Not closed when it ends early: that would reset the connection before the 413 is sent.
   // discardRequestRest reads the rest once the request is answered.
   const body = limitedBody(
-    NodeStream.fromReadable<HttpServerError.RequestError, Uint8Array>(() => NodeHttpServerRequest.toIncomingMessage(request), decodeError, { closeOnDone: false }),
+    NodeStream.fromReadable<HttpServerError.RequestError, Uint8Array>(() => NodeHttpServerRequest.toIncomingMessage(request), decodeError, {
+      closeOnDone: false
+    }),
     maxBytes
   )
   const bytes = Effect.runSync(Effect.cached(collectBytes(body)))
   const text = Effect.map(bytes, (b) => b.toString("utf8"))
   const json = Effect.flatMap(text, (read) =>
-    Effect.flatMap(
-      Effect.try({ try: () => (read === "" ? null : (JSON.parse(read) as unknown)), catch: decodeError }),
-      (value) => (nestedDeeperThan(value, maxDepth) ? Effect.die(new BodyRefused(400, `the JSON body nests deeper than ${maxDepth} levels`)) : Effect.succeed(value))
+    Effect.flatMap(Effect.try({ try: () => (read === "" ? null : (JSON.parse(read) as unknown)), catch: decodeError }), (value) =>
+      nestedDeeperThan(value, maxDepth) ? Effect.die(new BodyRefused(400, `the JSON body nests deeper than ${maxDepth} levels`)) : Effect.succeed(value)
     )
   )
   const multipartStream = Stream.unwrap(Effect.map(bytes, (b) => partsOf(b, request.headers["content-type"] ?? ""))).pipe(
@@ -166,7 +170,11 @@ export const strictDecoder = <A, I>(schema: Schema.Schema<A, I>, what: string, n
       const list = collectIssues(error.issue)
       const unexpected = list.issues.filter(isUnexpected)
       const others = list.issues.filter((i) => !isUnexpected(i))
-      const unknown = unknownNames(what, noun, unexpected.map((i) => formatPath(i.path)))
+      const unknown = unknownNames(
+        what,
+        noun,
+        unexpected.map((i) => formatPath(i.path))
+      )
       if (unknown === undefined) return DecodeError.fromIssueList(what, list).message
       return others.length === 0 ? unknown : `${unknown}; ${DecodeError.fromIssues(what, others, list.omitted).message}`
     })
@@ -185,8 +193,16 @@ export const queryOf = (request: HttpServerRequest.HttpServerRequest): Record<st
 
 /** The refusal of query parameters not among `allowed`, or undefined. */
 export const unknownParams = (request: HttpServerRequest.HttpServerRequest, what: string, allowed: ReadonlyArray<string>): string | undefined =>
-  unknownNames(what, "query parameter", Object.keys(queryOf(request)).filter((k) => !allowed.includes(k)))
+  unknownNames(
+    what,
+    "query parameter",
+    Object.keys(queryOf(request)).filter((k) => !allowed.includes(k))
+  )
 
 /** The refusal of keys a protobuf-JSON reader skipped (a strict parser's default), or undefined. */
 export const unknownFields = (what: string, ignored: ReadonlyArray<{ readonly path: Path }>): string | undefined =>
-  unknownNames(what, "field", ignored.map((i) => formatPath(i.path)))
+  unknownNames(
+    what,
+    "field",
+    ignored.map((i) => formatPath(i.path))
+  )

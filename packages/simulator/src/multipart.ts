@@ -37,7 +37,9 @@ export const boundaryOf = (contentType: string): Either.Either<string, Multipart
   const boundary = given.startsWith('"') ? given.slice(1, -1).replace(/\\(.)/g, "$1") : given
   return BOUNDARY.test(boundary)
     ? Either.right(boundary)
-    : Either.left(new MultipartRefused({ message: "the boundary parameter of Content-Type is not a multipart boundary (1 to 70 letters, digits or '()+_,-./:=? )" }))
+    : Either.left(
+        new MultipartRefused({ message: "the boundary parameter of Content-Type is not a multipart boundary (1 to 70 letters, digits or '()+_,-./:=? )" })
+      )
 }
 
 /** Where the body's first close delimiter ends, or -1 if it has none. */
@@ -67,7 +69,11 @@ const TOO_MANY_PARTS = `the multipart body has more than ${MAX_MULTIPART_PARTS} 
 const MALFORMED = "the multipart/form-data body is malformed"
 
 const messageOf = (error: Multipart.MultipartError): string =>
-  error.reason === "TooManyParts" ? TOO_MANY_PARTS : error.reason === "FieldTooLarge" ? "a field of the multipart body is too large; send large values as file parts" : MALFORMED
+  error.reason === "TooManyParts"
+    ? TOO_MANY_PARTS
+    : error.reason === "FieldTooLarge"
+      ? "a field of the multipart body is too large; send large values as file parts"
+      : MALFORMED
 
 /**
  * The refusal a parse ended with. The parser throws on some malformed bodies (a part whose
@@ -102,13 +108,14 @@ export const partsOf = (body: Uint8Array, contentType: string): Stream.Stream<Mu
 /** A whole multipart/form-data body's fields as text and files as bytes, by name (the last of a name). */
 export const formOf = (body: Uint8Array, contentType: string): Effect.Effect<ReadonlyMap<string, string | Uint8Array>, MultipartRefused> =>
   partsOf(body, contentType).pipe(
-    Stream.mapEffect((part): Effect.Effect<readonly [string, string | Uint8Array], MultipartRefused> =>
-      part._tag === "Field"
-        ? Effect.succeed([part.key, part.value])
-        : Effect.map(
-            Effect.mapError(collectBytes(part.content), (e) => new MultipartRefused({ message: messageOf(e) })),
-            (bytes) => [part.key, bytes]
-          )
+    Stream.mapEffect(
+      (part): Effect.Effect<readonly [string, string | Uint8Array], MultipartRefused> =>
+        part._tag === "Field"
+          ? Effect.succeed([part.key, part.value])
+          : Effect.map(
+              Effect.mapError(collectBytes(part.content), (e) => new MultipartRefused({ message: messageOf(e) })),
+              (bytes) => [part.key, bytes]
+            )
     ),
     Stream.runCollect,
     Effect.map((entries) => new Map<string, string | Uint8Array>(Chunk.toReadonlyArray(entries))),

@@ -172,7 +172,8 @@ const API: Readonly<Record<OpenApiName, Api>> = {
         type: "http",
         scheme: "bearer",
         bearerFormat: "JWT",
-        description: "A scan token from POST scan-tokens, valid for one scan. How a token is presented is not shown; Scanbridge sends `Authorization: Bearer <jwt>`.",
+        description:
+          "A scan token from POST scan-tokens, valid for one scan. How a token is presented is not shown; Scanbridge sends `Authorization: Bearer <jwt>`.",
         "x-scanbridge-not-shown": "How a scan token is presented on REST requests."
       }
     },
@@ -181,7 +182,8 @@ const API: Readonly<Record<OpenApiName, Api>> = {
         method: "post",
         route: "/api/orgs/:orgId/scans",
         summary: "Create a scan (stats estimation or photo scan)",
-        description: "Consumes one scan of quota. Wrong units are not rejected by the vendor: they spend quota on a nonsense scan (Scanbridge's client checks them first).",
+        description:
+          "Consumes one scan of quota. Wrong units are not rejected by the vendor: they spend quota on a nonsense scan (Scanbridge's client checks them first).",
         request: { schema: "CreateScanRequest" },
         responses: platformResponses({
           "200": { description: "The scan, `success` or `failure`.", schema: "EntryEnvelope" },
@@ -227,7 +229,10 @@ const API: Readonly<Record<OpenApiName, Api>> = {
         responses: platformResponses({
           "200": { description: "The scan.", schema: "EntryEnvelope" },
           "400": { description: "A query parameter (the endpoint takes none).", schema: MESSAGE },
-          "403": { description: "The credential is for another organization; or a scan token without the read scope, or other than the one that created this scan.", schema: MESSAGE },
+          "403": {
+            description: "The credential is for another organization; or a scan token without the read scope, or other than the one that created this scan.",
+            schema: MESSAGE
+          },
           "404": { description: "Unknown organization or scan, or the scan was deleted.", schema: MESSAGE },
           "429": PLATFORM_RATE
         }),
@@ -316,7 +321,10 @@ const API: Readonly<Record<OpenApiName, Api>> = {
         description: "Exactly one of `scanningSession` or `error` in the response. The client id (`clientId`) is a static secret sent in the body.",
         request: { schema: "CreateScanningSessionRequest" },
         responses: {
-          "200": { description: "The session; with the simulator's `errorStatus: \"ok\"`, an error with `errorType` too.", schema: "CreateScanningSessionResponse" },
+          "200": {
+            description: 'The session; with the simulator\'s `errorStatus: "ok"`, an error with `errorType` too.',
+            schema: "CreateScanningSessionResponse"
+          },
           "400": {
             description: `MALFORMED_REQUEST_BODY: not JSON, not the message, an unknown field or a query parameter. ${TOO_DEEP} is the simulator's {message}.`,
             schema: ["CreateScanningSessionResponse", MESSAGE]
@@ -324,7 +332,8 @@ const API: Readonly<Record<OpenApiName, Api>> = {
           "401": { description: "INVALID_CLIENT_ID: the client id is missing or not valid.", schema: "CreateScanningSessionResponse" },
           "413": TOO_LARGE
         },
-        notShown: "HTTP status codes of error responses: the simulator answers a status that suits the error (or 200 with `errorStatus: \"ok\"`), the error in the body; a client must not depend on either."
+        notShown:
+          'HTTP status codes of error responses: the simulator answers a status that suits the error (or 200 with `errorStatus: "ok"`), the error in the body; a client must not depend on either.'
       },
       {
         method: "get",
@@ -333,7 +342,8 @@ const API: Readonly<Record<OpenApiName, Api>> = {
         description: "While the form is pending, the client retries after a couple of seconds.",
         responses: {
           "200": {
-            description: "The results, pending, or an error the session ended with or is waiting on (SESSION_EXPIRED, USER_INPUT_NOT_SUBMITTED, INVALID_USER_INPUT, ABORTED); with `errorStatus: \"ok\"`, every error.",
+            description:
+              'The results, pending, or an error the session ended with or is waiting on (SESSION_EXPIRED, USER_INPUT_NOT_SUBMITTED, INVALID_USER_INPUT, ABORTED); with `errorStatus: "ok"`, every error.',
             schema: "ScanningResults"
           },
           "400": { description: "ERROR_TYPE_UNSPECIFIED: a query parameter (the only parameter is the SSID in the path).", schema: "ScanningResults" },
@@ -388,7 +398,12 @@ const API: Readonly<Record<OpenApiName, Api>> = {
       work_id: "An opaque job id; its type is not shown (a string or a number)."
     },
     securitySchemes: {
-      accessToken: { type: "apiKey", in: "header", name: "Access-Token", description: "The anonymous access token from GET tokens/anonymous. Its lifetime is not shown." }
+      accessToken: {
+        type: "apiKey",
+        in: "header",
+        name: "Access-Token",
+        description: "The anonymous access token from GET tokens/anonymous. Its lifetime is not shown."
+      }
     },
     operations: [
       {
@@ -410,7 +425,10 @@ const API: Readonly<Record<OpenApiName, Api>> = {
         request: { schema: "CreateForm", kind: "form" },
         responses: {
           "200": { description: "The job's id.", schema: "CreateResponse" },
-          "400": { description: "Not the form (a field missing, unknown or out of range), an invalid `measurement_id`, or a query parameter.", schema: MESSAGE },
+          "400": {
+            description: "Not the form (a field missing, unknown or out of range), an invalid `measurement_id`, or a query parameter.",
+            schema: MESSAGE
+          },
           "401": { description: "The access token is missing, unknown or expired, or `client_id` is not the token's.", schema: MESSAGE },
           "413": TOO_LARGE
         },
@@ -420,12 +438,14 @@ const API: Readonly<Record<OpenApiName, Api>> = {
         method: "post",
         route: "/estimation/:id/image",
         summary: "Upload a photo (front or right)",
-        description: "JPEG, at most 3 MB, aspect ratio 9:16, as multipart form data with `pattern`, `image` and `client_id`. A photo that breaks a limit is taken, and the job fails with a code.",
+        description:
+          "JPEG, at most 3 MB, aspect ratio 9:16, as multipart form data with `pattern`, `image` and `client_id`. A photo that breaks a limit is taken, and the job fails with a code.",
         request: { schema: "UploadForm", kind: "multipart" },
         responses: {
           "200": { description: "Accepted.", schema: "UploadResponse" },
           "400": {
-            description: "Not a multipart form the simulator reads (no boundary, no closing boundary, too many parts), a `pattern` other than front or right, no `image`, an unknown part, or a query parameter.",
+            description:
+              "Not a multipart form the simulator reads (no boundary, no closing boundary, too many parts), a `pattern` other than front or right, no `image`, an unknown part, or a query parameter.",
             schema: MESSAGE
           },
           "401": { description: "The access token is missing, unknown or expired, or `client_id` is not the token's.", schema: MESSAGE },
@@ -482,12 +502,16 @@ const API: Readonly<Record<OpenApiName, Api>> = {
         summary: "Check whether a product is supported (create a fit session)",
         request: { schema: "CreateSessionRequest" },
         responses: {
-          "200": { description: "The support status; with the simulator's `errorStatus: \"ok\"`, an error too.", schema: "CreateSessionResponse" },
-          "400": { description: `MALFORMED_REQUEST or INVALID_PRODUCT_ID. ${TOO_DEEP} is the simulator's {message}.`, schema: ["CreateSessionResponse", MESSAGE] },
+          "200": { description: 'The support status; with the simulator\'s `errorStatus: "ok"`, an error too.', schema: "CreateSessionResponse" },
+          "400": {
+            description: `MALFORMED_REQUEST or INVALID_PRODUCT_ID. ${TOO_DEEP} is the simulator's {message}.`,
+            schema: ["CreateSessionResponse", MESSAGE]
+          },
           "401": { description: "INVALID_CLIENT_KEY.", schema: "CreateSessionResponse" },
           "413": TOO_LARGE
         },
-        notShown: "HTTP status codes of error responses (the simulator answers a status that suits the error, or 200 with `errorStatus: \"ok\"`), and the fit service's base URL (Scanbridge places it at /fit/v2)."
+        notShown:
+          'HTTP status codes of error responses (the simulator answers a status that suits the error, or 200 with `errorStatus: "ok"`), and the fit service\'s base URL (Scanbridge places it at /fit/v2).'
       },
       {
         method: "post",
@@ -495,8 +519,11 @@ const API: Readonly<Record<OpenApiName, Api>> = {
         summary: "Recommend a size for an estimation and a product",
         request: { schema: "GetRecommendedSizeRequest" },
         responses: {
-          "200": { description: "The recommendation; with the simulator's `errorStatus: \"ok\"`, an error too.", schema: "GetRecommendedSizeResponse" },
-          "400": { description: `MALFORMED_REQUEST, INVALID_ESTIMATION_TOKEN or INVALID_PRODUCT_ID. ${TOO_DEEP} is the simulator's {message}.`, schema: ["GetRecommendedSizeResponse", MESSAGE] },
+          "200": { description: 'The recommendation; with the simulator\'s `errorStatus: "ok"`, an error too.', schema: "GetRecommendedSizeResponse" },
+          "400": {
+            description: `MALFORMED_REQUEST, INVALID_ESTIMATION_TOKEN or INVALID_PRODUCT_ID. ${TOO_DEEP} is the simulator's {message}.`,
+            schema: ["GetRecommendedSizeResponse", MESSAGE]
+          },
           "401": { description: "INVALID_CLIENT_KEY.", schema: "GetRecommendedSizeResponse" },
           "404": { description: "PRODUCT_NOT_FOUND: no size chart for the product.", schema: "GetRecommendedSizeResponse" },
           "413": TOO_LARGE
@@ -507,11 +534,15 @@ const API: Readonly<Record<OpenApiName, Api>> = {
         method: "post",
         route: "/fit/v2/CreatePurchase",
         summary: "Record a purchase (order confirmation)",
-        description: "Designed to return without error in most cases; errors are HTTP 4xx or 5xx with `{status: error, error: {message}}`. Log them, never show them.",
+        description:
+          "Designed to return without error in most cases; errors are HTTP 4xx or 5xx with `{status: error, error: {message}}`. Log them, never show them.",
         request: { schema: "CreatePurchaseRequest" },
         responses: {
           "200": { description: "Recorded.", schema: "CreatePurchaseResponse" },
-          "400": { description: `Not the order: not JSON, a field missing or invalid. ${TOO_DEEP} is the simulator's {message}.`, schema: ["CreatePurchaseResponse", MESSAGE] },
+          "400": {
+            description: `Not the order: not JSON, a field missing or invalid. ${TOO_DEEP} is the simulator's {message}.`,
+            schema: ["CreatePurchaseResponse", MESSAGE]
+          },
           "401": { description: "The client key is missing or not valid.", schema: "CreatePurchaseResponse" },
           "413": TOO_LARGE,
           "5XX": { description: "Failed.", schema: "CreatePurchaseResponse" }
@@ -670,7 +701,9 @@ export const openApiDocument = (name: OpenApiName): Json => {
         : { requestBody: { required: true, description: REQUEST_DESCRIPTION[op.request.kind ?? "json"], content: requestContent(op.request) } }),
       responses: Object.fromEntries(
         // By status, so that a table's order is the document's: 200, 400, 401, ..., 5XX.
-        Object.entries(op.responses).sort(([a], [b]) => a.localeCompare(b)).map(([status, r]) => [status, { description: r.description, ...(r.schema === undefined ? {} : { content: responseContent(r.schema) }) }])
+        Object.entries(op.responses)
+          .sort(([a], [b]) => a.localeCompare(b))
+          .map(([status, r]) => [status, { description: r.description, ...(r.schema === undefined ? {} : { content: responseContent(r.schema) }) }])
       ),
       ...(op.security === undefined ? { security: [] } : { security: op.security.map((s) => ({ [s]: [] })) }),
       ...(op.notShown === undefined ? {} : { "x-scanbridge-not-shown": op.notShown }),

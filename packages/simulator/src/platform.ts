@@ -56,7 +56,10 @@ export const DEMO_ORG: OrgOptions = { id: "org_demo", apiKeys: ["sk_demo_0123456
 /** A rejection: HTTP status and the `{message}` body. */
 export class ApiFailure {
   readonly _tag = "ApiFailure"
-  constructor(readonly status: number, readonly message: string) {}
+  constructor(
+    readonly status: number,
+    readonly message: string
+  ) {}
 }
 
 interface Org {
@@ -75,7 +78,14 @@ interface StoredScan {
 
 type Principal =
   | { readonly kind: "key"; readonly orgId: string; readonly memberId: string }
-  | { readonly kind: "token"; readonly orgId: string; readonly memberId: string; readonly jti: string; readonly scopes: ReadonlyArray<string>; readonly customScanId: string | null }
+  | {
+      readonly kind: "token"
+      readonly orgId: string
+      readonly memberId: string
+      readonly jti: string
+      readonly scopes: ReadonlyArray<string>
+      readonly customScanId: string | null
+    }
 
 /** The mark of a scan token whose scan is being created. */
 const IN_USE = "(in use)"
@@ -186,8 +196,7 @@ const authenticate = (state: PlatformState, orgId: string) =>
     return principal
   })
 
-const requireKey = (p: Principal, action: string) =>
-  p.kind === "key" ? Effect.void : fail(403, `a scan token cannot ${action}; use the API key`)
+const requireKey = (p: Principal, action: string) => (p.kind === "key" ? Effect.void : fail(403, `a scan token cannot ${action}; use the API key`))
 
 const consumeQuota = (state: PlatformState, orgId: string) => {
   const org = state.orgs.get(orgId)!
@@ -199,7 +208,6 @@ const consumeQuota = (state: PlatformState, orgId: string) => {
 // --- Scans --------------------------------------------------------------------------------
 
 const orgParams = HttpRouter.schemaPathParams(Schema.Struct({ orgId: Schema.String })).pipe(Effect.orDie)
-
 
 /**
  * The scan-level codes the simulator invents, where the vendor shows none: what it can tell
@@ -297,7 +305,10 @@ const createWith = (state: PlatformState, orgId: string, principal: Principal) =
     const failure = photo ? (photoFailure("front", photo.frontPhoto) ?? photoFailure("right", photo.rightPhoto)) : null
     const given = principal.kind === "token" ? principal.customScanId : null
     if (given !== null && body.customScanId !== undefined && body.customScanId !== given) {
-      return yield* fail(400, `customScanId: the scan token was issued for customScanId ${JSON.stringify(given)}, the body gives ${JSON.stringify(body.customScanId)}; give the same or none`)
+      return yield* fail(
+        400,
+        `customScanId: the scan token was issued for customScanId ${JSON.stringify(given)}, the body gives ${JSON.stringify(body.customScanId)}; give the same or none`
+      )
     }
     const customScanId = body.customScanId ?? given
     yield* consumeQuota(state, orgId)
@@ -378,9 +389,7 @@ const listScans = (state: PlatformState) =>
     return json({ results, ...(more ? { nextOffsetId: page[page.length - 1]!.entry.id } : end) })
   })
 
-const MeasurementOrWeight = Schema.String.pipe(
-  Schema.filter((n) => Wire.isAdjustable(n) || `${JSON.stringify(n)} is neither weight nor a measurement name`)
-)
+const MeasurementOrWeight = Schema.String.pipe(Schema.filter((n) => Wire.isAdjustable(n) || `${JSON.stringify(n)} is neither weight nor a measurement name`))
 const AdjustBody = Schema.Struct({
   ...Wire.AdjustRequest.fields,
   parameters: Schema.Array(Schema.Struct({ name: MeasurementOrWeight, percentage: Schema.Number.pipe(Schema.finite(), Schema.greaterThan(-100)) }))
@@ -400,9 +409,7 @@ export const adjustMeasurements = (
   const out: Partial<Record<MeasurementName, number>> = {}
   for (const [name, value] of Object.entries(base) as Array<[MeasurementName, number]>) {
     const own = named.find((p) => p.name === name)
-    out[name] = Math.round(
-      own ? value * (1 + own.percentage / 100) : isBreadth(Catalogue.entry(name)) ? value * breadth : value
-    )
+    out[name] = Math.round(own ? value * (1 + own.percentage / 100) : isBreadth(Catalogue.entry(name)) ? value * breadth : value)
   }
   const outputWeight = Math.round(baseWeightG * (1 + weight / 100) * (1 + spread / 100) ** 2)
   return { measurements: out, outputWeight: Math.min(Math.max(outputWeight, 0), HUMAN_RANGES.weightG.max * 2) }

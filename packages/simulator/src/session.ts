@@ -144,7 +144,12 @@ export class SessionState {
     if (session === undefined) return false
     const base = statsFor(ssid)
     session.submitted = {
-      stats: { age: input.age ?? base.age, gender: input.gender ?? base.gender, heightMm: input.heightMm ?? base.heightMm, weightG: input.weightG ?? base.weightG },
+      stats: {
+        age: input.age ?? base.age,
+        gender: input.gender ?? base.gender,
+        heightMm: input.heightMm ?? base.heightMm,
+        weightG: input.weightG ?? base.weightG
+      },
       outcome: input.outcome ?? "success",
       readyAt: now + (input.processingMs ?? this.options.processingMs ?? 0)
     }
@@ -187,7 +192,8 @@ const createSession = (state: SessionState) =>
     const raw = json.right as { scanningConfig?: { languageCode?: unknown }; scanning_config?: { language_code?: unknown } } | null
     const rawCode = raw?.scanningConfig?.languageCode ?? raw?.scanning_config?.language_code
     const read = readRequest(json.right)
-    if (Either.isLeft(read)) return createError(state, languageOf(typeof rawCode === "string" ? rawCode : undefined), "MALFORMED_REQUEST_BODY", read.left.message)
+    if (Either.isLeft(read))
+      return createError(state, languageOf(typeof rawCode === "string" ? rawCode : undefined), "MALFORMED_REQUEST_BODY", read.left.message)
     const body = read.right.value
     const language = languageOf(body.scanningConfig?.languageCode)
     const unknown = unknownFields("create-session request", read.right.ignored)
@@ -215,8 +221,14 @@ const measurementItems = (stats: BodyStats): Array<Wire.MeasurementItem> => {
     "composition.skeletalMuscleMassG": c.skeletalMuscleMass
   }
   const items = [
-    ...sessionDialect.measurementList.map(({ name, spelling }) => ({ n: spelling.number, item: { measurementType: spelling.name, value: String(lengths[name]!), unit: Wire.LENGTH_UNIT } })),
-    ...sessionDialect.statList.map(({ target, spelling }) => ({ n: spelling.number, item: { measurementType: spelling.name, value: String(statValue[target]!), unit: spelling.unit } }))
+    ...sessionDialect.measurementList.map(({ name, spelling }) => ({
+      n: spelling.number,
+      item: { measurementType: spelling.name, value: String(lengths[name]!), unit: Wire.LENGTH_UNIT }
+    })),
+    ...sessionDialect.statList.map(({ target, spelling }) => ({
+      n: spelling.number,
+      item: { measurementType: spelling.name, value: String(statValue[target]!), unit: spelling.unit }
+    }))
   ]
   return items.sort((a, b) => a.n - b.n).map((i) => i.item)
 }
@@ -252,7 +264,12 @@ const getResults = (state: SessionState) =>
     const session = state.sessions.get(ssid)
     const head = (s: Session) => ({ scanningSessionId: s.ssid, clientScanningId: s.clientScanningId })
     const error = (s: Session | undefined, type: Wire.ResultsErrorType, detail?: string, status?: number) =>
-      respond(state, printResults({ ...(s ? head(s) : { scanningSessionId: ssid }), error: { errorType: type, message: detail ?? messageFor(s?.language ?? "en", type) } }), type, status)
+      respond(
+        state,
+        printResults({ ...(s ? head(s) : { scanningSessionId: ssid }), error: { errorType: type, message: detail ?? messageFor(s?.language ?? "en", type) } }),
+        type,
+        status
+      )
     const query = unknownParams(yield* HttpServerRequest.HttpServerRequest, "results request", [])
     if (query !== undefined) return error(session, "ERROR_TYPE_UNSPECIFIED", query, 400)
     if (session === undefined) return error(undefined, "INVALID_SESSION_ID")

@@ -116,7 +116,11 @@ export const routerOf = (platform: PlatformState, session: SessionState, estimat
       "/openapi/:file",
       Effect.flatMap(HttpRouter.params, ({ file }) => {
         const api = OPENAPI_APIS.find((name) => `${name}.json` === file)
-        return Effect.succeed(api === undefined ? message(404, `no such document; there are ${OPENAPI_APIS.map((n) => `${n}.json`).join(", ")}`) : HttpServerResponse.unsafeJson(openApiDocument(api)))
+        return Effect.succeed(
+          api === undefined
+            ? message(404, `no such document; there are ${OPENAPI_APIS.map((n) => `${n}.json`).join(", ")}`)
+            : HttpServerResponse.unsafeJson(openApiDocument(api))
+        )
       })
     ),
     HttpRouter.options("*", Effect.succeed(HttpServerResponse.empty({ status: 204 })))
@@ -147,37 +151,34 @@ const layer = (options: SimulatorOptions) =>
         })
       )
 
-      const answer = (request: HttpServerRequest.HttpServerRequest) => Effect.gen(function* () {
-        const latency = faults.latencyMs
-        if (latency) yield* Effect.sleep(latency.min + random() * (latency.max - latency.min))
-        const roll = random()
-        const script = scripted.shift()
-        const fault =
-          script?.status ??
-          (roll < (faults.serverErrorRate ?? 0)
-            ? 503
-            : roll < (faults.serverErrorRate ?? 0) + (faults.rateLimitRate ?? 0)
-              ? 429
-              : undefined)
-        const refusal = refusedByLength(request, maxBodyBytes)
-        const response = Option.isSome(refusal)
-          ? message(refusal.value.status, refusal.value.message)
-          : fault === undefined || request.method === "OPTIONS"
-            ? yield* handle.pipe(
-                Effect.provideService(HttpServerRequest.HttpServerRequest, limitedRequest(request, maxBodyBytes, maxJsonDepth)),
-                Effect.catchSomeDefect((d) => (d instanceof BodyRefused ? Option.some(Effect.succeed(message(d.status, d.message))) : Option.none()))
-              )
-            : HttpServerResponse.setHeaders(
-                message(fault, fault === 429 ? "rate limit exceeded (injected)" : "service unavailable (injected)"),
-                script?.retryAfter === undefined ? {} : { "retry-after": script.retryAfter }
-              )
-        if (logLimit > 0) {
-          // Trimmed in batches, once per logLimit requests rather than an O(n) shift per request.
-          if (log.length >= 2 * logLimit) log.splice(0, log.length - logLimit)
-          log.push({ method: request.method, path: request.url, status: response.status, injected: fault !== undefined })
-        }
-        return response.status === 401 ? response : HttpServerResponse.setHeaders(response, CORS)
-      })
+      const answer = (request: HttpServerRequest.HttpServerRequest) =>
+        Effect.gen(function* () {
+          const latency = faults.latencyMs
+          if (latency) yield* Effect.sleep(latency.min + random() * (latency.max - latency.min))
+          const roll = random()
+          const script = scripted.shift()
+          const fault =
+            script?.status ??
+            (roll < (faults.serverErrorRate ?? 0) ? 503 : roll < (faults.serverErrorRate ?? 0) + (faults.rateLimitRate ?? 0) ? 429 : undefined)
+          const refusal = refusedByLength(request, maxBodyBytes)
+          const response = Option.isSome(refusal)
+            ? message(refusal.value.status, refusal.value.message)
+            : fault === undefined || request.method === "OPTIONS"
+              ? yield* handle.pipe(
+                  Effect.provideService(HttpServerRequest.HttpServerRequest, limitedRequest(request, maxBodyBytes, maxJsonDepth)),
+                  Effect.catchSomeDefect((d) => (d instanceof BodyRefused ? Option.some(Effect.succeed(message(d.status, d.message))) : Option.none()))
+                )
+              : HttpServerResponse.setHeaders(
+                  message(fault, fault === 429 ? "rate limit exceeded (injected)" : "service unavailable (injected)"),
+                  script?.retryAfter === undefined ? {} : { "retry-after": script.retryAfter }
+                )
+          if (logLimit > 0) {
+            // Trimmed in batches, once per logLimit requests rather than an O(n) shift per request.
+            if (log.length >= 2 * logLimit) log.splice(0, log.length - logLimit)
+            log.push({ method: request.method, path: request.url, status: response.status, injected: fault !== undefined })
+          }
+          return response.status === 401 ? response : HttpServerResponse.setHeaders(response, CORS)
+        })
 
       const app = Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => Effect.ensuring(answer(request), discardRequestRest(request)))
 

@@ -134,7 +134,12 @@ describe("the four clients' secrets", () => {
       yield* estimation.readEstimation(token, estimationId)
       yield* failed(estimation.readEstimation(token, "est_unknown"))
       yield* failed(estimation.readEstimation({ uid: "u", token: Redacted.make(`${Redacted.value(token.token)}x`) }, estimationId))
-      const wrongEstimation = yield* EstimationClient.make({ authUrl: sim.url, estimationUrl: sim.url, clientId: `${ESTIMATION_CLIENT_ID}_wrong`, measurementId: "ms_demo" })
+      const wrongEstimation = yield* EstimationClient.make({
+        authUrl: sim.url,
+        estimationUrl: sim.url,
+        clientId: `${ESTIMATION_CLIENT_ID}_wrong`,
+        measurementId: "ms_demo"
+      })
       yield* failed(wrongEstimation.authenticate())
 
       // The fit service: the client key in every body; an estimation token in one.
@@ -145,9 +150,25 @@ describe("the four clients' secrets", () => {
       yield* fit.isProductSupported(product, "cs-1")
       yield* fit.recommendedSize(fitToken, product)
       yield* failed(fit.recommendedSize(`${fitToken}_unknown`, product))
-      yield* fit.recordPurchase({ clientSessionId: "cs-1", orderId: "o-1", items: [{ sku: product.garmentSku, brand: "Acme", size: "M", price: 10, quantity: 1 }], createdAt: new Date(), currency: "EUR", countryCode: "DE", languageCode: "de" })
+      yield* fit.recordPurchase({
+        clientSessionId: "cs-1",
+        orderId: "o-1",
+        items: [{ sku: product.garmentSku, brand: "Acme", size: "M", price: 10, quantity: 1 }],
+        createdAt: new Date(),
+        currency: "EUR",
+        countryCode: "DE",
+        languageCode: "de"
+      })
       yield* sim.injectFaults([500])
-      yield* fit.recordPurchase({ clientSessionId: "cs-1", orderId: "o-2", items: [{ sku: product.garmentSku, brand: "Acme", size: "M", price: 10, quantity: 1 }], createdAt: new Date(), currency: "EUR", countryCode: "DE", languageCode: "de" })
+      yield* fit.recordPurchase({
+        clientSessionId: "cs-1",
+        orderId: "o-2",
+        items: [{ sku: product.garmentSku, brand: "Acme", size: "M", price: 10, quantity: 1 }],
+        createdAt: new Date(),
+        currency: "EUR",
+        countryCode: "DE",
+        languageCode: "de"
+      })
       const wrongFit = yield* FitClient.make({ baseUrl: `${sim.url}/fit/v2`, clientKey: `${FIT_CLIENT_KEY}_wrong` })
       yield* failed(wrongFit.isProductSupported(product, "cs-2"))
     })
@@ -173,7 +194,9 @@ describe("the four clients' secrets", () => {
         // The flows ran: every API was traced, the estimation token was renewed, a purchase logged.
         expect(tokens).toHaveLength(3)
         const clientSpans = spans.filter((s) => s.kind === "client")
-        expect(new Set(clientSpans.map((s) => String(s.attributes.get("url.path")).split("/")[1]))).toEqual(new Set(["api", "scanning", "tokens", "estimation", "fit"]))
+        expect(new Set(clientSpans.map((s) => String(s.attributes.get("url.path")).split("/")[1]))).toEqual(
+          new Set(["api", "scanning", "tokens", "estimation", "fit"])
+        )
         expect(clientSpans.some((s) => s.attributes.get("http.request.header.access-token") === "<redacted>")).toBe(true)
         expect(clientSpans.some((s) => String(s.attributes.get("url.query")).includes("client_id=<redacted>"))).toBe(true)
         expect(clientSpans.some((s) => s.attributes.get("http.response.status_code") === 401)).toBe(true)

@@ -2,7 +2,15 @@ import { describe, expect, it } from "@effect/vitest"
 import { Cause, Effect, Either, Exit, Option, Stream } from "effect"
 import { Agent, request as httpRequest } from "node:http"
 import { PassThrough, Writable } from "node:stream"
-import { DEMO_ESTIMATION_CLIENT_ID, DEMO_FIT_CLIENT_KEY, DEMO_PRODUCTS, DEMO_SESSION_CLIENT_ID, Simulator, type SimulatorOptions, onTestClock } from "../src/index.js"
+import {
+  DEMO_ESTIMATION_CLIENT_ID,
+  DEMO_FIT_CLIENT_KEY,
+  DEMO_PRODUCTS,
+  DEMO_SESSION_CLIENT_ID,
+  Simulator,
+  type SimulatorOptions,
+  onTestClock
+} from "../src/index.js"
 import { collectBytes } from "../src/internal/bytes.js"
 import { BodyRefused, discardRest, limitedBody, nestedDeeperThan } from "../src/limits.js"
 import { MAX_MULTIPART_PARTS, boundaryOf, formOf } from "../src/multipart.js"
@@ -47,7 +55,12 @@ const chunkedPost = (url: string, headers: Record<string, string>, chunks: Reado
  * A chunked POST of `head` and, when given, of `afterAnswer` only once the answer has arrived:
  * a client still sending when it is answered, as one uploading a large body is.
  */
-const sendChunked = (url: string, headers: Record<string, string>, head: Uint8Array, options: { readonly afterAnswer?: Uint8Array; readonly agent?: Agent } = {}) =>
+const sendChunked = (
+  url: string,
+  headers: Record<string, string>,
+  head: Uint8Array,
+  options: { readonly afterAnswer?: Uint8Array; readonly agent?: Agent } = {}
+) =>
   new Promise<Reply & { readonly reusedSocket: boolean }>((resolve, reject) => {
     const agent = options.agent === undefined ? {} : { agent: options.agent }
     const req = httpRequest(url, { method: "POST", headers: { ...headers, "transfer-encoding": "chunked" }, ...agent }, (res) => {
@@ -77,7 +90,11 @@ const estimationOf = (url: string) =>
   Effect.promise(async () => {
     const { access_token } = (await fetch(`${url}/tokens/anonymous?client_id=${DEMO_ESTIMATION_CLIENT_ID}`).then((r) => r.json())) as { access_token: string }
     const form = `client_id=${DEMO_ESTIMATION_CLIENT_ID}&measurement_id=m1&age=30&gender=male&height=1800&weight=80000`
-    const created = await fetch(`${url}/estimation`, { method: "POST", body: form, headers: { "access-token": access_token, "content-type": "application/x-www-form-urlencoded" } })
+    const created = await fetch(`${url}/estimation`, {
+      method: "POST",
+      body: form,
+      headers: { "access-token": access_token, "content-type": "application/x-www-form-urlencoded" }
+    })
     const { estimation_id } = (await created.json()) as { estimation_id: string }
     return { token: access_token, upload: `${url}/estimation/${estimation_id}/image` }
   })
@@ -92,7 +109,11 @@ const endpoints = (url: string) => [
     name: "fit CreateSession",
     url: `${url}/fit/v2/CreateSession`,
     headers: {},
-    body: { clientKey: DEMO_FIT_CLIENT_KEY, clientSessionId: "cs", productInfo: { productId: { brandId: DEMO_PRODUCTS[0]!.brandId, garmentSku: DEMO_PRODUCTS[0]!.garmentSku } } }
+    body: {
+      clientKey: DEMO_FIT_CLIENT_KEY,
+      clientSessionId: "cs",
+      productInfo: { productId: { brandId: DEMO_PRODUCTS[0]!.brandId, garmentSku: DEMO_PRODUCTS[0]!.garmentSku } }
+    }
   }
 ]
 
@@ -106,7 +127,9 @@ describe("the simulator's limits", () => {
             const declared = yield* post(e.url, big, { ...e.headers, "content-type": "application/json" })
             expect(declared.status, e.name).toBe(413)
             expect(JSON.parse(declared.body).message).toContain("1000 bytes")
-            const streamed = yield* Effect.promise(() => chunkedPost(e.url, { ...e.headers, "content-type": "application/json" }, [big.slice(0, 900), big.slice(900)]))
+            const streamed = yield* Effect.promise(() =>
+              chunkedPost(e.url, { ...e.headers, "content-type": "application/json" }, [big.slice(0, 900), big.slice(900)])
+            )
             expect(streamed.status, e.name).toBe(413)
             const fits = yield* post(e.url, JSON.stringify(e.body), { ...e.headers, "content-type": "application/json" })
             expect(fits.status, e.name).toBe(200)
@@ -117,7 +140,10 @@ describe("the simulator's limits", () => {
             fetch(`${url}/tokens/anonymous?client_id=${DEMO_ESTIMATION_CLIENT_ID}`).then((r) => r.json() as Promise<{ access_token: string }>)
           )
           const streamedForm = yield* Effect.promise(() =>
-            chunkedPost(`${url}/estimation`, { "content-type": "application/x-www-form-urlencoded", "access-token": access_token }, [fields.slice(0, 900), fields.slice(900)])
+            chunkedPost(`${url}/estimation`, { "content-type": "application/x-www-form-urlencoded", "access-token": access_token }, [
+              fields.slice(0, 900),
+              fields.slice(900)
+            ])
           )
           expect(streamedForm.status).toBe(413)
           const form = new FormData()
@@ -176,7 +202,9 @@ describe("the simulator's limits", () => {
           const e = endpoints(url)[0]!
           const headers = { ...e.headers, "content-type": "application/json" }
           const big = Buffer.from(JSON.stringify({ ...e.body, padding: "x".repeat(1024 * 1024) }))
-          const refused = yield* Effect.promise(() => sendChunked(e.url, headers, big.subarray(0, 100 * 1024), { afterAnswer: big.subarray(100 * 1024), agent }))
+          const refused = yield* Effect.promise(() =>
+            sendChunked(e.url, headers, big.subarray(0, 100 * 1024), { afterAnswer: big.subarray(100 * 1024), agent })
+          )
           expect(refused.status).toBe(413)
           expect(JSON.parse(refused.body).message).toContain("65536 bytes")
           const next = yield* Effect.promise(() => sendChunked(e.url, headers, Buffer.from(JSON.stringify(e.body)), { agent }))
@@ -227,13 +255,20 @@ describe("the simulator's limits", () => {
     withSim((url) =>
       Effect.gen(function* () {
         const sim = yield* Simulator
-        const issued = yield* post(`${url}/api/orgs/${ORG}/scan-tokens`, JSON.stringify({ scope: ["api.platform.vendor.com/scans:create"] }), { authorization: KEY })
+        const issued = yield* post(`${url}/api/orgs/${ORG}/scan-tokens`, JSON.stringify({ scope: ["api.platform.vendor.com/scans:create"] }), {
+          authorization: KEY
+        })
         const token = JSON.parse(issued.body).token as string
         const body = JSON.stringify(STATS)
         let release!: () => void
         const gate = new Promise<void>((resolve) => (release = resolve))
         const replies = Array.from({ length: 20 }, () =>
-          chunkedPost(`${url}/api/orgs/${ORG}/scans`, { authorization: `Bearer ${token}`, "content-type": "application/json" }, [body.slice(0, 5), body.slice(5)], gate)
+          chunkedPost(
+            `${url}/api/orgs/${ORG}/scans`,
+            { authorization: `Bearer ${token}`, "content-type": "application/json" },
+            [body.slice(0, 5), body.slice(5)],
+            gate
+          )
         )
         // Every request has reached the endpoint (and been answered or be waiting for its body)
         // before any body is complete.
@@ -255,7 +290,9 @@ describe("the simulator's limits", () => {
   it.effect("gives a scan token back when its request created nothing", () =>
     withSim((url) =>
       Effect.gen(function* () {
-        const issued = yield* post(`${url}/api/orgs/${ORG}/scan-tokens`, JSON.stringify({ scope: ["api.platform.vendor.com/scans:create"] }), { authorization: KEY })
+        const issued = yield* post(`${url}/api/orgs/${ORG}/scan-tokens`, JSON.stringify({ scope: ["api.platform.vendor.com/scans:create"] }), {
+          authorization: KEY
+        })
         const auth = { authorization: `Bearer ${JSON.parse(issued.body).token as string}` }
         expect((yield* post(`${url}/api/orgs/${ORG}/scans`, "{not json", auth)).status).toBe(400)
         expect((yield* post(`${url}/api/orgs/${ORG}/scans`, JSON.stringify(STATS), auth)).status).toBe(200)
@@ -369,7 +406,11 @@ describe("reading a body", () => {
   it("finds the boundary as RFC 2046 spells it, or says why there is none", () => {
     expect(boundaryOf(`multipart/form-data; boundary=${BOUNDARY}`)).toEqual(Either.right(BOUNDARY))
     expect(boundaryOf('Multipart/Form-Data; charset=utf-8; BOUNDARY="a b:c"')).toEqual(Either.right("a b:c"))
-    const message = (contentType: string) => Either.getLeft(boundaryOf(contentType)).pipe(Option.map((e) => e.message), Option.getOrUndefined)
+    const message = (contentType: string) =>
+      Either.getLeft(boundaryOf(contentType)).pipe(
+        Option.map((e) => e.message),
+        Option.getOrUndefined
+      )
     expect(message("multipart/form-data")).toBe("Content-Type multipart/form-data needs a boundary parameter")
     expect(message("multipart/form-data; charset=utf-8")).toBe("Content-Type multipart/form-data needs a boundary parameter")
     expect(message("application/json; boundary=x")).toBe("the body is not multipart/form-data")

@@ -62,26 +62,21 @@ const diagnostics = (file: string): ReadonlyArray<string> => {
 }
 
 describe("a client generated from the OpenAPI document (openapi-typescript)", () => {
-  it(
-    "calls the list with limit: 10, and does not compile with limit: \"10\"",
-    async () => {
-      const folder = mkdtempSync(join(tmpdir(), "scanbridge-openapi-"))
-      try {
-        const types = astToString(await openapiTS(pathToFileURL(DOCUMENT), { silent: true }))
-        writeFileSync(join(folder, "platform.d.ts"), types)
-        writeFileSync(join(folder, "client.ts"), client("10"))
-        writeFileSync(join(folder, "string-limit.ts"), client('"10"'))
-        expect(diagnostics(join(folder, "client.ts"))).toEqual([])
-        const refused = diagnostics(join(folder, "string-limit.ts"))
-        expect(refused).toHaveLength(1)
-        expect(refused[0]).toContain("Type 'string' is not assignable to type 'number'")
-        // The description reaches the client: the unit is in the generated comments.
-        expect(types).toContain("Height (stature) in millimetres")
-      } finally {
-        rmSync(folder, { recursive: true, force: true })
-      }
-    },
-    // Generation and two compilations take seconds; a busy machine may take many more.
-    300_000
-  )
+  it('calls the list with limit: 10, and does not compile with limit: "10"', async () => {
+    const folder = mkdtempSync(join(tmpdir(), "scanbridge-openapi-"))
+    try {
+      const types = astToString(await openapiTS(pathToFileURL(DOCUMENT), { silent: true }))
+      writeFileSync(join(folder, "platform.d.ts"), types)
+      writeFileSync(join(folder, "client.ts"), client("10"))
+      writeFileSync(join(folder, "string-limit.ts"), client('"10"'))
+      expect(diagnostics(join(folder, "client.ts"))).toEqual([])
+      const refused = diagnostics(join(folder, "string-limit.ts"))
+      expect(refused).toHaveLength(1)
+      expect(refused[0]).toContain("Type 'string' is not assignable to type 'number'")
+      // The description reaches the client: the unit is in the generated comments.
+      expect(types).toContain("Height (stature) in millimetres")
+    } finally {
+      rmSync(folder, { recursive: true, force: true })
+    }
+  }, 300_000) // Generation and two compilations take seconds; a busy machine may take many more.
 })

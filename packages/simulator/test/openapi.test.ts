@@ -100,7 +100,7 @@ describe("the OpenAPI documents", () => {
 
   it("take every JSON request body as text/plain beside application/json", () => {
     for (const api of OPENAPI_APIS) {
-      for (const [path, methods] of Object.entries((documentOf(api)).paths)) {
+      for (const [path, methods] of Object.entries(documentOf(api).paths)) {
         for (const op of Object.values(methods)) {
           const types = Object.keys(op.requestBody?.content ?? {})
           if (types.includes("application/json")) expect({ path, types }).toEqual({ path, types: ["application/json", "text/plain"] })
@@ -122,7 +122,9 @@ describe("the OpenAPI documents", () => {
       const access = { "access-token": token.access_token }
       const stats = JSON.stringify({ statsEstimations: { age: 30, gender: "male", height: 1750, weight: 70_000 } })
       // [api, method, documented path, request path, request, the status it answers]
-      const cases: ReadonlyArray<readonly [OpenApiName, string, string, string, { readonly headers?: Record<string, string>; readonly body?: string }, number]> = [
+      const cases: ReadonlyArray<
+        readonly [OpenApiName, string, string, string, { readonly headers?: Record<string, string>; readonly body?: string }, number]
+      > = [
         ["platform", "post", "/api/orgs/{orgId}/scans", "/api/orgs/org_demo/scans", { headers: key, body: "not json" }, 400],
         ["platform", "post", "/api/orgs/{orgId}/scans", "/api/orgs/org_demo/scans", { body: stats }, 401],
         ["platform", "post", "/api/orgs/{orgId}/scans", "/api/orgs/org_spent/scans", { headers: key, body: stats }, 403],
@@ -135,7 +137,14 @@ describe("the OpenAPI documents", () => {
         ["platform", "get", "/api/orgs/{orgId}/scans/{scanId}", "/api/orgs/org_demo/scans/scan_zzzzzz", { headers: key }, 404],
         ["platform", "get", "/api/orgs/{orgId}/scans/{scanId}", "/api/orgs/org_demo/scans/scan_zzzzzz", {}, 401],
         ["platform", "post", "/api/orgs/{orgId}/scans/{scanId}/adjust", "/api/orgs/org_demo/scans/scan_zzzzzz/adjust", { headers: key, body: "[" }, 400],
-        ["platform", "post", "/api/orgs/{orgId}/scans/{scanId}/adjust", "/api/orgs/org_demo/scans/scan_zzzzzz/adjust", { headers: key, body: JSON.stringify({ parameters: [] }) }, 404],
+        [
+          "platform",
+          "post",
+          "/api/orgs/{orgId}/scans/{scanId}/adjust",
+          "/api/orgs/org_demo/scans/scan_zzzzzz/adjust",
+          { headers: key, body: JSON.stringify({ parameters: [] }) },
+          404
+        ],
         ["platform", "delete", "/api/orgs/{orgId}/scans/{scanId}", "/api/orgs/org_demo/scans/scan_zzzzzz", { headers: key }, 404],
         ["platform", "post", "/api/orgs/{orgId}/scan-tokens", "/api/orgs/org_demo/scan-tokens", { headers: key, body: JSON.stringify({ scope: [] }) }, 400],
         ["platform", "post", "/api/orgs/{orgId}/scan-tokens", "/api/orgs/org_demo/scan-tokens", { headers: key, body: big }, 413],
@@ -149,7 +158,14 @@ describe("the OpenAPI documents", () => {
         ["estimation", "get", "/tokens/anonymous", "/tokens/anonymous", {}, 400],
         ["estimation", "get", "/tokens/anonymous", "/tokens/anonymous?client_id=cl_none", {}, 401],
         ["estimation", "post", "/estimation", "/estimation", { body: "height=1" }, 401],
-        ["estimation", "post", "/estimation", "/estimation", { headers: { ...access, "content-type": "application/x-www-form-urlencoded" }, body: "height=1" }, 400],
+        [
+          "estimation",
+          "post",
+          "/estimation",
+          "/estimation",
+          { headers: { ...access, "content-type": "application/x-www-form-urlencoded" }, body: "height=1" },
+          400
+        ],
         ["estimation", "post", "/estimation", "/estimation", { headers: access, body: big }, 413],
         ["estimation", "post", "/estimation/{id}/image", "/estimation/est_none/image", { headers: access, body: "" }, 404],
         ["estimation", "get", "/estimation/{id}", `/estimation/est_none?client_id=${DEMO_ESTIMATION_CLIENT_ID}`, { headers: access }, 404],
@@ -162,7 +178,13 @@ describe("the OpenAPI documents", () => {
           "post",
           "/fit/v2/GetRecommendedSize",
           "/fit/v2/GetRecommendedSize",
-          { body: JSON.stringify({ clientKey: DEMO_FIT_CLIENT_KEY, estimationToken: estimation.estimations.estimationToken, productInfo: { productId: { brandId: "acme", garmentSku: "NONE-000" } } }) },
+          {
+            body: JSON.stringify({
+              clientKey: DEMO_FIT_CLIENT_KEY,
+              estimationToken: estimation.estimations.estimationToken,
+              productInfo: { productId: { brandId: "acme", garmentSku: "NONE-000" } }
+            })
+          },
           404
         ],
         ["fit", "post", "/fit/v2/CreatePurchase", "/fit/v2/CreatePurchase", { body: "{}" }, 400],
@@ -172,7 +194,13 @@ describe("the OpenAPI documents", () => {
       for (const [api, method, path, requestPath, init, status] of cases) {
         const reply = yield* send(method.toUpperCase(), requestPath, init)
         const documented = Object.keys(operation(api, method, path).responses)
-        answered.push({ api, method, requestPath, status: reply.status, documented: documented.includes(String(reply.status)) || documented.includes(`${String(reply.status)[0]}XX`) })
+        answered.push({
+          api,
+          method,
+          requestPath,
+          status: reply.status,
+          documented: documented.includes(String(reply.status)) || documented.includes(`${String(reply.status)[0]}XX`)
+        })
         expect({ requestPath, status: reply.status }).toEqual({ requestPath, status })
       }
       expect(answered.filter((a) => !a.documented)).toEqual([])
@@ -181,14 +209,18 @@ describe("the OpenAPI documents", () => {
   it("describeUnits sets the description of the properties it names and changes nothing else", () =>
     fc.assert(
       // A rule names a path with dots, so a name holding one is not addressable.
-      fc.property(fc.jsonValue(), fc.string({ minLength: 1, maxLength: 8 }).filter((n) => !n.includes(".")), (value, name) => {
-        const json = value as Json
-        expect(describeUnits(json, {})).toEqual(json)
-        const schema = { type: "object", properties: { [name]: { type: "number", description: "a number" }, other: json } } as Json
-        const described = describeUnits(schema, { [name]: "in grams" }) as unknown as Doc["components"]["schemas"][string]
-        expect(described.properties![name]).toEqual({ type: "number", description: "in grams" })
-        if (name !== "other") expect(described.properties!["other"]).toEqual(describeUnits(json, { [name]: "in grams" }))
-      })
+      fc.property(
+        fc.jsonValue(),
+        fc.string({ minLength: 1, maxLength: 8 }).filter((n) => !n.includes(".")),
+        (value, name) => {
+          const json = value as Json
+          expect(describeUnits(json, {})).toEqual(json)
+          const schema = { type: "object", properties: { [name]: { type: "number", description: "a number" }, other: json } } as Json
+          const described = describeUnits(schema, { [name]: "in grams" }) as unknown as Doc["components"]["schemas"][string]
+          expect(described.properties![name]).toEqual({ type: "number", description: "in grams" })
+          if (name !== "other") expect(described.properties!["other"]).toEqual(describeUnits(json, { [name]: "in grams" }))
+        }
+      )
     ))
 })
 
@@ -222,7 +254,7 @@ interface Doc {
 const documentOf = (api: OpenApiName): Doc => openApiDocument(api) as unknown as Doc
 
 const operation = (api: OpenApiName, method: string, path: string): OperationNode => {
-  const op = (documentOf(api)).paths[path]?.[method]
+  const op = documentOf(api).paths[path]?.[method]
   if (op === undefined) throw new Error(`no ${method} ${path} in ${api}`)
   return op
 }

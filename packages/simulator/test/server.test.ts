@@ -24,17 +24,23 @@ const onSim = <A>(options: SimulatorOptions, f: (url: string) => Effect.Effect<A
 
 const issueToken = (url: string) =>
   Effect.promise(() =>
-    fetch(`${url}/api/orgs/${DEMO_ORG.id}/scan-tokens`, { method: "POST", headers: { authorization: DEMO_ORG.apiKeys[0]! }, body: JSON.stringify({ scope: [CREATE_SCOPE] }) })
+    fetch(`${url}/api/orgs/${DEMO_ORG.id}/scan-tokens`, {
+      method: "POST",
+      headers: { authorization: DEMO_ORG.apiKeys[0]! },
+      body: JSON.stringify({ scope: [CREATE_SCOPE] })
+    })
       .then((r) => r.json() as Promise<{ token: string }>)
       .then((r) => r.token)
   )
 
 const createWith = (url: string, token: string) =>
   Effect.promise(() =>
-    fetch(`${url}/api/orgs/${DEMO_ORG.id}/scans`, { method: "POST", headers: { authorization: `Bearer ${token}` }, body: JSON.stringify(STATS) }).then(async (r) => ({
-      status: r.status,
-      body: await r.text()
-    }))
+    fetch(`${url}/api/orgs/${DEMO_ORG.id}/scans`, { method: "POST", headers: { authorization: `Bearer ${token}` }, body: JSON.stringify(STATS) }).then(
+      async (r) => ({
+        status: r.status,
+        body: await r.text()
+      })
+    )
   )
 
 describe("the scan token secret", () => {
@@ -42,7 +48,15 @@ describe("the scan token secret", () => {
     onSim({}, (url) =>
       Effect.gen(function* () {
         const now = Math.floor((yield* Clock.currentTimeMillis) / 1000)
-        const forged = sign("scanbridge-simulator-secret", { iss: "scanbridge-simulator", sub: DEMO_ORG.id, mid: "m", jti: "tok_9", scope: CREATE_SCOPE, iat: now, exp: now + 600 })
+        const forged = sign("scanbridge-simulator-secret", {
+          iss: "scanbridge-simulator",
+          sub: DEMO_ORG.id,
+          mid: "m",
+          jti: "tok_9",
+          scope: CREATE_SCOPE,
+          iat: now,
+          exp: now + 600
+        })
         const reply = yield* createWith(url, forged)
         expect(reply.status).toBe(401)
         expect(JSON.parse(reply.body)).toEqual({ message: "invalid scan token: bad token signature" })
@@ -94,8 +108,7 @@ describe("the session control endpoint", () => {
   it.live("plays the user: 404 for an unknown SSID, 400 for a bad body, then results", () =>
     Effect.gen(function* () {
       const sim = yield* Simulator
-      const post = (path: string, body: unknown) =>
-        Effect.promise(() => fetch(`${sim.url}${path}`, { method: "POST", body: JSON.stringify(body) }))
+      const post = (path: string, body: unknown) => Effect.promise(() => fetch(`${sim.url}${path}`, { method: "POST", body: JSON.stringify(body) }))
       const created = yield* post("/scanning/v0/create-session", { clientId: DEMO_SESSION_CLIENT_ID, clientScanningId: "c-1" })
       const ssid = ((yield* Effect.promise(() => created.json())) as { scanningSession: { scanningSessionId: string } }).scanningSession.scanningSessionId
       expect((yield* post("/_simulator/session/sessions/ss_nope/submit", {})).status).toBe(404)
@@ -116,8 +129,11 @@ describe("onTestClock", () => {
     Effect.gen(function* () {
       const sim = yield* Simulator
       const post = (path: string, body: unknown) =>
-        Effect.promise(() => fetch(`${sim.url}${path}`, { method: "POST", body: JSON.stringify(body) }).then((r) => r.json() as Promise<Record<string, unknown>>))
-      const keysOf = (ssid: string) => Effect.promise(() => fetch(`${sim.url}/scanning/v0/results/${ssid}`).then(async (r) => Object.keys((await r.json()) as object)))
+        Effect.promise(() =>
+          fetch(`${sim.url}${path}`, { method: "POST", body: JSON.stringify(body) }).then((r) => r.json() as Promise<Record<string, unknown>>)
+        )
+      const keysOf = (ssid: string) =>
+        Effect.promise(() => fetch(`${sim.url}/scanning/v0/results/${ssid}`).then(async (r) => Object.keys((await r.json()) as object)))
       expect(yield* Clock.currentTimeMillis).toBe(TEST_EPOCH_MS)
       const created = yield* post("/scanning/v0/create-session", { clientId: DEMO_SESSION_CLIENT_ID })
       const ssid = (created["scanningSession"] as { scanningSessionId: string }).scanningSessionId

@@ -32,7 +32,12 @@ const onSim = <A, E>(f: (sim: SimulatorService) => Effect.Effect<A, E>, options:
 const call = (url: string, init: RequestInit & { readonly json?: unknown } = {}) =>
   Effect.promise(async (): Promise<Reply> => {
     const { json, ...rest } = init
-    const r = await fetch(url, json === undefined ? rest : { ...rest, body: JSON.stringify(json), headers: { "content-type": "application/json", ...(rest.headers as Record<string, string>) } })
+    const r = await fetch(
+      url,
+      json === undefined
+        ? rest
+        : { ...rest, body: JSON.stringify(json), headers: { "content-type": "application/json", ...(rest.headers as Record<string, string>) } }
+    )
     const text = await r.text()
     return { status: r.status, body: text === "" ? null : (JSON.parse(text) as unknown) }
   })
@@ -46,7 +51,7 @@ interface Summary {
   readonly id: string
   readonly customScanId?: string | null
 }
-const listed = (reply: Reply) => (reply.body as { results: ReadonlyArray<Summary>; nextOffsetId?: string | null })
+const listed = (reply: Reply) => reply.body as { results: ReadonlyArray<Summary>; nextOffsetId?: string | null }
 
 describe("the platform's customScanId", () => {
   it.live("is stored at create, echoed by read and list, and the list filter returns only the scans with it", () =>
@@ -86,7 +91,7 @@ describe("the platform's customScanId", () => {
           if (custom === "a") ids.push((r.body as { entry: { id: string } }).entry.id)
         }
         const seen: Array<string> = []
-        let after: string | null | undefined = undefined
+        let after: string | null | undefined
         do {
           const page = listed(yield* platform(sim, `/scans?customScanId=a&limit=2&direction=ascending${after ? `&after=${after}` : ""}`))
           seen.push(...page.results.map((s) => s.id))
@@ -122,7 +127,12 @@ describe("the platform's customScanId", () => {
         expect((same.body as { entry: { customScanId: string } }).entry.customScanId).toBe("order-7")
 
         const again = yield* platform(sim, "/scan-tokens", { method: "POST", json: { scope: SCOPES, customScanId: "order-9" } })
-        const silent = yield* platform(sim, "/scans", { method: "POST", json: { statsEstimations: STATS } }, `Bearer ${(again.body as { token: string }).token}`)
+        const silent = yield* platform(
+          sim,
+          "/scans",
+          { method: "POST", json: { statsEstimations: STATS } },
+          `Bearer ${(again.body as { token: string }).token}`
+        )
         expect((silent.body as { entry: { customScanId: string } }).entry.customScanId).toBe("order-9")
         expect(listed(yield* platform(sim, "/scans?customScanId=order-9")).results).toHaveLength(1)
       })
@@ -216,14 +226,23 @@ describe("the deprecated APIs as strict servers", () => {
     onSim(
       (sim) =>
         Effect.gen(function* () {
-          const create = yield* call(`${sim.url}/scanning/v0/create-session`, { method: "POST", json: { clientId: DEMO_SESSION_CLIENT_ID, redirectUrl: "https://x" } })
+          const create = yield* call(`${sim.url}/scanning/v0/create-session`, {
+            method: "POST",
+            json: { clientId: DEMO_SESSION_CLIENT_ID, redirectUrl: "https://x" }
+          })
           expect(create.status).toBe(400)
           const error = (create.body as { error: { errorType: string; message: string } }).error
           expect(error.errorType).toBe("MALFORMED_REQUEST_BODY")
           expect(error.message).toContain('unknown field "redirectUrl"')
-          const nested = yield* call(`${sim.url}/scanning/v0/create-session`, { method: "POST", json: { clientId: DEMO_SESSION_CLIENT_ID, scanningConfig: { colour: "red" } } })
+          const nested = yield* call(`${sim.url}/scanning/v0/create-session`, {
+            method: "POST",
+            json: { clientId: DEMO_SESSION_CLIENT_ID, scanningConfig: { colour: "red" } }
+          })
           expect((nested.body as { error: { message: string } }).error.message).toContain('unknown field "scanningConfig.colour"')
-          const good = yield* call(`${sim.url}/scanning/v0/create-session`, { method: "POST", json: { clientId: DEMO_SESSION_CLIENT_ID, client_scanning_id: "order-1" } })
+          const good = yield* call(`${sim.url}/scanning/v0/create-session`, {
+            method: "POST",
+            json: { clientId: DEMO_SESSION_CLIENT_ID, client_scanning_id: "order-1" }
+          })
           expect(good.status).toBe(200)
           const ssid = (good.body as { scanningSession: { scanningSessionId: string } }).scanningSession.scanningSessionId
           const results = yield* call(`${sim.url}/scanning/v0/results/${ssid}?bogus=1`)
@@ -273,15 +292,30 @@ describe("the deprecated APIs as strict servers", () => {
       (sim) =>
         Effect.gen(function* () {
           const product = { productId: { brandId: "acme", garmentSku: "TEE-001" } }
-          const session = yield* call(`${sim.url}/fit/v2/CreateSession`, { method: "POST", json: { clientKey: DEMO_FIT_CLIENT_KEY, productInfo: { ...product, colour: "red" } } })
+          const session = yield* call(`${sim.url}/fit/v2/CreateSession`, {
+            method: "POST",
+            json: { clientKey: DEMO_FIT_CLIENT_KEY, productInfo: { ...product, colour: "red" } }
+          })
           expect(session.status).toBe(400)
           const error = (session.body as { error: { errorType: string; message: string } }).error
           expect(error.errorType).toBe("MALFORMED_REQUEST")
           expect(error.message).toContain('unknown field "productInfo.colour"')
-          const query = yield* call(`${sim.url}/fit/v2/CreateSession?bogus=1`, { method: "POST", json: { clientKey: DEMO_FIT_CLIENT_KEY, productInfo: product } })
+          const query = yield* call(`${sim.url}/fit/v2/CreateSession?bogus=1`, {
+            method: "POST",
+            json: { clientKey: DEMO_FIT_CLIENT_KEY, productInfo: product }
+          })
           expect(query.status).toBe(400)
           expect((query.body as { error: { message: string } }).error.message).toContain('unknown query parameter "bogus"')
-          const order = { clientKey: DEMO_FIT_CLIENT_KEY, clientSessionId: "s1", orderId: "o1", items: [], createdAt: 1, currency: "EUR", countryCode: "DE", languageCode: "de" }
+          const order = {
+            clientKey: DEMO_FIT_CLIENT_KEY,
+            clientSessionId: "s1",
+            orderId: "o1",
+            items: [],
+            createdAt: 1,
+            currency: "EUR",
+            countryCode: "DE",
+            languageCode: "de"
+          }
           const purchase = yield* call(`${sim.url}/fit/v2/CreatePurchase`, { method: "POST", json: { ...order, coupon: "X" } })
           expect(purchase.status).toBe(400)
           expect(purchase.body).toEqual({ status: "error", error: { message: expect.stringContaining('unknown key "coupon"') } })

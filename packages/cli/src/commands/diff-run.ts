@@ -32,26 +32,31 @@ const describeSide = (side: { readonly file: string; readonly record: number; re
 })
 
 export const runDiff = (args: DiffArgs) =>
-  withAdapters(args.adapter, () => Effect.gen(function* () {
-    const a = yield* sideOf(args.a, "--record-a", args.recordA)
-    const b = yield* sideOf(args.b, "--record-b", args.recordB)
-    const diffs = differences(a.scan, b.scan)
-    const beyond = diffs.filter((d) => Math.abs(d.delta) > args.toleranceMm).map((d) => d.name)
-    if (args.json) {
-      yield* Console.log(
-        JSON.stringify({
-          a: describeSide(a),
-          b: describeSide(b),
-          toleranceMm: args.toleranceMm,
-          differences: diffs,
-          onlyInA: onlyIn(a.scan, b.scan),
-          onlyInB: onlyIn(b.scan, a.scan),
-          beyondTolerance: beyond
-        })
-      )
-    } else {
-      yield* Console.log(renderDiff(a.scan, b.scan, [args.a, args.b]))
-      yield* Console.log(`\n${beyond.length} of ${diffs.length} shared measurements differ by more than ${args.toleranceMm} mm`)
-    }
-    if (beyond.length > 0) yield* exitWith(ExitCode.differs)
-  }), decodeOptionsOf(args))
+  withAdapters(
+    args.adapter,
+    () =>
+      Effect.gen(function* () {
+        const a = yield* sideOf(args.a, "--record-a", args.recordA)
+        const b = yield* sideOf(args.b, "--record-b", args.recordB)
+        const diffs = differences(a.scan, b.scan)
+        const beyond = diffs.filter((d) => Math.abs(d.delta) > args.toleranceMm).map((d) => d.name)
+        if (args.json) {
+          yield* Console.log(
+            JSON.stringify({
+              a: describeSide(a),
+              b: describeSide(b),
+              toleranceMm: args.toleranceMm,
+              differences: diffs,
+              onlyInA: onlyIn(a.scan, b.scan),
+              onlyInB: onlyIn(b.scan, a.scan),
+              beyondTolerance: beyond
+            })
+          )
+        } else {
+          yield* Console.log(renderDiff(a.scan, b.scan, [args.a, args.b]))
+          yield* Console.log(`\n${beyond.length} of ${diffs.length} shared measurements differ by more than ${args.toleranceMm} mm`)
+        }
+        if (beyond.length > 0) yield* exitWith(ExitCode.differs)
+      }),
+    decodeOptionsOf(args)
+  )

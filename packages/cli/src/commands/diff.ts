@@ -14,7 +14,13 @@ export const diffCommand = Command.make(
     b: Args.text({ name: "b" }),
     recordA: recordOption("record-a", "a", "the first record with a scan"),
     recordB: recordOption("record-b", "b", "the first record with a scan"),
-    toleranceMm: number("tolerance-mm", 0, Number.MAX_SAFE_INTEGER, 0, `exit with code ${ExitCode.differs} when a shared measurement differs by more than this many mm`),
+    toleranceMm: number(
+      "tolerance-mm",
+      0,
+      Number.MAX_SAFE_INTEGER,
+      0,
+      `exit with code ${ExitCode.differs} when a shared measurement differs by more than this many mm`
+    ),
     ...decodeFlags,
     json: flag("json", "print {a, b, toleranceMm, differences: [{name, a, b, delta, percent}], onlyInA, onlyInB, beyondTolerance} (default: off, a table)"),
     adapter: adapterOption

@@ -13,7 +13,12 @@ const described = <A>(options: Options.Options<A>, description: string, shownDef
   Options.withDescription(options, shownDefault === undefined ? description : `${description} (default: ${shownDefault})`)
 
 /** One of `values`, defaulting to `defaultValue`. */
-export const choice = <const C extends ReadonlyArray<string>>(name: string, values: C, defaultValue: C[number], description: string): Options.Options<C[number]> =>
+export const choice = <const C extends ReadonlyArray<string>>(
+  name: string,
+  values: C,
+  defaultValue: C[number],
+  description: string
+): Options.Options<C[number]> =>
   Options.text(name).pipe(
     Options.withPseudoName(values.join("|")),
     Options.mapEffect((value) => {
@@ -129,4 +134,8 @@ export interface DecodeFlags {
 }
 
 /** The decode flags as every decode is told them (DecodeOptions of @scanbridge/model). */
-export const decodeOptionsOf = (args: DecodeFlags): DecodeFlags => ({ lengthUnit: args.lengthUnit, bodyFatScale: args.bodyFatScale, muscleMassUnit: args.muscleMassUnit })
+export const decodeOptionsOf = (args: DecodeFlags): DecodeFlags => ({
+  lengthUnit: args.lengthUnit,
+  bodyFatScale: args.bodyFatScale,
+  muscleMassUnit: args.muscleMassUnit
+})

@@ -13,10 +13,12 @@ export interface InspectArgs extends DecodeFlags {
 }
 
 export const runInspect = (args: InspectArgs) =>
-  withAdapters(args.adapter, () =>
-    Effect.gen(function* () {
-      const scans = yield* scansOf(args.file, { flag: "--record", record: args.record })
-      yield* Console.log(args.json ? scans.map((scan) => JSON.stringify(scan)).join("\n") : scans.map(renderScan).join("\n\n"))
-    }),
+  withAdapters(
+    args.adapter,
+    () =>
+      Effect.gen(function* () {
+        const scans = yield* scansOf(args.file, { flag: "--record", record: args.record })
+        yield* Console.log(args.json ? scans.map((scan) => JSON.stringify(scan)).join("\n") : scans.map(renderScan).join("\n\n"))
+      }),
     decodeOptionsOf(args)
   )

@@ -132,12 +132,21 @@ export const runMigrate = (args: MigrateArgs) => {
       adapters: { modules: args.adapter.map((s) => adapterModuleUrl(s)), values: given },
       decode: decodeOptionsOf(args),
       names: FLAGS,
-      onOutput: (output) => Effect.acquireRelease(Effect.sync(() => track(output)), () => Effect.sync(() => untrack(output))),
-      onResume: (from) => (from === undefined && !args.quiet ? stdio.err("nothing to resume: no checkpoint of this run was found; starting from the first record\n") : Effect.void),
+      onOutput: (output) =>
+        Effect.acquireRelease(
+          Effect.sync(() => track(output)),
+          () => Effect.sync(() => untrack(output))
+        ),
+      onResume: (from) =>
+        from === undefined && !args.quiet ? stdio.err("nothing to resume: no checkpoint of this run was found; starting from the first record\n") : Effect.void,
       ...(showProgress || keeps ? { onProgress: (progress: MigrateProgress) => Effect.sync(() => void (latest = progress)) } : {})
     }
 
-    const ticker = showProgress ? yield* Effect.forkScoped(progressLine(stdio, started, () => latest ?? { report: nothingReadYet(args.to), bytesRead: 0, bytesTotal: null, position: undefined })) : undefined
+    const ticker = showProgress
+      ? yield* Effect.forkScoped(
+          progressLine(stdio, started, () => latest ?? { report: nothingReadYet(args.to), bytesRead: 0, bytesTotal: null, position: undefined })
+        )
+      : undefined
     const done = yield* Migration.run(plan).pipe(
       // A plan the flags make that cannot run is a mistake of the command line: exit 2, nothing written.
       Effect.catchTags({
@@ -147,7 +156,9 @@ export const runMigrate = (args: MigrateArgs) => {
       // A resumable run that stops says where what it wrote is, and how to go on.
       Effect.onError(() =>
         keeps && Option.isNone(args.into) && latest?.position !== undefined
-          ? Effect.ignore(stdio.err(`the outputs written so far are kept beside ${Option.getOrElse(args.out, () => "")}: run the same command with --resume to go on\n`))
+          ? Effect.ignore(
+              stdio.err(`the outputs written so far are kept beside ${Option.getOrElse(args.out, () => "")}: run the same command with --resume to go on\n`)
+            )
           : Effect.void
       )
     )
@@ -163,8 +174,8 @@ export const runMigrate = (args: MigrateArgs) => {
       if (done.rejected > 0 && Option.isSome(args.into)) {
         const { REJECTS_SUFFIX } = yield* Effect.promise(() => import("@scanbridge/migrate/postgres"))
         yield* stdio.err(`${done.rejected} rejected record(s) kept in the table ${args.table}${REJECTS_SUFFIX}\n`)
-      }
-      else if (done.rejected > 0 && Option.isNone(args.rejects)) yield* stdio.err(`${done.rejected} rejected record(s) not kept: pass --rejects FILE to keep them\n`)
+      } else if (done.rejected > 0 && Option.isNone(args.rejects))
+        yield* stdio.err(`${done.rejected} rejected record(s) not kept: pass --rejects FILE to keep them\n`)
     }
     if (args.strict && done.rejected > 0) yield* exitWith(ExitCode.rejected)
   }).pipe(
@@ -177,4 +188,14 @@ export const runMigrate = (args: MigrateArgs) => {
 }
 
 /** The progress before the first chunk is written. */
-const nothingReadYet = (target: string) => ({ records: 0, migrated: 0, rejected: 0, scans: 0, target, byFormat: {}, byStatus: {}, byNoteKind: {}, byRejectReason: {} })
+const nothingReadYet = (target: string) => ({
+  records: 0,
+  migrated: 0,
+  rejected: 0,
+  scans: 0,
+  target,
+  byFormat: {},
+  byStatus: {},
+  byNoteKind: {},
+  byRejectReason: {}
+})

@@ -16,7 +16,8 @@ export { STDIN_ARGUMENT } from "./flags.js"
 
 /** What `scanbridge migrate --help` shows after the flags (see help.ts). */
 export const migrateHelp = {
-  usage: "scanbridge migrate <inputs>... | --from URL --query SQL [--to TARGET] [--units mm|cm|in] [--length-unit auto|mm|cm|in] [--body-fat-scale auto|percent|e4] [--muscle-mass-unit auto|g|kg] [--into URL [--table NAME]] [--resumable] [--resume [--verify]] [--adapter MODULE]... [--out FILE] [--rejects FILE] [--report FILE] [--strict] [--workers N] [--progress WHEN] [--quiet]",
+  usage:
+    "scanbridge migrate <inputs>... | --from URL --query SQL [--to TARGET] [--units mm|cm|in] [--length-unit auto|mm|cm|in] [--body-fat-scale auto|percent|e4] [--muscle-mass-unit auto|g|kg] [--into URL [--table NAME]] [--resumable] [--resume [--verify]] [--adapter MODULE]... [--out FILE] [--rejects FILE] [--report FILE] [--strict] [--workers N] [--progress WHEN] [--quiet]",
   exitCodes: [
     [ExitCode.ok, "every record was migrated or rejected, and the outputs are in place"],
     [ExitCode.failure, "the run failed (an unreadable input, an output that cannot be written); every destination is as it was"],
@@ -43,17 +44,39 @@ export const migrateCommand = Command.make(
       Args.withDescription("NDJSON files, JSON files (an object or an array), .gz of either, or folders of them; - reads standard input; none with --from"),
       Args.repeated
     ),
-    from: databaseUrl("from", "read the records from this PostgreSQL database (postgres://user@host:port/db; a password in PGPASSWORD rather than the URL), with --query"),
-    query: optionalText("query", "SQL", "with --from, the query whose rows are the records: two columns, a key that orders and names the rows, then the record (JSON, JSONB or text)", "none"),
-    into: databaseUrl("into", "write the scans into this PostgreSQL database, into --table and its rejects into the table of that name with _rejects after it, upserted a chunk at a time"),
+    from: databaseUrl(
+      "from",
+      "read the records from this PostgreSQL database (postgres://user@host:port/db; a password in PGPASSWORD rather than the URL), with --query"
+    ),
+    query: optionalText(
+      "query",
+      "SQL",
+      "with --from, the query whose rows are the records: two columns, a key that orders and names the rows, then the record (JSON, JSONB or text)",
+      "none"
+    ),
+    into: databaseUrl(
+      "into",
+      "write the scans into this PostgreSQL database, into --table and its rejects into the table of that name with _rejects after it, upserted a chunk at a time"
+    ),
     table: text("table", "NAME", "scans", "with --into, the table of scans (created when missing; NAME or SCHEMA.NAME)"),
-    resumable: flag("resumable", "keep a checkpoint beside --out, and keep the outputs written so far if the run stops, so that --resume can go on from there (default: off; a run --into a database always keeps one)"),
-    resume: flag("resume", "go on from where the last run of the same inputs stopped (its checkpoint beside --out, or the database's), writing what a run that never stopped writes (default: off)"),
+    resumable: flag(
+      "resumable",
+      "keep a checkpoint beside --out, and keep the outputs written so far if the run stops, so that --resume can go on from there (default: off; a run --into a database always keeps one)"
+    ),
+    resume: flag(
+      "resume",
+      "go on from where the last run of the same inputs stopped (its checkpoint beside --out, or the database's), writing what a run that never stopped writes (default: off)"
+    ),
     verify: flag(
       "verify",
       "with --resume, read again the bytes of the inputs the run being resumed had read and refuse to resume if they are not those its checkpoint hashed (an input edited to the same size and time) (default: off)"
     ),
-    to: text("to", BUILT_IN_TARGETS.join("|"), "canonical", "the shape to write (csv, parquet: one row per scan, for a spreadsheet or an analyst's table), or an --adapter's target"),
+    to: text(
+      "to",
+      BUILT_IN_TARGETS.join("|"),
+      "canonical",
+      "the shape to write (csv, parquet: one row per scan, for a spreadsheet or an analyst's table), or an --adapter's target"
+    ),
     units: choice("units", ["mm", "cm", "in"] as const, "mm", "with --to csv or parquet, the unit of the length columns (height and measurements)"),
     ...decodeFlags,
     adapter: adapterOption,

@@ -27,7 +27,10 @@ export interface Pick {
 export const recordsOf = (file: string, pick: Pick = { flag: "--record", record: Option.none() }) =>
   Effect.gen(function* () {
     const fs = yield* FileSystem.FileSystem
-    const text = yield* Effect.mapError(fs.readFileString(file), () => new CliError({ message: `${file}: cannot read it (missing, a folder, or not permitted)` }))
+    const text = yield* Effect.mapError(
+      fs.readFileString(file),
+      () => new CliError({ message: `${file}: cannot read it (missing, a folder, or not permitted)` })
+    )
     const normalizer = yield* Normalizer
     // A whole document (one record, or an array of them) or lines, parsed one by one below.
     const documents: ReadonlyArray<Document> = (() => {

@@ -1,6 +1,14 @@
 /** The run of `scanbridge simulate` (see simulate.ts for its flags), loaded when the command runs. */
 import { Config, Console, Effect, Option, Redacted } from "effect"
-import { DEMO_ESTIMATION_CLIENT_ID, DEMO_FIT_CLIENT_KEY, DEMO_ORG, DEMO_PRODUCTS, DEMO_SESSION_CLIENT_ID, PROCESSING_MS, Simulator } from "@scanbridge/simulator"
+import {
+  DEMO_ESTIMATION_CLIENT_ID,
+  DEMO_FIT_CLIENT_KEY,
+  DEMO_ORG,
+  DEMO_PRODUCTS,
+  DEMO_SESSION_CLIENT_ID,
+  PROCESSING_MS,
+  Simulator
+} from "@scanbridge/simulator"
 import { CliError } from "./errors.js"
 
 export interface SimulateOptions {

@@ -21,9 +21,7 @@ const description =
 // Redacted from the moment it is parsed, so that no error or log line can show it.
 const secret = Options.redacted("secret").pipe(
   Options.withPseudoName("SECRET"),
-  Options.mapEffect((value) =>
-    Redacted.value(value) === "" ? Effect.fail(invalid("--secret: expected a secret that is not empty")) : Effect.succeed(value)
-  ),
+  Options.mapEffect((value) => (Redacted.value(value) === "" ? Effect.fail(invalid("--secret: expected a secret that is not empty")) : Effect.succeed(value))),
   Options.optional,
   Options.withDescription(
     "the secret that signs scan tokens, for tokens that stay valid across runs; never printed (default: SCANBRIDGE_SIMULATOR_SECRET, or a secret random to each run)"

@@ -276,7 +276,13 @@ if (v !== undefined) {
 }
 
 // The rare case, apart so that the common one stays small: a clue per value, in the record's order.
-const inferFromClues = (targets: ReadonlyArray<LengthTarget>, values: ReadonlyArray<number | undefined>, statureMm: number | null, path: Path, record: object) => {
+const inferFromClues = (
+  targets: ReadonlyArray<LengthTarget>,
+  values: ReadonlyArray<number | undefined>,
+  statureMm: number | null,
+  path: Path,
+  record: object
+) => {
   const position = new Map(targets.map((t, i) => [t.key, i]))
   const clues = Object.keys(record).flatMap((key) => {
     const i = position.get(key)
@@ -308,7 +314,11 @@ export const inferLength = (
   // example needs no clue: its path is not in the text.
   const target = targets[decisive]!
   const plausible = lengthPlausible(target, lengthRange(target, statureMm), statureMm)
-  return { _tag: "Decided", unit: unit.unit, evidence: evidence(lengthHead(u, inBoth, count), unit, { label: target.key, raw: values[target.index]!, unit: "mm", plausible }) }
+  return {
+    _tag: "Decided",
+    unit: unit.unit,
+    evidence: evidence(lengthHead(u, inBoth, count), unit, { label: target.key, raw: values[target.index]!, unit: "mm", plausible })
+  }
 }
 
 // The evidence's head, by decided unit, whether some value fits both, and count: written once each.
@@ -335,7 +345,14 @@ const oneValueHeads = (candidates: ReadonlyArray<Candidate<string>>): ReadonlyAr
 export const BODY_FAT_RANGE: Range = { min: 2, max: 70 }
 const FAT_PLAUSIBLE = plausibleText(BODY_FAT_RANGE, "%", "people")
 
-export const bodyFatClue = (path: Path, raw: number): Clue => ({ path, label: "body_fat_percentage", raw, range: BODY_FAT_RANGE, unit: "%", plausible: FAT_PLAUSIBLE })
+export const bodyFatClue = (path: Path, raw: number): Clue => ({
+  path,
+  label: "body_fat_percentage",
+  raw,
+  range: BODY_FAT_RANGE,
+  unit: "%",
+  plausible: FAT_PLAUSIBLE
+})
 
 const FAT_HEADS = oneValueHeads(BODY_FAT_CANDIDATES)
 

@@ -59,7 +59,9 @@ export const withDigests = <C extends Digestible, E, R>(
       add(span.bytes.subarray(span.upTo))
       return { ...chunk, digest: last }
     }
-    const end = Stream.suspend(() => (last !== undefined && last.bytes === length ? Stream.empty : Stream.make(whole({ file, bytes: length, sha256: hash.digest("hex") }))))
+    const end = Stream.suspend(() =>
+      last !== undefined && last.bytes === length ? Stream.empty : Stream.make(whole({ file, bytes: length, sha256: hash.digest("hex") }))
+    )
     return Stream.concat(Stream.map(chunks, take), end)
   })
 
@@ -67,7 +69,12 @@ export const withDigests = <C extends Digestible, E, R>(
  * The digest of the first `bytes` bytes of `content` (of all of it, if it holds fewer), read no
  * further than that; `done` is given each part once hashed.
  */
-export const digestOf = <E, R>(file: string, content: Stream.Stream<Uint8Array, E, R>, bytes: number, done: (part: Uint8Array) => void): Effect.Effect<InputDigest, E, R> =>
+export const digestOf = <E, R>(
+  file: string,
+  content: Stream.Stream<Uint8Array, E, R>,
+  bytes: number,
+  done: (part: Uint8Array) => void
+): Effect.Effect<InputDigest, E, R> =>
   Effect.suspend(() => {
     const hash = createHash("sha256")
     const add = (n: number, part: Uint8Array) => {
@@ -76,5 +83,8 @@ export const digestOf = <E, R>(file: string, content: Stream.Stream<Uint8Array, 
       done(part)
       return n + kept.length
     }
-    return Effect.map(Stream.runFoldWhile(content, 0, (n) => n < bytes, add), (n): InputDigest => ({ file, bytes: n, sha256: hash.digest("hex") }))
+    return Effect.map(
+      Stream.runFoldWhile(content, 0, (n) => n < bytes, add),
+      (n): InputDigest => ({ file, bytes: n, sha256: hash.digest("hex") })
+    )
   })

@@ -210,7 +210,8 @@ export const splitArray = (onElement: OnElement): ArraySplitter => {
   const end = (): ArrayFault | "empty" | undefined => {
     if (state === DONE) return undefined
     if (state === START) return "empty"
-    const what = state === ELEMENT ? `inside element ${count + 1}, which began at byte ${start}` : count === 0 ? "before its first element" : `after element ${count}`
+    const what =
+      state === ELEMENT ? `inside element ${count + 1}, which began at byte ${start}` : count === 0 ? "before its first element" : `after element ${count}`
     return fault(offset, `it ends at byte ${offset}, ${what}, without the closing ]`)
   }
 

@@ -19,7 +19,12 @@ import { textOf } from "../output.js"
  */
 export const ROW_GROUP = 10_240
 
-const BASIC: Readonly<Record<ColumnType, "STRING" | "INT32" | "DOUBLE" | "TIMESTAMP">> = { text: "STRING", integer: "INT32", double: "DOUBLE", timestamp: "TIMESTAMP" }
+const BASIC: Readonly<Record<ColumnType, "STRING" | "INT32" | "DOUBLE" | "TIMESTAMP">> = {
+  text: "STRING",
+  integer: "INT32",
+  double: "DOUBLE",
+  timestamp: "TIMESTAMP"
+}
 
 /** A Parquet file being written: rows in (one JSON array of cells per line), the file's bytes out. */
 export interface ParquetRows {
@@ -31,9 +36,12 @@ export interface ParquetRows {
 
 export const parquetRows = (units: LengthUnit = "mm"): ParquetRows => {
   const columns = scanColumns(units)
-  const schema: Array<SchemaElement> = schemaFromColumnData({ columnData: columns.map((c) => ({ name: c.name, data: [], type: BASIC[c.type], nullable: true })) })
+  const schema: Array<SchemaElement> = schemaFromColumnData({
+    columnData: columns.map((c) => ({ name: c.name, data: [], type: BASIC[c.type], nullable: true }))
+  })
   // The logical type of a UTC instant, so that readers (DuckDB, Arrow) read a timestamp with a time zone.
-  for (const element of schema) if (element.converted_type === "TIMESTAMP_MILLIS") element.logical_type = { type: "TIMESTAMP", isAdjustedToUTC: true, unit: "MILLIS" }
+  for (const element of schema)
+    if (element.converted_type === "TIMESTAMP_MILLIS") element.logical_type = { type: "TIMESTAMP", isAdjustedToUTC: true, unit: "MILLIS" }
   const bytes = new ByteWriter()
   const writer = new ParquetWriter({ writer: bytes, schema, codec: "SNAPPY", createdBy: "scanbridge" })
   let held: Array<Array<Cell | Date>> = columns.map(() => [])

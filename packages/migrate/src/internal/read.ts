@@ -6,7 +6,7 @@
  */
 import { createHash } from "node:crypto"
 import * as FileSystem from "@effect/platform/FileSystem"
-import * as Path from "@effect/platform/Path"
+import type * as Path from "@effect/platform/Path"
 import type { PlatformError } from "@effect/platform/Error"
 import { Effect, Encoding, Option, Stream } from "effect"
 import { type InputFile, MigrateInputError, STDIN, type StdinBytes, listInputs } from "../inputs.js"
@@ -347,7 +347,11 @@ const loneDocument = (file: string, bytes: Uint8Array, inputBytes: number): Stre
   while (end > start && isSpace(bytes[end - 1])) end--
   const own = bytes.subarray(start, end)
   const bad = utf8 ? -1 : firstInvalidUtf8(own)
-  return Stream.make<[InputChunk]>({ _tag: "Records", records: [bad >= 0 ? invalidUtf8(file, 1, own, start, bad) : valueRecord(file, 1, json, own)], inputBytes })
+  return Stream.make<[InputChunk]>({
+    _tag: "Records",
+    records: [bad >= 0 ? invalidUtf8(file, 1, own, start, bad) : valueRecord(file, 1, json, own)],
+    inputBytes
+  })
 }
 
 /**
@@ -410,7 +414,10 @@ interface DocumentReading {
  * of its own, some 1,700 for a pretty-printed array of 300 scans, that say nothing of the file).
  * Any other document is read whole (loneDocument).
  */
-const documentChunks = <R>(reading: DocumentReading, content: Stream.Stream<Uint8Array, MigrateInputError, R>): Stream.Stream<InputChunk, MigrateInputError, R> =>
+const documentChunks = <R>(
+  reading: DocumentReading,
+  content: Stream.Stream<Uint8Array, MigrateInputError, R>
+): Stream.Stream<InputChunk, MigrateInputError, R> =>
   Stream.suspend(() => {
     const { file, consumed, recycle } = reading
     // The reads before the array's [ (white space), and all of a document that is not an array.
@@ -452,7 +459,10 @@ const documentChunks = <R>(reading: DocumentReading, content: Stream.Stream<Uint
       return undefined
     })
     const broken = (fault: ArrayFault) =>
-      new MigrateInputError({ file, message: `${file}: this file is a JSON array, and it does not parse as one (${fault.message}); fix it, or write one record per line (NDJSON)` })
+      new MigrateInputError({
+        file,
+        message: `${file}: this file is a JSON array, and it does not parse as one (${fault.message}); fix it, or write one record per line (NDJSON)`
+      })
     const take = (bytes: Uint8Array): Effect.Effect<Array<InputChunk>, MigrateInputError> => {
       if (whole) {
         kept.push(bytes)
@@ -702,7 +712,9 @@ const unreadableOf = (file: string) => (e: PlatformError) => new MigrateInputErr
 
 /** A file's or a pipe's bytes as they are read, not decompressed. */
 const bytesOf = (fs: FileSystem.FileSystem, input: InputFile) =>
-  input.kind === "stream" || input.size === null ? streamBytes(fs, input.file, unreadableOf(input.file)) : fileBytes(fs, input.file, input.size, unreadableOf(input.file))
+  input.kind === "stream" || input.size === null
+    ? streamBytes(fs, input.file, unreadableOf(input.file))
+    : fileBytes(fs, input.file, input.size, unreadableOf(input.file))
 
 const isGzip = (file: string) => file.endsWith(".gz")
 
@@ -740,7 +752,9 @@ export const inputChunks = (input: InputFile, stdin?: StdinBytes, hashed = false
       if (/\.json(?:\.gz)?$/.test(file)) return asDocument(content)
       const asLines = (all: Stream.Stream<Uint8Array, MigrateInputError>) => {
         const lines = gz ? linesOf(file, all, () => read) : linesOf(file, all, undefined, recycle)
-        return hashed ? withDigests(file, lines, (chunk) => (chunk._tag === "Lines" ? { bytes: chunk.bytes, upTo: lastRecordEnd(chunk) } : undefined), digestOnly) : lines
+        return hashed
+          ? withDigests(file, lines, (chunk) => (chunk._tag === "Lines" ? { bytes: chunk.bytes, upTo: lastRecordEnd(chunk) } : undefined), digestOnly)
+          : lines
       }
       // Any other name may still hold a JSON array (fileChooser): a resumed run chooses as the first did, from the same bytes.
       return chosenChunks(content, fileChooser(), asLines, asDocument)

@@ -23,7 +23,9 @@ export class PostgresError extends Schema.TaggedError<PostgresError>("@scanbridg
    * its message begins with `name`, such as the flag that gave its URL (`--from`).
    */
   on(name: string | undefined): PostgresError {
-    return name === undefined || this.message.startsWith(`${name}: `) ? this : new PostgresError({ operation: this.operation, code: this.code, message: `${name}: ${this.message}` })
+    return name === undefined || this.message.startsWith(`${name}: `)
+      ? this
+      : new PostgresError({ operation: this.operation, code: this.code, message: `${name}: ${this.message}` })
   }
 }
 

@@ -4,7 +4,7 @@
  * time in transactions). Needs `pg`, an optional peer dependency of @scanbridge/migrate.
  */
 export { PostgresError } from "./errors.js"
-export { type PostgresOptions } from "./connection.js"
+export type { PostgresOptions } from "./connection.js"
 export { type PostgresSink, type PostgresSinkOptions, postgresSink, sinkInput } from "./sink.js"
 export { type PostgresSource, type PostgresSourceOptions, postgresSource } from "./source.js"
 export { REJECTS_SUFFIX } from "./schema.js"

@@ -48,7 +48,11 @@ interface SqlColumn {
   readonly notNull: boolean
 }
 
-const scanColumn = (c: Column): SqlColumn => ({ name: c.name, type: SQL_TYPES[c.type], notNull: c.name === "source_api" || c.name === "status" || c.name === "note_count" })
+const scanColumn = (c: Column): SqlColumn => ({
+  name: c.name,
+  type: SQL_TYPES[c.type],
+  notNull: c.name === "source_api" || c.name === "status" || c.name === "note_count"
+})
 
 /** The scans table's columns, in the rows' order (rows.ts). */
 export const SCANS_TABLE: ReadonlyArray<SqlColumn> = [
@@ -104,5 +108,7 @@ export const columnsDiffer = (expected: ReadonlyArray<SqlColumn>, actual: Readon
   const missing = want.filter((w) => !have.includes(w))
   const extra = have.filter((h) => !want.includes(h))
   if (missing.length === 0 && extra.length === 0) return undefined
-  return [missing.length > 0 ? `lacks ${missing.slice(0, 5).join(", ")}` : "", extra.length > 0 ? `has ${extra.slice(0, 5).join(", ")}` : ""].filter(Boolean).join("; ")
+  return [missing.length > 0 ? `lacks ${missing.slice(0, 5).join(", ")}` : "", extra.length > 0 ? `has ${extra.slice(0, 5).join(", ")}` : ""]
+    .filter(Boolean)
+    .join("; ")
 }

@@ -110,9 +110,14 @@ export const postgresSource = (options: PostgresSourceOptions): Effect.Effect<Po
         for (const [key, raw, duplicate, resumedFrom] of rows) {
           if (resumedFrom === true && duplicate !== true) continue
           line++
-          if (key === null) return Effect.fail(refuse(`the key of row ${line} is NULL: every row needs a key, which names its reject and where a resumed run goes on`))
+          if (key === null)
+            return Effect.fail(refuse(`the key of row ${line} is NULL: every row needs a key, which names its reject and where a resumed run goes on`))
           if (duplicate === true) {
-            return Effect.fail(refuse(`the key ${shown(key)} is on more than one row (the second is row ${line}): a key must be unique, as it names a row's reject and where a resumed run goes on`))
+            return Effect.fail(
+              refuse(
+                `the key ${shown(key)} is on more than one row (the second is row ${line}): a key must be unique, as it names a row's reject and where a resumed run goes on`
+              )
+            )
           }
           // A NULL record is JSON's null: rejected as a record of no known format, with its key.
           records.push({ file: query, line, raw: raw ?? "null", key })

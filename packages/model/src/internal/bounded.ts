@@ -44,7 +44,9 @@ const unexpectedMessages = new WeakMap<SchemaAST.TypeLiteral, string>()
 const unexpectedMessage = (ast: SchemaAST.TypeLiteral): string => {
   let message = unexpectedMessages.get(ast)
   if (message === undefined) {
-    const keys = SchemaAST.Union.make(ast.propertySignatures.map((p) => (typeof p.name === "symbol" ? new SchemaAST.UniqueSymbol(p.name) : new SchemaAST.Literal(p.name))))
+    const keys = SchemaAST.Union.make(
+      ast.propertySignatures.map((p) => (typeof p.name === "symbol" ? new SchemaAST.UniqueSymbol(p.name) : new SchemaAST.Literal(p.name)))
+    )
     message = `is unexpected, expected: ${String(keys)}`
     unexpectedMessages.set(ast, message)
   }

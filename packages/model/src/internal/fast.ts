@@ -49,7 +49,9 @@ export const excessOf = (ast: SchemaAST.AST, inherited: Excess): Excess => {
   return options?.onExcessProperty ?? inherited
 }
 
-type Bounds = { readonly [K in "minimum" | "maximum" | "exclusiveMinimum" | "exclusiveMaximum" | "minLength" | "maxLength" | "minItems" | "maxItems"]?: unknown }
+type Bounds = {
+  readonly [K in "minimum" | "maximum" | "exclusiveMinimum" | "exclusiveMaximum" | "minLength" | "maxLength" | "minItems" | "maxItems"]?: unknown
+}
 
 const num = (v: unknown): v is number => typeof v === "number"
 

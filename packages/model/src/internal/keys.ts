@@ -7,7 +7,7 @@
  * Run only on a record the schema accepts and its exact guard refuses (see
  * `exactSchemaDecoder`): a record the exact guard accepts has no such key, and is not walked.
  */
-import { Schema, SchemaAST } from "effect"
+import { type Schema, SchemaAST } from "effect"
 import { isRecord } from "../json.js"
 import { checkOf } from "./bounded.js"
 import type { Path, PathSegment } from "../errors.js"
@@ -36,8 +36,7 @@ const walkOf = (ast: SchemaAST.AST): Walk => {
 
 // A key of an index signature: a string keyword takes any key; a narrower one (a template
 // literal, a refinement) is asked.
-const acceptsKey = (parameter: SchemaAST.AST): ((key: string) => boolean) =>
-  SchemaAST.isStringKeyword(parameter) ? () => true : checkOf(parameter, "ignore")
+const acceptsKey = (parameter: SchemaAST.AST): ((key: string) => boolean) => (SchemaAST.isStringKeyword(parameter) ? () => true : checkOf(parameter, "ignore"))
 
 const compile = (ast: SchemaAST.AST): Walk => {
   switch (ast._tag) {

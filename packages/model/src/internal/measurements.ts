@@ -30,7 +30,12 @@ const generic =
 
 const compile = (indices: ReadonlyArray<number>): Construct =>
   compiled(
-    { kind: "measurements", name: `${indices.length}-of-${NAMES.length}`, params: ["v"], body: `return {${indices.map((i) => `${JSON.stringify(NAMES[i])}: v[${i}]`).join(", ")}}` },
+    {
+      kind: "measurements",
+      name: `${indices.length}-of-${NAMES.length}`,
+      params: ["v"],
+      body: `return {${indices.map((i) => `${JSON.stringify(NAMES[i])}: v[${i}]`).join(", ")}}`
+    },
     () => generic(indices)
   )
 

@@ -7,7 +7,7 @@ import { boundedDecodeEither } from "./bounded.js"
 import { type SchemaNarrowing, fastTest, lazyGuard } from "./fast.js"
 import { type UnknownKey, unknownKeysOf } from "./keys.js"
 import { BoundedNoteList } from "./notes.js"
-import { Either, Schema } from "effect"
+import { Either, type Schema } from "effect"
 import type { DecodeOptions } from "../adapter.js"
 import { DecodeError, EncodeError, type Path, previewValue } from "../errors.js"
 import { judgeLengths } from "../plausibility.js"
@@ -90,7 +90,11 @@ export class DecodeWalk {
     const given = this.givenLengthUnit
     const container = l.at
     if (given !== undefined && given !== l.stated) {
-      this.note("assumed", container, `lengths read as ${LENGTH_UNIT_LABELS[given]}, as the caller said (lengthUnit "${given}"), where the record states ${LENGTH_UNIT_LABELS[l.stated]}`)
+      this.note(
+        "assumed",
+        container,
+        `lengths read as ${LENGTH_UNIT_LABELS[given]}, as the caller said (lengthUnit "${given}"), where the record states ${LENGTH_UNIT_LABELS[l.stated]}`
+      )
     } else {
       for (const unit of ["cm", "in"] as const) {
         const n = l.converted[unit]
@@ -267,7 +271,11 @@ const NO_KEYS: ReadonlyArray<UnknownKey> = []
  * `compileGuard`) can make exact stricter, say a record's keys a known few; the walk does not
  * narrow (those keys are the codec's to read).
  */
-export const exactSchemaDecoder = <A, I>(schema: Schema.Schema<A, I>, format: string, options: { readonly base?: Path; readonly narrow?: SchemaNarrowing } = {}) => {
+export const exactSchemaDecoder = <A, I>(
+  schema: Schema.Schema<A, I>,
+  format: string,
+  options: { readonly base?: Path; readonly narrow?: SchemaNarrowing } = {}
+) => {
   const decode = schemaDecoder(schema, format, options.base)
   const exact = lazyGuard(schema, "error", options.narrow === undefined ? {} : { narrow: options.narrow })
   const unknownKeys = unknownKeysOf(schema)

@@ -8,12 +8,10 @@ import type { Path, Stats } from "@scanbridge/model"
 import { checkHumanStats, isBase64, previewValue, startsAsJpeg } from "@scanbridge/model/adapter"
 import { PlatformInputError } from "../errors.js"
 
-const refuse = (path: Path, value: unknown, message: string) =>
-  Either.left(new PlatformInputError({ path, value, message: `${path.join(".")}: ${message}` }))
+const refuse = (path: Path, value: unknown, message: string) => Either.left(new PlatformInputError({ path, value, message: `${path.join(".")}: ${message}` }))
 
 /** Refuses stats outside human ranges, naming the unit the caller probably used. */
-export const checkStats = (stats: Stats): Either.Either<Stats, PlatformInputError> =>
-  Either.mapLeft(checkHumanStats(stats), (p) => new PlatformInputError(p))
+export const checkStats = (stats: Stats): Either.Either<Stats, PlatformInputError> => Either.mapLeft(checkHumanStats(stats), (p) => new PlatformInputError(p))
 
 const JPEG_DATA_URL = /^data:image\/jpe?g;base64,/i
 const OTHER_DATA_URL = /^data:([^;,]*)[;,]/i
