@@ -88,8 +88,10 @@ describe("start-up", () => {
         expect(records).toHaveLength(7)
         // It did load what a migration needs: the run, the engine and the built-in adapters.
         expect(migrate.loaded).toEqual(
-          expect.arrayContaining(["packages/cli/src/commands/migrate-run.ts", "packages/migrate/src/migrate.ts", "packages/platform/src/index.ts"])
+          expect.arrayContaining(["packages/cli/src/commands/migrate-run.ts", "packages/migrate/src/migrate.ts", "packages/platform/src/adapter-entry.ts"])
         )
+        // The adapters by their ./adapter entries: reading a format loads no HTTP client.
+        expect(migrate.loaded.filter((m) => /^packages\/(platform|session|fit|estimation|http)\/src\/(client|index)\.ts$/.test(m))).toEqual([])
         expect(migrate.loaded.filter((m) => RUNS.test(m) || SIMULATOR.test(m))).toEqual(["packages/cli/src/commands/migrate-run.ts"])
         expect(migrate.loaded.filter((m) => WORKER_SIDE.test(m) || HTTP_SERVER.test(m))).toEqual([])
       } finally {
