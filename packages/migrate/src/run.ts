@@ -342,12 +342,13 @@ export const run = <SE = never, KE = never>(plan: MigrationPlan<SE, KE>): Effect
           : workersAsked === "auto"
             ? defaultWorkers(listed === undefined ? Number.POSITIVE_INFINITY : (listed.bytesTotal ?? 0))
             : workersAsked
+      // Not `plan.workerPlatform ?? (yield* nodeWorkers)`: a CommonJS build wraps the right side of
+      // `??` in an arrow function, where `yield` is no keyword.
+      const workerPlatform = workers === 0 ? undefined : plan.workerPlatform !== undefined ? plan.workerPlatform : yield* nodeWorkers
       const pool =
-        workers > 0
-          ? yield* makeMigratePool({ size: workers, adapterModules: modules, decodeOptions: decode }).pipe(
-              Effect.provide(plan.workerPlatform ?? (yield* nodeWorkers))
-            )
-          : undefined
+        workerPlatform === undefined
+          ? undefined
+          : yield* makeMigratePool({ size: workers, adapterModules: modules, decodeOptions: decode }).pipe(Effect.provide(workerPlatform))
 
       const onProgress = plan.onProgress
       const report = yield* migrate<SE | PostgresError, KE | PostgresError>({
