@@ -62,6 +62,8 @@ export const packageBuild = (entry: ReadonlyArray<string>, bins: ReadonlyArray<s
     // Entries share their modules' chunks in the CJS build too (tsup splits only ESM by default):
     // one copy of each class and of Codegen's switch, whichever entries a consumer requires.
     splitting: true,
+    // `import.meta.url` in a CommonJS build (the migration workers' own entry is found by it): tsup's shim, from the file's own path.
+    shims: true,
     // `stripInternal`: a declaration marked `/** @internal */` is left out of the .d.ts files.
     dts: { compilerOptions: { composite: false, stripInternal: true } },
     sourcemap: true,
