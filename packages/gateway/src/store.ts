@@ -57,6 +57,13 @@ export interface EstimationRecord {
 
 export interface GatewayStoreService {
   readonly createSession: (session: SessionRecord) => Effect.Effect<void, GatewayStoreError>
+  /**
+   * Stores the session unless another session, holding no scan and expiring after `openAfter`,
+   * has its customScanId; false (nothing stored) when one has. One atomic step, across instances
+   * too (two creates racing with one customScanId: at most one is stored), so that two sessions
+   * waiting at once never share a customScanId and cannot be given each other's scans.
+   */
+  readonly createSessionUnlessOpen: (session: SessionRecord, openAfter: number) => Effect.Effect<boolean, GatewayStoreError>
   readonly session: (ssid: string) => Effect.Effect<Option.Option<SessionRecord>, GatewayStoreError>
   /**
    * Records that the session's scan is `scanId`. False when another session already holds that

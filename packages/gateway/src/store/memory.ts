@@ -18,6 +18,13 @@ export const makeMemoryStore = (): GatewayStoreService => {
   }
   return {
     createSession: (s) => Effect.sync(() => void sessions.set(s.ssid, s)),
+    createSessionUnlessOpen: (s, openAfter) =>
+      Effect.sync(() => {
+        for (const other of sessions.values())
+          if (other.customScanId === s.customScanId && other.scanId === null && other.expiresAt > openAfter) return false
+        sessions.set(s.ssid, s)
+        return true
+      }),
     session: (ssid) => Effect.sync(() => Option.fromNullable(sessions.get(ssid))),
     claimScan: (ssid, scanId) =>
       Effect.sync(() => {
