@@ -20,6 +20,7 @@ import { OPENAPI_APIS, openApiDocument } from "./openapi.js"
 import type { BodyStats } from "./body.js"
 import type { Wire as FitWire } from "@scanbridge/fit"
 import { type SessionOptions, SessionState, type SubmitInput, sessionRouter } from "./session.js"
+import { scannerRouter } from "./scanner.js"
 
 export interface FaultOptions {
   /** Seed of the generator that decides which requests fail. Same seed, same faults. */
@@ -111,6 +112,7 @@ export const routerOf = (platform: PlatformState, session: SessionState, estimat
     HttpRouter.concat(sessionRouter(session)),
     HttpRouter.concat(estimationRouter(estimation)),
     HttpRouter.concat(fitRouter(fit)),
+    HttpRouter.concat(scannerRouter),
     // The APIs' OpenAPI documents (openapi.ts), one per API: /openapi/platform.json.
     HttpRouter.get(
       "/openapi/:file",

@@ -25,9 +25,9 @@ import { PlatformState } from "../src/platform.js"
 import { SessionState } from "../src/session.js"
 import { routerOf } from "../src/simulator.js"
 
-// The simulator's own routes, which no API document describes: the documents themselves, and
-// CORS preflight for every path.
-const INFRASTRUCTURE = new Set(["GET /openapi/{file}", "OPTIONS *"])
+// The simulator's own routes, which no API document describes: the documents themselves, CORS
+// preflight for every path, and the hosted scanner's page (HTML for a browser, not an API).
+const INFRASTRUCTURE = new Set(["GET /openapi/{file}", "OPTIONS *", "GET /scanner/{locale}/"])
 
 const served = (): ReadonlyArray<string> =>
   Chunk.toReadonlyArray(routerOf(new PlatformState(), new SessionState(), new EstimationState(), new FitState()).routes).map(
