@@ -19,4 +19,12 @@ export {
   type SessionClientOptions,
   type SessionClientService
 } from "./client.js"
+export {
+  SESSION_ERROR_MESSAGES,
+  SESSION_ERROR_STATUS,
+  type SessionErrorType,
+  type SessionLanguage,
+  sessionErrorMessage,
+  sessionLanguage
+} from "./messages.js"
 export { SessionWidgetError, type WidgetOptions, type WidgetSettings, checkWidgetOptions, widgetOptions } from "./widget.js"

@@ -14,7 +14,9 @@
  *
  * Choices where spec 02 says "not shown", each tested: sessions live one hour; results that
  * were ready before the expiry stay readable after it; errors carry an HTTP status that suits
- * them (or 200 with `errorStatus: "ok"`), and the client must not depend on either.
+ * them (or 200 with `errorStatus: "ok"`), and the client must not depend on either. Messages
+ * and statuses are @scanbridge/session's SESSION_ERROR_MESSAGES and SESSION_ERROR_STATUS, which
+ * the gateway answers with too.
  *
  * Strict, as a protobuf-JSON parser is by default: a create-session body with a field the
  * message does not have is MALFORMED_REQUEST_BODY naming it; a query parameter (spec 02: "the
@@ -26,7 +28,16 @@ import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import { Clock, Effect, Either, Schema } from "effect"
 import { GENDER_CODES, HUMAN_RANGES, Proto3, convertAngle } from "@scanbridge/model"
-import { SESSION_POSTURE, Wire, sessionDialect } from "@scanbridge/session"
+import {
+  SESSION_ERROR_STATUS,
+  SESSION_POSTURE,
+  type SessionErrorType,
+  type SessionLanguage,
+  Wire,
+  sessionDialect,
+  sessionErrorMessage,
+  sessionLanguage
+} from "@scanbridge/session"
 import { type BodyStats, ALL, avatarVertices, compositionFor, measurementsFor, postureFor, statsFor } from "./body.js"
 import { unknownFields, unknownParams } from "./limits.js"
 
@@ -71,45 +82,10 @@ type Outcome = NonNullable<SubmitInput["outcome"]>
 interface Session {
   readonly ssid: string
   readonly clientScanningId: string
-  readonly language: Language
+  readonly language: SessionLanguage
   readonly avatar: boolean
   readonly expiresAt: number
   submitted: { readonly stats: BodyStats; readonly outcome: Outcome; readonly readyAt: number } | null
-}
-
-// --- Messages, in the session's language -----------------------------------------------------
-
-type Language = "en" | "ja"
-type MessageKey = Wire.CreateErrorType | Wire.ResultsErrorType
-
-const MESSAGES: Record<Language, Partial<Record<MessageKey, string>>> = {
-  en: {
-    INVALID_CLIENT_ID: "The client id is missing or not valid.",
-    MALFORMED_REQUEST_BODY: "The request body is malformed.",
-    INVALID_USER_INPUT: "The submitted photos or measurements could not be used.",
-    SESSION_EXPIRED: "The scanning session has expired.",
-    USER_INPUT_NOT_SUBMITTED: "The user has not submitted measurement data and photos yet.",
-    ABORTED: "The scan was aborted.",
-    INTERNAL_ERROR: "An internal error occurred.",
-    INVALID_SESSION_ID: "The scanning session id is not valid."
-  },
-  ja: {
-    INVALID_CLIENT_ID: "クライアントIDが指定されていないか、無効です。",
-    MALFORMED_REQUEST_BODY: "リクエストの形式が正しくありません。",
-    INVALID_USER_INPUT: "送信された写真または測定データを使用できませんでした。",
-    SESSION_EXPIRED: "スキャンセッションの有効期限が切れました。",
-    USER_INPUT_NOT_SUBMITTED: "ユーザーはまだ測定データと写真を送信していません。",
-    ABORTED: "スキャンは中止されました。",
-    INTERNAL_ERROR: "内部エラーが発生しました。",
-    INVALID_SESSION_ID: "スキャンセッションIDが無効です。"
-  }
-}
-
-const languageOf = (code: string | undefined): Language => (code === "ja" ? "ja" : "en")
-
-const messageFor = (language: Language, key: MessageKey, detail?: string): string => {
-  const text = MESSAGES[language][key] ?? MESSAGES.en[key] ?? key
-  return detail === undefined ? text : `${text} (${detail})`
 }
 
 // --- State --------------------------------------------------------------------------------
@@ -122,7 +98,7 @@ export class SessionState {
     this.clientIds = new Set(options.clientIds ?? [DEMO_SESSION_CLIENT_ID])
   }
 
-  create(now: number, clientScanningId: string, language: Language, avatar: boolean): Session {
+  create(now: number, clientScanningId: string, language: SessionLanguage, avatar: boolean): Session {
     const ssid = `ss_${(this.nextSeq++).toString(36).padStart(8, "0")}`
     const session: Session = {
       ssid,
@@ -162,19 +138,16 @@ export class SessionState {
 const printCreate = Proto3.printer(Wire.CreateScanningSessionResponse)
 const printResults = Proto3.printer(Wire.ScanningResults)
 
-const STATUS: Partial<Record<MessageKey, number>> = {
-  INVALID_CLIENT_ID: 401,
-  MALFORMED_REQUEST_BODY: 400,
-  INVALID_SESSION_ID: 404,
-  INTERNAL_ERROR: 500
-}
+const respond = (state: SessionState, body: unknown, key?: SessionErrorType, status?: number) =>
+  HttpServerResponse.unsafeJson(body, { status: key === undefined || state.options.errorStatus === "ok" ? 200 : (status ?? SESSION_ERROR_STATUS[key] ?? 200) })
 
-const respond = (state: SessionState, body: unknown, key?: MessageKey, status?: number) =>
-  HttpServerResponse.unsafeJson(body, { status: key === undefined || state.options.errorStatus === "ok" ? 200 : (status ?? STATUS[key] ?? 200) })
-
-const createError = (state: SessionState, language: Language, type: Wire.CreateErrorType, detail?: string) => {
+const createError = (state: SessionState, language: SessionLanguage, type: Wire.CreateErrorType, detail?: string) => {
   const alias = type === "MALFORMED_REQUEST_BODY" && state.options.malformedAlias === true
-  return respond(state, printCreate({ error: { errorType: alias ? Wire.MALFORMED_REQUEST_ALIAS : type, message: messageFor(language, type, detail) } }), type)
+  return respond(
+    state,
+    printCreate({ error: { errorType: alias ? Wire.MALFORMED_REQUEST_ALIAS : type, message: sessionErrorMessage(language, type, detail) } }),
+    type
+  )
 }
 
 const iso = (ms: number) => new Date(ms).toISOString()
@@ -193,9 +166,9 @@ const createSession = (state: SessionState) =>
     const rawCode = raw?.scanningConfig?.languageCode ?? raw?.scanning_config?.language_code
     const read = readRequest(json.right)
     if (Either.isLeft(read))
-      return createError(state, languageOf(typeof rawCode === "string" ? rawCode : undefined), "MALFORMED_REQUEST_BODY", read.left.message)
+      return createError(state, sessionLanguage(typeof rawCode === "string" ? rawCode : undefined), "MALFORMED_REQUEST_BODY", read.left.message)
     const body = read.right.value
-    const language = languageOf(body.scanningConfig?.languageCode)
+    const language = sessionLanguage(body.scanningConfig?.languageCode)
     const unknown = unknownFields("create-session request", read.right.ignored)
     if (unknown !== undefined) return createError(state, language, "MALFORMED_REQUEST_BODY", unknown)
     if (body.clientId === undefined || !state.clientIds.has(body.clientId)) return createError(state, language, "INVALID_CLIENT_ID")
@@ -266,7 +239,10 @@ const getResults = (state: SessionState) =>
     const error = (s: Session | undefined, type: Wire.ResultsErrorType, detail?: string, status?: number) =>
       respond(
         state,
-        printResults({ ...(s ? head(s) : { scanningSessionId: ssid }), error: { errorType: type, message: detail ?? messageFor(s?.language ?? "en", type) } }),
+        printResults({
+          ...(s ? head(s) : { scanningSessionId: ssid }),
+          error: { errorType: type, message: detail ?? sessionErrorMessage(s?.language ?? "en", type) }
+        }),
         type,
         status
       )
