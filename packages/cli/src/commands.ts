@@ -1,5 +1,5 @@
 /**
- * The `scanbridge` command: migrate, inspect, diff, simulate. Results go to stdout (so a shell
+ * The `scanbridge` command: migrate, inspect, diff, simulate, gateway. Results go to stdout (so a shell
  * pipe composes), progress and summaries to stderr; a failure is one line on stderr and an exit
  * code from exit.ts. `runCli` runs a command line to its exit code over the Stdio service, so the
  * tests run it in-process exactly as the executable does.
@@ -13,6 +13,7 @@ import { inspectCommand } from "./commands/inspect.js"
 import { type HelpEpilogue, helpText, renderEpilogue } from "./commands/help.js"
 import { STDIN_ARGUMENT, migrateCommand, migrateHelp } from "./commands/migrate.js"
 import { simulateCommand } from "./commands/simulate.js"
+import { gatewayCommand, gatewayHelp } from "./commands/gateway.js"
 import { ExitCode, ExitStatus } from "./exit.js"
 import { Stdio, withStdioConsole } from "./stdio.js"
 import { VERSION, asksForVersion } from "./version.js"
@@ -21,7 +22,7 @@ import { UsageError } from "./commands/errors.js"
 
 export { CliError } from "./commands/errors.js"
 
-const commands = [migrateCommand, inspectCommand, diffCommand, simulateCommand] as const
+const commands = [migrateCommand, inspectCommand, diffCommand, simulateCommand, gatewayCommand] as const
 
 export const scanbridge = Command.make("scanbridge").pipe(
   Command.withDescription("Read every generation of the vendor's scanning APIs as one canonical model"),
@@ -152,7 +153,7 @@ export const readCommandLine = (given: ReadonlyArray<string>): CommandLine => {
 }
 
 /** The part of each command's help that @effect/cli has no place for. */
-const epilogues: Readonly<Record<string, HelpEpilogue>> = { migrate: migrateHelp }
+const epilogues: Readonly<Record<string, HelpEpilogue>> = { migrate: migrateHelp, gateway: gatewayHelp }
 
 /** `scanbridge --help`, or a command's. */
 const helpOf = (command: string | undefined): string => {

@@ -25,8 +25,16 @@ type Signal = keyof typeof SIGNALS
  */
 const STOPPED: Readonly<Record<string, string>> = {
   migrate: "no file was left half-written: every output is as it was before the run",
-  simulate: "the simulator no longer listens, and what it held (scans, sessions, jobs) is gone with it"
+  simulate: "the simulator no longer listens, and what it held (scans, sessions, jobs) is gone with it",
+  gateway: "it no longer listens; what it held (sessions, tokens, estimations, photos awaiting their pair) is in its store, for the next gateway on that store"
 }
+
+/**
+ * Commands that serve until they are stopped: a signal is how they end, as a service manager
+ * stops them, so one that has closed what it holds in time exits 0. They get longer to close,
+ * for the requests in flight.
+ */
+const SERVES: ReadonlyMap<string, number> = new Map([["gateway", 10_000]])
 
 /** The line a stop by `signal` prints for `command`. */
 export const stoppedMessage = (command: string | undefined, signal: Signal): string => {
@@ -45,17 +53,19 @@ export const run = (entry: URL): void => {
   const fiber = Effect.runFork(runCli(process.argv).pipe(Effect.provide(Layer.mergeAll(node, workerPlatform(entry), processStdio))))
   let received: Signal | undefined
   const command = readCommandLine(process.argv.slice(2)).command
-  const stop = (signal: Signal) => {
+  const serves = command === undefined ? undefined : SERVES.get(command)
+  // `closed`: the command has finished cleaning up, rather than run out of time or been signalled twice.
+  const stop = (signal: Signal, closed = false) => {
     removeTemporaries()
     // A progress line may stand on the terminal: the message takes its place.
     process.stderr.write(`${process.stderr.isTTY === true ? "\r\u001b[K" : ""}${stoppedMessage(command, signal)}`)
-    process.exit(SIGNALS[signal])
+    process.exit(closed && serves !== undefined ? ExitCode.ok : SIGNALS[signal])
   }
   const onSignal = (signal: Signal) => () => {
     if (received !== undefined) return stop(received)
     received = signal
     Effect.runFork(Fiber.interrupt(fiber))
-    setTimeout(() => stop(signal), GRACE_MS).unref()
+    setTimeout(() => stop(signal), serves ?? GRACE_MS).unref()
   }
   const listeners = { SIGINT: onSignal("SIGINT"), SIGTERM: onSignal("SIGTERM") }
   process.on("SIGINT", listeners.SIGINT)
@@ -73,7 +83,7 @@ export const run = (entry: URL): void => {
   process.once("beforeExit", stalled)
   fiber.addObserver((exit) => {
     process.off("beforeExit", stalled)
-    if (received !== undefined) return stop(received)
+    if (received !== undefined) return stop(received, true)
     process.off("SIGINT", listeners.SIGINT)
     process.off("SIGTERM", listeners.SIGTERM)
     process.exitCode = Exit.isSuccess(exit) ? exit.value : ExitCode.failure

@@ -73,6 +73,7 @@ describe("a mistyped command", () => {
         ["inpsect", "inspect"],
         ["dif", "diff"],
         ["simualte", "simulate"],
+        ["gatway", "gateway"],
         ["sync", undefined],
         ["export", undefined]
       ] as const) {
@@ -80,7 +81,7 @@ describe("a mistyped command", () => {
         expect(r.code, typed).toBe(2)
         expect(r.stdout).toBe("")
         expect(r.stderr).toBe(
-          `scanbridge: unknown command ${typed}${near === undefined ? "" : ` (did you mean ${near}?)`}; the commands: migrate, inspect, diff, simulate; see scanbridge --help\n`
+          `scanbridge: unknown command ${typed}${near === undefined ? "" : ` (did you mean ${near}?)`}; the commands: migrate, inspect, diff, simulate, gateway; see scanbridge --help\n`
         )
         expect(r.stderr).not.toContain("Invalid subcommand")
       }
@@ -95,7 +96,7 @@ describe("--help", () => {
   it(
     "of scanbridge and of every command shows Scanbridge's flags only, each with its description, without @effect/cli's boilerplate",
     async () => {
-      expect(COMMANDS).toEqual(["migrate", "inspect", "diff", "simulate"])
+      expect(COMMANDS).toEqual(["migrate", "inspect", "diff", "simulate", "gateway"])
       for (const args of [["--help"], ["-h"], [], ...COMMANDS.map((c) => [c, "--help"])]) {
         const r = await run(...args)
         const what = `scanbridge ${args.join(" ")}`

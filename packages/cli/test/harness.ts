@@ -35,6 +35,8 @@ export interface RunOptions {
   readonly printed?: Printed
   /** What writing to stdout does instead of collecting (a closed pipe, say), given the text as a string. */
   readonly out?: (text: string) => ReturnType<StdioShape["out"]>
+  /** What writing to stderr does besides collecting it (a server's line, waited for). */
+  readonly err?: (text: string) => Effect.Effect<void>
   /** Adapters given to runCli as values (RunCliOptions). */
   readonly adapters?: ReadonlyArray<Adapter>
 }
@@ -49,7 +51,11 @@ export interface Result {
 export const stdioLayer = (options: RunOptions, printed: Printed) =>
   Layer.succeed(Stdio, {
     out: (text) => (options.out === undefined ? Effect.sync(() => void (printed.out += textOf(text))) : options.out(textOf(text))),
-    err: (text) => Effect.sync(() => void (printed.err += text)),
+    err: (text) =>
+      Effect.zipRight(
+        Effect.sync(() => void (printed.err += text)),
+        options.err?.(text) ?? Effect.void
+      ),
     stdin: options.stdin ?? Stream.fail(new Error("no standard input in this test")),
     outIsTerminal: options.terminal ?? false,
     errIsTerminal: options.terminal ?? false,
