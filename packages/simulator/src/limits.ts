@@ -11,8 +11,8 @@ import * as Multipart from "@effect/platform/Multipart"
 import * as NodeHttpServerRequest from "@effect/platform-node/NodeHttpServerRequest"
 import * as NodeStream from "@effect/platform-node/NodeStream"
 import { Chunk, Effect, Either, Option, Schema, Stream } from "effect"
-import { DecodeError, type Path, formatPath } from "@scanbridge/model"
-import { collectIssues, previewValue } from "@scanbridge/model/internal"
+import { DecodeError, formatPath } from "@scanbridge/model"
+import { collectIssues, unknownFields, unknownNames } from "@scanbridge/model/internal"
 import { type Readable, type Writable, finished } from "node:stream"
 import { collectBytes } from "./internal/bytes.js"
 import { partsOf } from "./multipart.js"
@@ -141,20 +141,8 @@ export const limitedRequest = (request: HttpServerRequest.HttpServerRequest, max
 
 // --- Unknown keys and query parameters ------------------------------------------------------
 
-/** How many unknown names a refusal lists; the rest are counted. */
-const NAMES_SHOWN = 10
-
-/**
- * The refusal of names an endpoint does not know, or undefined when there are none: each
- * name once, quoted (a key may hold anything), the first NAMES_SHOWN of them.
- */
-export const unknownNames = (what: string, noun: string, names: ReadonlyArray<string>): string | undefined => {
-  const distinct = [...new Set(names)]
-  if (distinct.length === 0) return undefined
-  const shown = distinct.slice(0, NAMES_SHOWN).map((n) => previewValue(n, 60))
-  const more = distinct.length > NAMES_SHOWN ? ` and ${distinct.length - NAMES_SHOWN} more` : ""
-  return `${what}: unknown ${noun}${distinct.length === 1 ? "" : "s"} ${shown.join(", ")}${more}`
-}
+// Shared with the gateway (model's internal entry), so that both refuse in one wording.
+export { unknownFields, unknownNames }
 
 /** The leaf message effect's Schema gives a key its struct does not declare. */
 const isUnexpected = (issue: { readonly message: string }) => issue.message.startsWith("is unexpected")
@@ -197,12 +185,4 @@ export const unknownParams = (request: HttpServerRequest.HttpServerRequest, what
     what,
     "query parameter",
     Object.keys(queryOf(request)).filter((k) => !allowed.includes(k))
-  )
-
-/** The refusal of keys a protobuf-JSON reader skipped (a strict parser's default), or undefined. */
-export const unknownFields = (what: string, ignored: ReadonlyArray<{ readonly path: Path }>): string | undefined =>
-  unknownNames(
-    what,
-    "field",
-    ignored.map((i) => formatPath(i.path))
   )
