@@ -23,6 +23,11 @@
  *   container id no element has (nothing is inserted then); INTERNAL_ERROR when the gateway cannot
  *   be reached or answers something else. Reading stops at the first error; `remove()` and
  *   `insert()` start again. Without `onError`, the error goes to the console.
+ * - A session the gateway does not know, or whose scan is in, or which expired (the scanner
+ *   endpoint's 404 and 410): no frame; the widget reads the results at once, which answer
+ *   INVALID_SESSION_ID, the results (`onResult`, as for a page reloaded after the scan) or
+ *   SESSION_EXPIRED, in the session API's forms and language. Parameters the scanner endpoint
+ *   refuses (400) are INVALID_USER_INPUT.
  * - USER_INPUT_NOT_SUBMITTED is read as pending: the user is still in the scanner.
  * - How often results are read: every 2 s (document 2's "a couple of seconds"), and at once when
  *   the scanner posts `{type: "scanbridge:scanner", status: "done"}` from the frame (the

@@ -291,10 +291,17 @@ export const widgetScript = (): string => `/* BodygramScanningWidget, served by 
     getJson(base + "/gateway/v0/sessions/" + encodeURIComponent(state.options.ssid) + "/scanner" + scannerQuery(state.options)).then(
       function (reply) {
         if (state.run !== run) return;
+        // An unknown session, or one whose scan is in or which expired: the results say which, in the session API's words.
+        if (reply.status === 404 || reply.status === 410) {
+          poll(state, run);
+          return;
+        }
         var url = isObject(reply.body) ? reply.body.url : undefined;
         // Only a web address goes into the frame.
         if (!reply.ok || typeof url !== "string" || !/^https?:[/][/]/i.test(url)) {
-          fail(state, errorOf(reply, "the gateway gave no scanner address"));
+          var error = errorOf(reply, "the gateway gave no scanner address");
+          if (reply.status === 400) error.errorType = "INVALID_USER_INPUT";
+          fail(state, error);
           return;
         }
         openScanner(state, run, url);
