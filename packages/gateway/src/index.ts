@@ -15,3 +15,5 @@ export {
   type TokenRecord
 } from "./store.js"
 export { memoryStoreLayer } from "./store/memory.js"
+export { embeddedStoreLayer } from "./store/embedded.js"
+export { DEFAULT_POSTGRES_TIMEOUT, type PostgresStoreOptions, postgresStoreLayer } from "./store/postgres.js"

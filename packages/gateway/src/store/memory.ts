@@ -4,7 +4,19 @@
  * or the PostgreSQL store.
  */
 import { Effect, Layer, Option } from "effect"
-import { type EstimationRecord, GatewayStore, type GatewayStoreService, type Pattern, type SessionRecord, type TokenRecord } from "../store.js"
+import {
+  type EstimationRecord,
+  GatewayStore,
+  GatewayStoreError,
+  type GatewayStoreService,
+  type Pattern,
+  type SessionRecord,
+  type TokenRecord
+} from "../store.js"
+
+// As the SQL store refuses a second record with one id (its primary key): ids are random, and
+// overwriting would hand one client's record to another.
+const exists = (method: string) => new GatewayStoreError({ message: `GatewayStore.${method}: a record with this id exists already (23505)` })
 
 export const makeMemoryStore = (): GatewayStoreService => {
   const sessions = new Map<string, SessionRecord>()
@@ -17,13 +29,14 @@ export const makeMemoryStore = (): GatewayStoreService => {
     if (e !== undefined) estimations.set(id, f(e))
   }
   return {
-    createSession: (s) => Effect.sync(() => void sessions.set(s.ssid, s)),
+    createSession: (s) => Effect.suspend(() => (sessions.has(s.ssid) ? Effect.fail(exists("createSession")) : Effect.sync(() => void sessions.set(s.ssid, s)))),
     createSessionUnlessOpen: (s, openAfter) =>
-      Effect.sync(() => {
+      Effect.suspend(() => {
+        if (sessions.has(s.ssid)) return Effect.fail(exists("createSessionUnlessOpen"))
         for (const other of sessions.values())
-          if (other.customScanId === s.customScanId && other.scanId === null && other.expiresAt > openAfter) return false
+          if (other.customScanId === s.customScanId && other.scanId === null && other.expiresAt > openAfter) return Effect.succeed(false)
         sessions.set(s.ssid, s)
-        return true
+        return Effect.succeed(true)
       }),
     session: (ssid) => Effect.sync(() => Option.fromNullable(sessions.get(ssid))),
     claimScan: (ssid, scanId) =>
@@ -38,15 +51,24 @@ export const makeMemoryStore = (): GatewayStoreService => {
       }),
     openSessionWith: (customScanId, now) =>
       Effect.sync(() => [...sessions.values()].some((s) => s.customScanId === customScanId && s.scanId === null && s.expiresAt > now)),
-    issueToken: (t) => Effect.sync(() => void tokens.set(t.tokenHash, t)),
+    issueToken: (t) => Effect.suspend(() => (tokens.has(t.tokenHash) ? Effect.fail(exists("issueToken")) : Effect.sync(() => void tokens.set(t.tokenHash, t)))),
     token: (hash) => Effect.sync(() => Option.fromNullable(tokens.get(hash))),
-    createEstimation: (e) => Effect.sync(() => void estimations.set(e.id, { ...e, received: [], scanId: null, creatingUntil: null })),
+    createEstimation: (e) =>
+      Effect.suspend(() =>
+        estimations.has(e.id)
+          ? Effect.fail(exists("createEstimation"))
+          : Effect.sync(() => void estimations.set(e.id, { ...e, received: [], scanId: null, creatingUntil: null }))
+      ),
     estimation: (id) => Effect.sync(() => Option.fromNullable(estimations.get(id))),
     putPhoto: (id, pattern, jpeg) =>
-      Effect.sync(() => {
-        photos.set(id, { ...photos.get(id), [pattern]: jpeg })
-        update(id, (e) => (e.received.includes(pattern) ? e : { ...e, received: [...e.received, pattern] }))
-        return estimations.get(id)!
+      Effect.suspend(() => {
+        const e = estimations.get(id)
+        if (e === undefined) return Effect.fail(new GatewayStoreError({ message: "GatewayStore.putPhoto: no such estimation" }))
+        // Once the platform has the scan, a photo is not kept: nothing would ever delete it.
+        if (e.scanId === null) photos.set(id, { ...photos.get(id), [pattern]: jpeg })
+        const updated = e.received.includes(pattern) ? e : { ...e, received: [...e.received, pattern] }
+        estimations.set(id, updated)
+        return Effect.succeed(updated)
       }),
     photos: (id) =>
       Effect.sync(() => {
