@@ -40,10 +40,12 @@
  *   would draw a wrong body, which is worse than none.
  * - HTTP statuses (spec 02: "not shown"): those of @scanbridge/session's SESSION_ERROR_STATUS,
  *   which the legacy simulator answers too (INVALID_CLIENT_ID 401, MALFORMED_REQUEST_BODY 400,
- *   INVALID_SESSION_ID 404, the rest 200), except INTERNAL_ERROR: 503, since here it always
- *   means the platform (5xx, 429, a timeout, an answer it could not read) or the store failed,
- *   and the same request may succeed later; the platform's Retry-After is passed on. Nothing
- *   is lost: the next read finds the scan again.
+ *   INVALID_SESSION_ID 404, INTERNAL_ERROR 500, the rest 200), and for an INTERNAL_ERROR the
+ *   status the estimation API gives the same failure: the platform unavailable (5xx, 429, a
+ *   timeout, no connection) 503 with the platform's Retry-After passed on, so that the same
+ *   request is tried again later; the platform refusing the gateway's own request (its key,
+ *   say) or answering what the gateway cannot use 502; the store failing 500. Nothing is lost:
+ *   the next read finds the scan again.
  * - The hosted scanner's address (document 1: "not shown"): the gateway's scannerAddress, with
  *   `{LOCALE}` the session's languageCode where the scanner has it (else `en`) or the `locale`
  *   parameter, the form's parameters when the stats are given (under the widget's `userStats`
@@ -64,7 +66,7 @@ import * as HttpRouter from "@effect/platform/HttpRouter"
 import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import { Clock, Effect, Either, Option, Redacted, Schema } from "effect"
-import { Proto3, isLocale } from "@scanbridge/model"
+import { type EncodeError, Proto3, isLocale } from "@scanbridge/model"
 import { unknownFields, unknownNames } from "@scanbridge/model/internal"
 import { PlatformClient, Wire as PlatformWire, hostedScannerUrl } from "@scanbridge/platform"
 import {
@@ -76,14 +78,12 @@ import {
   sessionErrorMessage,
   sessionLanguage
 } from "@scanbridge/session"
+import { type PlatformFailure, failureKind, platformRefusal } from "./internal/platform-failure.js"
 import { readScannerQuery } from "./internal/scanner-query.js"
 import { customScanIdOf, gatewayScanId, newSsid } from "./internal/session-ids.js"
 import { CLOCK_SKEW_MS, asSessionScan, sessionScan } from "./internal/session-scan.js"
 import { GatewayConfig, digest } from "./options.js"
-import { GatewayStore, type SessionRecord } from "./store.js"
-
-/** The status of the gateway's INTERNAL_ERROR: the platform or the store did not answer (see above). */
-export const INTERNAL_ERROR_STATUS = 503
+import { GatewayStore, type GatewayStoreError, type SessionRecord } from "./store.js"
 
 /** The largest create-session body read: a clientScanningId and two settings fit many times over. */
 export const MAX_CREATE_BODY_BYTES = 64 * 1024
@@ -97,19 +97,28 @@ const readCreate = Proto3.reader(Wire.CreateScanningSessionRequest, "create-sess
 
 const iso = (ms: number) => new Date(ms).toISOString()
 
-const statusOf = (type: SessionErrorType): number => (type === "INTERNAL_ERROR" ? INTERNAL_ERROR_STATUS : (SESSION_ERROR_STATUS[type] ?? 200))
+const statusOf = (type: SessionErrorType): number => SESSION_ERROR_STATUS[type] ?? 200
 
-/** The Retry-After a failure's response carried, as the header's seconds. */
-const retryAfterOf = (failure: unknown): Record<string, string> => {
-  const ms = typeof failure === "object" && failure !== null && "retryAfterMs" in failure ? failure.retryAfterMs : undefined
-  return typeof ms === "number" ? { "retry-after": String(Math.ceil(ms / 1000)) } : {}
+/** What can stop a session endpoint that is no fault of the request. */
+type Failure = PlatformFailure | GatewayStoreError | EncodeError
+
+/**
+ * An INTERNAL_ERROR's status and headers, as the estimation API answers the same failure
+ * (internal/platform-failure.ts): the platform unavailable 503 with its Retry-After, the platform
+ * refusing the gateway's own request or answering what it cannot use 502, the store 500.
+ */
+const internalError = (failure: Failure): { readonly status: number; readonly headers: Record<string, string> } => {
+  if (failure._tag === "GatewayStoreError") return { status: 500, headers: {} }
+  if (failure._tag === "EncodeError") return { status: 502, headers: {} }
+  const { status, retryAfter } = platformRefusal(failure)
+  return { status, headers: retryAfter === undefined ? {} : { "retry-after": String(retryAfter) } }
 }
 
-/** A failure of the platform or the store, logged by its kind alone: its message may hold a customScanId. */
-const logFailure = (call: string, failure: { readonly _tag: string }) => {
-  const status = "status" in failure && typeof failure.status === "number" ? ` ${failure.status}` : ""
-  return Effect.logWarning(`${call}: answered INTERNAL_ERROR, the platform or the store failed (${failure._tag}${status})`)
-}
+/** A failure logged by its kind alone: its message may hold a customScanId, which may be a user id. */
+const logFailure = (call: string, failure: Failure) =>
+  Effect.logWarning(
+    `${call}: answered INTERNAL_ERROR (${failure._tag === "GatewayStoreError" || failure._tag === "EncodeError" ? failure._tag : failureKind(failure)})`
+  )
 
 const queryNames = (request: HttpServerRequest.HttpServerRequest) => [...new URL(request.url, "http://gateway.invalid").searchParams.keys()]
 
@@ -118,11 +127,8 @@ const messageLanguage = (session: SessionRecord | undefined): SessionLanguage =>
 
 // --- create-session -----------------------------------------------------------------------
 
-const createError = (language: SessionLanguage, type: Wire.CreateErrorType, detail?: string, headers: Record<string, string> = {}) =>
-  HttpServerResponse.unsafeJson(printCreate({ error: { errorType: type, message: sessionErrorMessage(language, type, detail) } }), {
-    status: statusOf(type),
-    headers
-  })
+const createError = (language: SessionLanguage, type: Wire.CreateErrorType, detail?: string, answer = { status: statusOf(type), headers: {} }) =>
+  HttpServerResponse.unsafeJson(printCreate({ error: { errorType: type, message: sessionErrorMessage(language, type, detail) } }), answer)
 
 /**
  * The session's language as stored: its languageCode where the hosted scanner speaks it (the
@@ -198,7 +204,7 @@ const createSession = Effect.gen(function* () {
         })
       )
     ),
-    Effect.catchAll((failure) => Effect.as(logFailure("create-session", failure), createError(language, "INTERNAL_ERROR", undefined, retryAfterOf(failure))))
+    Effect.catchAll((failure) => Effect.as(logFailure("create-session", failure), createError(language, "INTERNAL_ERROR", undefined, internalError(failure))))
   )
 }).pipe(Effect.withSpan("Gateway.createSession"))
 
@@ -218,8 +224,10 @@ const getResults = Effect.gen(function* () {
     HttpServerResponse.unsafeJson(printResults({ ...head, ...body }), { status, headers })
   const error = (type: Wire.ResultsErrorType, detail?: string, status = statusOf(type), headers: Record<string, string> = {}) =>
     answer({ error: { errorType: type, message: detail ?? sessionErrorMessage(language, type) } }, status, headers)
-  const failed = (failure: { readonly _tag: string }) =>
-    Effect.as(logFailure("results", failure), error("INTERNAL_ERROR", undefined, undefined, retryAfterOf(failure)))
+  const failed = (failure: Failure) => {
+    const { status, headers } = internalError(failure)
+    return Effect.as(logFailure("results", failure), error("INTERNAL_ERROR", undefined, status, headers))
+  }
 
   // The results request has no malformed type: as the legacy simulator, ERROR_TYPE_UNSPECIFIED, 400.
   const query = unknownNames("results request", "query parameter", queryNames(request))
@@ -250,8 +258,7 @@ const scannerAddress = Effect.gen(function* () {
   const query = readScannerQuery(yield* HttpServerRequest.HttpServerRequest)
   if (Either.isLeft(query)) return message(400, query.left)
   const found = yield* Effect.either((yield* GatewayStore).session(ssid))
-  if (Either.isLeft(found))
-    return yield* Effect.as(logFailure("scanner", found.left), message(INTERNAL_ERROR_STATUS, "the gateway's store did not answer; try again"))
+  if (Either.isLeft(found)) return yield* Effect.as(logFailure("scanner", found.left), message(500, "internal error: the gateway's store failed"))
   if (Option.isNone(found.right)) return message(404, "no such scanning session")
   const session = found.right.value
   if (session.scanId !== null) return message(410, "this scanning session has its scan already")

@@ -11,7 +11,7 @@ import { describe, expect, it } from "@effect/vitest"
 import { Clock, Effect, Fiber, Layer, Option, TestClock } from "effect"
 import { Wire as PlatformWire } from "@scanbridge/platform"
 import { TEST_EPOCH_MS } from "@scanbridge/simulator"
-import { GatewayStore } from "../src/index.js"
+import { GatewayStore, GatewayStoreError } from "../src/index.js"
 import { makeMemoryStore } from "../src/store/memory.js"
 import { GatewayHarness, HARNESS_API_KEY, HARNESS_CLIENT_ID, HARNESS_ORG, type HarnessOptions, harnessLayer, photo, scanAsUser } from "./support/harness.js"
 
@@ -336,6 +336,11 @@ describe("the platform failing", () => {
         expect(failed.headers.get("retry-after")).toBeNull()
         expect(failed.json.error.errorType).toBe("INTERNAL_ERROR")
         expect(failed.text).not.toContain(HARNESS_API_KEY)
+        // The platform refusing the gateway's own request (its API key, say): 502, no retry asked for.
+        yield* simulator.injectFaults([401])
+        const refused = yield* create()
+        expect(refused.status).toBe(502)
+        expect(refused.json.error.errorType).toBe("INTERNAL_ERROR")
         const ok = yield* create()
         expect(ok.status, ok.text).toBe(200)
       }),
@@ -417,6 +422,30 @@ describe("the platform failing", () => {
       options
     )
   })
+})
+
+describe("the store failing", () => {
+  it.effect("answers INTERNAL_ERROR, 500, on every endpoint, saying nothing of what the store said", () =>
+    run(
+      Effect.gen(function* () {
+        const created = yield* create({ clientId: HARNESS_CLIENT_ID, scanningConfig: { languageCode: "ja" } })
+        expect(created.status).toBe(500)
+        expect(created.json).toEqual({ error: { errorType: "INTERNAL_ERROR", message: "内部エラーが発生しました。" } })
+        const read = yield* results("ss_any")
+        expect(read.status).toBe(500)
+        expect(read.json).toEqual({ scanningSessionId: "ss_any", error: { errorType: "INTERNAL_ERROR", message: "An internal error occurred." } })
+        const address = yield* scanner("ss_any")
+        expect(address.status).toBe(500)
+        for (const answer of [created, read, address]) expect(answer.text).not.toContain("disk full")
+      }),
+      {
+        store: Layer.sync(GatewayStore, () => {
+          const down = Effect.fail(new GatewayStoreError({ message: "disk full at order-1" }))
+          return { ...makeMemoryStore(), session: () => down, createSession: () => down, openSessionWith: () => down }
+        })
+      }
+    )
+  )
 })
 
 describe("the scanner endpoint", () => {
