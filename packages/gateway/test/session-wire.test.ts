@@ -8,7 +8,7 @@
  */
 import * as HttpClient from "@effect/platform/HttpClient"
 import { describe, expect, it } from "@effect/vitest"
-import { Clock, Effect, Fiber, Layer, Option, TestClock } from "effect"
+import { Clock, Effect, Fiber, Layer, Option, TestClock, Tracer } from "effect"
 import { Wire as PlatformWire } from "@scanbridge/platform"
 import { TEST_EPOCH_MS } from "@scanbridge/simulator"
 import { GatewayStore, GatewayStoreError } from "../src/index.js"
@@ -446,6 +446,37 @@ describe("the store failing", () => {
       }
     )
   )
+})
+
+describe("what the gateway records", () => {
+  it.effect("puts the clientScanningId, which may be a user id, in no span", () => {
+    const spans: Array<Tracer.Span> = []
+    return Effect.gen(function* () {
+      const native = yield* Effect.tracer
+      const recording = Tracer.make({
+        span: (...args) => {
+          const span = native.span(...args)
+          spans.push(span)
+          return span
+        },
+        context: native.context
+      })
+      yield* run(
+        Effect.gen(function* () {
+          const ssid = yield* createdSsid({ clientId: HARNESS_CLIENT_ID, clientScanningId: "user-4711@example.com" })
+          expect((yield* results(ssid)).json.pending).toBeDefined()
+          yield* scanAsUser(ssid, USER)
+          expect((yield* results(ssid)).json.results).toBeDefined()
+          expect((yield* results(ssid)).json.results).toBeDefined()
+        })
+      ).pipe(Effect.withTracer(recording))
+      const names = spans.map((s) => s.name)
+      expect(names).toContain("Gateway.sessionResults")
+      expect(names).toContain("PlatformClient.getScan")
+      const recorded = JSON.stringify(spans.map((s) => [s.name, [...s.attributes]]))
+      expect(recorded).not.toContain("user-4711")
+    })
+  })
 })
 
 describe("the scanner endpoint", () => {

@@ -32,7 +32,10 @@ export const sessionScan = (session: SessionRecord) =>
     // clientScanningId an integrator reuses every day is not read back to its first day.
     const inWindow = yield* platform.listAllScans({ customScanId: session.customScanId }).pipe(
       Stream.takeWhile((s) => s.createdAt === null || Date.parse(s.createdAt) >= since),
-      Stream.runCollect
+      Stream.runCollect,
+      // The list's URL carries the customScanId, which is the integrator's clientScanningId and
+      // may be a user id: its spans (url.full, url.query) are not recorded.
+      Effect.withTracerEnabled(false)
     )
     for (const candidate of Chunk.reverse(inWindow)) {
       const id = candidate.source.id
