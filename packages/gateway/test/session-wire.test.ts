@@ -25,9 +25,10 @@ const LEGACY = { session: { clientIds: [HARNESS_CLIENT_ID] } }
 
 /**
  * Runs a test on the TestClock, started at TEST_EPOCH_MS. Nothing in these flows waits on the
- * clock (the gateway never sleeps, and its platform client is not retried), so the test moves it
- * itself with TestClock.adjust; onTestClock, which moves it too, is for the test that waits for a
- * timeout (two fibers adjusting at once can leave the TestClock behind).
+ * clock (the gateway never sleeps; a fault test's platform client is not retried), so the test
+ * moves it itself with TestClock.adjust, and not under onTestClock: two fibers adjusting the
+ * TestClock at once can leave it behind (a sleep that was interrupted, a finished request's
+ * timeout, stays in its list, and onTestClock moves to it while the test's own adjust passes it).
  */
 const run = <A, E>(effect: Effect.Effect<A, E, GatewayHarness>, options: HarnessOptions = {}) =>
   Effect.zipRight(TestClock.setTime(TEST_EPOCH_MS), effect).pipe(Effect.provide(harnessLayer({ ...options, simulator: { ...LEGACY, ...options.simulator } })))
