@@ -55,6 +55,10 @@ export interface EstimationRecord {
   readonly creatingUntil: number | null
 }
 
+/**
+ * Every store refuses a second record with one id (ssid, token hash, estimation id) with a
+ * GatewayStoreError: ids are random, and overwriting would hand one client's record to another.
+ */
 export interface GatewayStoreService {
   readonly createSession: (session: SessionRecord) => Effect.Effect<void, GatewayStoreError>
   /**
@@ -78,7 +82,11 @@ export interface GatewayStoreService {
 
   readonly createEstimation: (estimation: Omit<EstimationRecord, "received" | "scanId" | "creatingUntil">) => Effect.Effect<void, GatewayStoreError>
   readonly estimation: (id: string) => Effect.Effect<Option.Option<EstimationRecord>, GatewayStoreError>
-  /** Keeps a photo until the platform has it; a second photo of one pattern replaces the first. */
+  /**
+   * Keeps a photo until the platform has it; a second photo of one pattern replaces the first.
+   * Once the estimation's scan is recorded the photo is received but not kept (nothing would
+   * delete it); an unknown estimation is a GatewayStoreError.
+   */
   readonly putPhoto: (id: string, pattern: Pattern, jpeg: Uint8Array) => Effect.Effect<EstimationRecord, GatewayStoreError>
   readonly photos: (id: string) => Effect.Effect<Option.Option<Readonly<Record<Pattern, Uint8Array>>>, GatewayStoreError>
   /**

@@ -13,7 +13,7 @@ import { SqlClient } from "@effect/sql"
 import type { SqlError } from "@effect/sql/SqlError"
 import { PgClient } from "@effect/sql-pg"
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
-import { Context, Effect, Either, Exit, Layer, Option, Redacted, Scope } from "effect"
+import { Context, Effect, Either, Exit, Layer, Option, Redacted, Scope, Tracer } from "effect"
 import { spawnSync } from "node:child_process"
 import { randomBytes, randomUUID } from "node:crypto"
 import { existsSync } from "node:fs"
@@ -503,6 +503,67 @@ describe("PostgreSQL going away", () => {
         const again = estimationOf()
         yield* pgA.store.createEstimation(again).pipe(Effect.retry({ times: 3 }))
         expect(Option.isSome(yield* pgB.store.estimation(again.id).pipe(Effect.retry({ times: 3 })))).toBe(true)
+      }
+    })
+  )
+})
+
+describe("what the PostgreSQL store shows a tracer", () => {
+  it.effect("spans name statements, never the URL's password nor a record's values", () =>
+    Effect.gen(function* () {
+      const seen: Array<string> = []
+      const tracer = Tracer.make({
+        span: (name, parent, context, links, startTime, kind) => {
+          const span = Tracer.externalSpan({ spanId: randomUUID(), traceId: "trace" })
+          seen.push(name)
+          return {
+            ...span,
+            _tag: "Span",
+            name,
+            parent,
+            context,
+            links,
+            kind,
+            status: { _tag: "Started", startTime },
+            attributes: new Map(),
+            end: () => {},
+            attribute: (key, value) => void seen.push(`${key}=${String(value)}`),
+            event: (event, _time, attributes) => void seen.push(event, JSON.stringify(attributes ?? {})),
+            addLinks: () => {}
+          }
+        },
+        context: (f) => f()
+      })
+      const photo = jpeg(64)
+      const session = sessionOf({ clientScanningId: "personal-scan-id" })
+      const estimation = estimationOf()
+      yield* Effect.scoped(
+        Effect.gen(function* () {
+          const store = yield* Effect.map(Layer.build(postgresStoreLayer({ url: Redacted.make(postgres.url) })), (context) =>
+            Context.get(context, GatewayStore)
+          )
+          yield* store.createSession(session)
+          yield* store.session(session.ssid)
+          yield* Effect.flip(store.createSession(session))
+          yield* store.createEstimation(estimation)
+          yield* store.putPhoto(estimation.id, "front", photo)
+          yield* store.putPhoto(estimation.id, "right", photo)
+          yield* store.photos(estimation.id)
+          yield* store.scanCreated(estimation.id, id("scan"))
+        })
+      ).pipe(Effect.withTracer(tracer))
+      const text = seen.join("\n")
+      expect(text).toContain("sql.execute")
+      expect(text).toContain("INSERT INTO gateway_photos")
+      for (const secret of [
+        Redacted.value(postgres.server.password),
+        postgres.url,
+        "personal-scan-id",
+        Redacted.value(session.scanToken),
+        String(estimation.stats.heightMm),
+        Buffer.from(photo).toString("hex").slice(0, 32)
+      ]) {
+        expect(text).not.toContain(secret)
       }
     })
   )

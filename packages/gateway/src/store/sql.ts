@@ -9,7 +9,15 @@
  * transactions at READ COMMITTED, whose every statement sees what committed before it began:
  * `scanCreated` marks the estimation (taking its row lock, so an upload in flight finishes first)
  * and only then deletes the photos, so a photo can never outlive the scan's creation; an upload
- * that comes after sees the scan and keeps nothing.
+ * that comes after sees the scan and keeps nothing. `createSessionUnlessOpen` takes a
+ * transaction-scoped advisory lock on the customScanId's hash before it looks for an open
+ * session, so two creates with one customScanId, on any instances, store at most one session.
+ * `claimScan` is decided by its INSERT; the read after a lost one only tells a repeated claim
+ * (true) from a rival's (false), and a claim, once made, is never undone.
+ *
+ * A deleted photo's bytes stay in the database's files until VACUUM reuses their space (and in
+ * its WAL until that is recycled), as with any PostgreSQL: autovacuum sees to it on a server,
+ * each sweep on the embedded store (embedded.ts).
  *
  * Errors are GatewayStoreError, named after the method, with the reason and PostgreSQL's SQLSTATE
  * (or the socket's code), and nothing else: a driver's own message or detail may quote a value
