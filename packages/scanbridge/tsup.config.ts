@@ -10,9 +10,11 @@ import { deepImports } from "../../tsup.shared"
  * weighed 86 MB (effect alone unpacks to 34 MB, @effect/platform-node brings @effect/cluster and
  * packages with install scripts); what it uses of them is a small part.
  *
- * `pg` stays out: only a PostgreSQL migration needs it, so it is an optional peer dependency,
- * imported when such a run starts. The bundle is split where the sources import lazily (a client,
- * a migration, the database and Parquet code), so `normalize` loads none of those.
+ * `pg` stays out: only a PostgreSQL migration and the gateway's stores need it, so it is an
+ * optional peer dependency, imported when such a run or store starts. So does PGlite, the
+ * gateway's embedded store: 27 MB installed, whose WebAssembly and data files it finds beside its
+ * own modules. The bundle is split where the sources import lazily (a client, a migration, the
+ * gateway, the database and Parquet code), so `normalize` loads none of those.
  *
  * A migration's worker threads run `worker.js`, which @scanbridge/migrate/node looks for beside
  * itself: built apart into one file, as the CLI's worker, so that a worker loads only the engine.
@@ -23,8 +25,10 @@ const bundled = {
   // The bundled effect's source maps are five times its code (22 MB against 4): the package would
   // weigh what bundling saves.
   sourcemap: false,
-  noExternal: [/.*/],
-  external: ["pg"],
+  // Everything but the optional peers. tsup hands `external` to a plugin in which a match of
+  // `noExternal` wins, so leaving them out of `external` alone bundled them (pg's 200 KB, PGlite's 2 MB).
+  noExternal: [/^(?!(pg|@electric-sql\/pglite)(\/|$))/],
+  external: ["pg", "@electric-sql/pglite"],
   esbuildPlugins: [deepImports],
   esbuildOptions: (options) => {
     options.conditions = ["@scanbridge/source"]

@@ -3,15 +3,16 @@
  * executable runs it (runCli over Stdio, the environment as a ConfigProvider), and as a process
  * of its own for SIGTERM. The tests wait for what the command prints, never for time to pass.
  * Every gateway here uses one embedded store, one after another: PGlite creates its database on
- * the first open only.
+ * the first open only, which the suite's hook makes.
  */
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
-import { ConfigProvider, Effect, Fiber, ManagedRuntime, Queue } from "effect"
+import { ConfigProvider, Effect, Fiber, Layer, ManagedRuntime, Queue } from "effect"
 import { spawn } from "node:child_process"
 import { readFileSync } from "node:fs"
 import { mkdtemp, rm, writeFile } from "node:fs/promises"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
+import { embeddedStoreLayer } from "@scanbridge/gateway"
 import { DEMO_ORG, Simulator } from "@scanbridge/simulator"
 import { type Printed, type Result, command, repoRoot } from "./harness.js"
 
@@ -32,6 +33,8 @@ beforeAll(async () => {
   store = join(tmp, "store")
   clientsFile = join(tmp, "clients.txt")
   await writeFile(clientsFile, `# the legacy client ids of our old back ends\n${CLIENTS[0]}\n\n${CLIENTS[1]}\n`)
+  // The store's database made here, where a hook may take its time (initdb), not in a test.
+  await Effect.runPromise(Effect.scoped(Layer.build(embeddedStoreLayer(store))))
 })
 afterAll(async () => {
   await simulator.dispose()
@@ -209,7 +212,7 @@ describe("scanbridge gateway", () => {
     expect(stdout).toBe("")
     expect(secretsIn(stdout + stderr)).toEqual([])
     await expect(fetch(url)).rejects.toThrow()
-  }, 60_000)
+  }, 120_000)
 })
 
 // --- The README's example -------------------------------------------------------------------

@@ -7,6 +7,7 @@ import type { ScanbridgeFailure } from "@scanbridge/model"
 import { type OtherFailure, ScanbridgeError as ScanbridgeErrorOfModel, type ScanbridgeErrorClass } from "@scanbridge/model/plain"
 import type { EstimationClientService } from "@scanbridge/estimation"
 import type { FitClientService } from "@scanbridge/fit"
+import type { GatewayStoreError } from "@scanbridge/gateway"
 import type { MigrationError } from "@scanbridge/migrate"
 import type { PlatformClientService } from "@scanbridge/platform"
 import type { SessionClientService } from "@scanbridge/session"
@@ -19,6 +20,8 @@ export const INTERRUPTED = "Interrupted"
 export const UNKNOWN_ERROR = "UnknownError"
 /** The `code` of a read option that is none of its values (`lengthUnit "ft"`). */
 export const OPTION_ERROR = "OptionError"
+/** The `code` of createGateway's options that it cannot use (no client ids, two stores, ...). */
+export const GATEWAY_OPTION_ERROR = "GatewayOptionError"
 
 /** What the methods of a client's service fail with: each Effect's error, each Stream's. */
 type FailureOfService<S> = {
@@ -31,12 +34,13 @@ type FailureOfService<S> = {
 
 /**
  * Every typed failure a plain function can meet, read from where each is declared: the model's,
- * a migration's (Migration.run's, which holds the normalizer's and the encoder's), and what each
- * of the four clients' methods fails with.
+ * a migration's (Migration.run's, which holds the normalizer's and the encoder's), what each
+ * of the four clients' methods fails with, and a gateway's store that cannot be opened.
  */
 type PlainFailure =
   | ScanbridgeFailure
   | MigrationError
+  | GatewayStoreError
   | FailureOfService<PlatformClientService>
   | FailureOfService<SessionClientService>
   | FailureOfService<EstimationClientService>
@@ -46,7 +50,13 @@ type PlainFailure =
  * Every `code` of the plain API's ScanbridgeError: the tag of each typed failure, and the codes
  * made here for what has no tag (a defect, an interruption, an untyped failure, a bad option).
  */
-export type ScanbridgeErrorCode = PlainFailure["_tag"] | typeof DEFECT | typeof INTERRUPTED | typeof UNKNOWN_ERROR | typeof OPTION_ERROR
+export type ScanbridgeErrorCode =
+  | PlainFailure["_tag"]
+  | typeof DEFECT
+  | typeof INTERRUPTED
+  | typeof UNKNOWN_ERROR
+  | typeof OPTION_ERROR
+  | typeof GATEWAY_OPTION_ERROR
 
 /** The plain API's ScanbridgeError: its `code` one of ScanbridgeErrorCode. */
 export type ScanbridgeError = ScanbridgeErrorOfModel<ScanbridgeErrorCode>

@@ -10,11 +10,14 @@
  */
 import * as clients from "./clients.js"
 import { ScanbridgeError as ScanbridgeErrorOfPlain } from "./errors.js"
+import * as gateway from "./gateway.js"
 import type {
   EstimationClient,
   EstimationClientOptions,
   FitClient,
   FitClientOptions,
+  Gateway,
+  GatewayOptions,
   PlatformClient,
   PlatformClientOptions,
   ScanbridgeErrorClass,
@@ -58,12 +61,17 @@ export type {
   Failure,
   FitClient,
   FitClientOptions,
+  Gateway,
+  GatewayOptions,
+  GatewayStoreOptions,
   HttpOptions,
   Issue,
   LengthUnit,
   ListOptions,
   ListPage,
   MeasurementName,
+  NodeRequest,
+  NodeResponse,
   Note,
   Outcome,
   Path,
@@ -101,3 +109,5 @@ export const platformClient: (options: PlatformClientOptions) => Promise<Platfor
 export const sessionClient: (options: SessionClientOptions) => Promise<SessionClient> = clients.sessionClient
 export const estimationClient: (options: EstimationClientOptions) => Promise<EstimationClient> = clients.estimationClient
 export const fitClient: (options: FitClientOptions) => Promise<FitClient> = clients.fitClient
+
+export const createGateway: (options: GatewayOptions) => Promise<Gateway> = gateway.createGateway

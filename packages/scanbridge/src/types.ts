@@ -261,6 +261,8 @@ export type ScanbridgeErrorCode =
   | "Interrupted"
   | "UnknownError"
   | "OptionError"
+  | "GatewayOptionError"
+  | "GatewayStoreError"
 
 /** ScanbridgeError's class: `instanceof` tells the plain API's errors from others and narrows `code` to its codes. */
 export interface ScanbridgeErrorClass {
@@ -466,4 +468,73 @@ export interface FitClient extends Closable {
   recommendedSize(estimationToken: string, product: ProductId): Promise<SizeDocument>
   /** After payment. Never fails: an order the service refuses resolves false. */
   recordPurchase(order: PurchaseOrder): Promise<boolean>
+}
+
+// --- The legacy gateway -------------------------------------------------------------------
+
+/**
+ * A Node request as `node:http` hands it to a listener (`http.IncomingMessage`), or Express (whose
+ * Request extends it). Only what the gateway's type needs is named, so that these declarations
+ * need no `@types/node`.
+ */
+export interface NodeRequest {
+  readonly method?: string | undefined
+  readonly url?: string | undefined
+}
+
+/** A Node response (`http.ServerResponse`), as a listener is given it. */
+export interface NodeResponse {
+  readonly headersSent: boolean
+}
+
+/** Where the gateway keeps its state: a folder for the embedded store, or a PostgreSQL that several gateways share. */
+export type GatewayStoreOptions =
+  | {
+      /**
+       * The embedded store's folder (PGlite, PostgreSQL in WebAssembly), created when missing; one
+       * gateway at a time. Needs `@electric-sql/pglite` and `pg` installed.
+       */
+      readonly directory: string
+      readonly postgres?: undefined
+    }
+  | {
+      /** `postgres://user:password@host:port/database`, for several gateways; never in an error. Needs `pg` installed. */
+      readonly postgres: string
+      readonly directory?: undefined
+    }
+
+export interface GatewayOptions {
+  /** The Scan Platform of the integrator's organisation, which carries out every call. */
+  readonly platform: {
+    readonly url: string
+    readonly orgId: string
+    /** The organisation's API key: kept redacted, in no response, error or log. */
+    readonly apiKey: string
+    readonly retry?: RetryOptions
+    /** Longest wait for one platform response. Default 60 seconds. */
+    readonly timeout?: Duration
+  }
+  /** The legacy client ids the gateway accepts (secrets: compared by their SHA-256, never echoed). */
+  readonly clientIds: ReadonlyArray<string>
+  readonly store: GatewayStoreOptions
+  /** The unit of the lengths in estimation answers, as the old code reads them: `mm` (default) or `cm`. */
+  readonly estimationLengthUnit?: "mm" | "cm"
+  /** The hosted scanner's address, with `{LOCALE}` where the locale goes. */
+  readonly scannerAddress?: string
+  /** How long a session (and its platform scan token) lives. Default one hour. */
+  readonly sessionLifetime?: Duration
+  /** How long an anonymous access token lives. Default one hour. */
+  readonly tokenLifetime?: Duration
+}
+
+/** The legacy gateway, to mount in a server of one's own. */
+export interface Gateway extends Closable {
+  /**
+   * A Node request listener: `http.createServer(gateway.handler)`, or Express's
+   * `app.use(gateway.handler)`, before any body parser. Given Express's `next`, it passes on a
+   * request for none of the gateway's paths; without it, such a request is answered 404.
+   */
+  handler(request: NodeRequest, response: NodeResponse, next?: (error?: unknown) => void): void
+  /** The gateway as a web handler, for servers built on `Request` and `Response`. */
+  fetch(request: Request): Promise<Response>
 }

@@ -41,6 +41,8 @@ const CODES: { readonly [K in ScanbridgeErrorCode]: string } = {
   EstimationPhotoError: "estimation",
   EstimationTimeoutError: "estimation",
   FitRejectionError: "fit",
+  GatewayStoreError: "gateway",
+  GatewayOptionError: "plain",
   Defect: "plain",
   Interrupted: "plain",
   UnknownError: "plain",

@@ -16,6 +16,7 @@ import { fileURLToPath } from "node:url"
 import { promisify } from "node:util"
 import type * as Estimation from "@scanbridge/estimation"
 import type * as Fit from "@scanbridge/fit"
+import type * as Gateway from "@scanbridge/gateway"
 import type * as Model from "@scanbridge/model"
 import type * as Platform from "@scanbridge/platform"
 import type * as Session from "@scanbridge/session"
@@ -64,6 +65,10 @@ none<KeysOnlyIn<Estimation.EstimationClientService, Plain.EstimationClient>>()
 none<KeysOnlyIn<Plain.EstimationClient, Estimation.EstimationClientService, "close">>()
 none<KeysOnlyIn<Fit.FitClientService, Plain.FitClient>>()
 none<KeysOnlyIn<Plain.FitClient, Fit.FitClientService, "close">>()
+// The gateway's options: every one but the client ids' Redacted form, which the plain API takes as strings.
+none<KeysOnlyIn<Gateway.GatewayOptions, Plain.GatewayOptions>>()
+holds<Extends<Plain.GatewayOptions["clientIds"], Gateway.GatewayOptions["clientIds"]>>(true)
+holds<Extends<NonNullable<Plain.GatewayOptions["estimationLengthUnit"]>, NonNullable<Gateway.GatewayOptions["estimationLengthUnit"]>>>(true)
 
 // --- The packed package, installed alone ----------------------------------------------------
 
@@ -115,13 +120,24 @@ async function clients(): Promise<void> {
   const fit = await fitClient({ baseUrl: "http://127.0.0.1:1", clientKey: "key" })
   const size = await fit.recommendedSize("token", { brandId: "b", garmentSku: "s" })
   console.log(scan.format, size.recommendedSize)
+  const gateway = await createGateway({
+    platform: { url: "http://127.0.0.1:1", orgId: "org", apiKey: "key" },
+    clientIds: ["cl_1"],
+    store: { directory: "gateway-store" },
+    sessionLifetime: "30 minutes"
+  })
+  const answer: Response = await gateway.fetch(new Request("http://127.0.0.1/tokens/anonymous?client_id=cl_1"))
+  // @ts-expect-error one store, not two kinds at once
+  await createGateway({ platform: { url: "u", orgId: "o", apiKey: "k" }, clientIds: [], store: { directory: "d", postgres: "postgres://db/gw" } })
+  console.log(answer.status, typeof gateway.handler)
+  await gateway.close()
 }
 void clients
 `
 
-const ESM = `import { detectFormat, fitClient, migrate, normalize, platformClient, ScanbridgeError, type Report, type ScanbridgeErrorCode, type ScanJson } from "scanbridge"`
+const ESM = `import { createGateway, detectFormat, fitClient, migrate, normalize, platformClient, ScanbridgeError, type Report, type ScanbridgeErrorCode, type ScanJson } from "scanbridge"`
 const CJS = `import scanbridge = require("scanbridge")
-const { detectFormat, fitClient, migrate, normalize, platformClient, ScanbridgeError } = scanbridge
+const { createGateway, detectFormat, fitClient, migrate, normalize, platformClient, ScanbridgeError } = scanbridge
 type Report = scanbridge.Report
 type ScanbridgeErrorCode = scanbridge.ScanbridgeErrorCode
 type ScanJson = scanbridge.ScanJson`

@@ -9,7 +9,7 @@ import * as HttpServer from "@effect/platform/HttpServer"
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import { Config, Console, Context, Effect, Layer, Option, Redacted } from "effect"
 import { createServer } from "node:http"
-import { Gateway, type GatewayStore, type GatewayStoreError, memoryStoreLayer } from "@scanbridge/gateway"
+import { Gateway, type GatewayStore, type GatewayStoreError, embeddedStoreLayer, postgresStoreLayer } from "@scanbridge/gateway"
 import { PlatformClient } from "@scanbridge/platform"
 import { DEFAULT_STORE } from "./gateway.js"
 import { CliError, UsageError } from "./errors.js"
@@ -174,8 +174,8 @@ const clientIdsOf = (args: GatewayArgs) =>
     Effect.map((ids) => [...new Set(ids)].map((id) => Redacted.make(id)))
   )
 
-// TODO(surface): embeddedStoreLayer(directory) and postgresStoreLayer({ url }) once the store lands.
-const storeLayer = (_store: StoreChoice): Layer.Layer<GatewayStore, GatewayStoreError> => memoryStoreLayer
+const storeLayer = (store: StoreChoice): Layer.Layer<GatewayStore, GatewayStoreError> =>
+  store._tag === "Embedded" ? embeddedStoreLayer(store.directory) : postgresStoreLayer({ url: store.url })
 
 /** The system's error code (EADDRINUSE, EACCES, ...) of a failure to listen. */
 const codeOf = (cause: unknown): string | undefined =>
