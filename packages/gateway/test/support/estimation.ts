@@ -22,7 +22,7 @@ export const failingPhoto = (code: string) => makeJpeg(1080, 1920, { comment: `$
  * Runs `effect` on the TestClock against a gateway of its own that accepts both client ids. Its
  * platform client retries once, soon, so that a test scripts few faults.
  */
-export const run = <A, E>(effect: Effect.Effect<A, E, GatewayHarness>, options: HarnessOptions = {}) =>
+export const run = <A, E>(effect: Effect.Effect<A, E, GatewayHarness | HttpClient.HttpClient>, options: HarnessOptions = {}) =>
   effect.pipe(
     Effect.provide(
       harnessLayer({
