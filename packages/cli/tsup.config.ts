@@ -1,5 +1,21 @@
+import { copyFile, mkdir } from "node:fs/promises"
+import { createRequire } from "node:module"
+import { dirname, join } from "node:path"
 import { type Options, defineConfig } from "tsup"
 import { type Plugin, deepImports } from "../../tsup.shared"
+
+/**
+ * PGlite, the gateway's embedded store, reads its WebAssembly and its file system's data from
+ * beside its own module (`new URL("./pglite.wasm", import.meta.url)`): bundled, that is beside
+ * the chunk that holds it, in the output folder, so they are copied there (15 MB).
+ */
+const PGLITE_FILES = ["pglite.wasm", "pglite.data", "initdb.wasm"]
+
+const copyPgliteFiles = async (outDir: string): Promise<void> => {
+  const from = dirname(createRequire(join(import.meta.dirname, "../gateway/package.json")).resolve("@electric-sql/pglite"))
+  await mkdir(outDir, { recursive: true })
+  await Promise.all(PGLITE_FILES.map((file) => copyFile(join(from, file), join(outDir, file))))
+}
 
 /**
  * @effect/cli parses YAML, TOML and INI for its file options (Options.fileParse and the like),
@@ -46,6 +62,12 @@ const program = {
  * spares the worker's files.
  */
 export default defineConfig([
-  { ...program, entry: ["src/main.ts"], splitting: true, clean: ["!worker.js", "!worker.js.map"] },
+  {
+    ...program,
+    entry: ["src/main.ts"],
+    splitting: true,
+    clean: ["!worker.js", "!worker.js.map"],
+    onSuccess: () => copyPgliteFiles("dist")
+  },
   { ...program, entry: ["src/worker.ts"], splitting: false, clean: false }
 ] satisfies Array<Options>)
