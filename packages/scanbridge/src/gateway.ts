@@ -4,12 +4,16 @@
  * handler, and `close()`, which releases them. The gateway's package and its HTTP server code load
  * on the first call, not with the plain API.
  *
- * What the gateway answers is the same whichever way it is mounted: `handler`, `fetch` and
- * `scanbridge gateway` run one router, with the body limit the command's server has (10 MiB).
+ * What the gateway answers is the same whichever way it is mounted: `handler` turns a Node
+ * request into a web Request for the web handler that `fetch` is, and both run the router that
+ * `scanbridge gateway` serves, with the body limit the command's server has (10 MiB).
  * Once closed, both answer 503 and touch nothing: a server still draining requests gets an
  * answer, not a store that is gone.
  */
 import type { IncomingMessage, ServerResponse } from "node:http"
+import { Readable } from "node:stream"
+import { pipeline } from "node:stream/promises"
+import type { ReadableStream as NodeReadableStream } from "node:stream/web"
 import { Cause, Chunk, Duration, Effect, Exit, Layer, ManagedRuntime, Option, Redacted } from "effect"
 import { previewValue } from "@scanbridge/model/internal"
 import { GATEWAY_OPTION_ERROR, type Hide, ScanbridgeError, errorOfCause, hidingUrls } from "./errors.js"
@@ -83,7 +87,9 @@ const checked = (options: GatewayOptions) => {
     estimationLengthUnit: (unit ?? "mm") as "mm" | "cm",
     scannerAddress,
     sessionLifetime: duration("sessionLifetime", options.sessionLifetime),
-    tokenLifetime: duration("tokenLifetime", options.tokenLifetime)
+    tokenLifetime: duration("tokenLifetime", options.tokenLifetime),
+    photoRetention: duration("photoRetention", options.photoRetention),
+    estimationRetention: duration("estimationRetention", options.estimationRetention)
   }
 }
 
@@ -112,6 +118,52 @@ const notInstalled = (error: unknown): ScanbridgeError | undefined =>
       })
     : undefined
 
+/** A Node request as a web Request: its own path and query, headers and body, aborted when its response closes unfinished. */
+const webRequestOf = (req: IncomingMessage, res: ServerResponse): Request => {
+  const headers = new Headers()
+  for (const [name, value] of Object.entries(req.headers)) {
+    for (const one of Array.isArray(value) ? value : value === undefined ? [] : [value]) headers.append(name, one)
+  }
+  const aborted = new AbortController()
+  res.once("close", () => {
+    if (!res.writableFinished) aborted.abort()
+  })
+  const method = req.method ?? "GET"
+  const body = method === "GET" || method === "HEAD" ? {} : { body: Readable.toWeb(req) as ReadableStream<Uint8Array>, duplex: "half" }
+  // The host is no part of what the gateway reads (the router takes the path): a fixed one, so that a forged Host header cannot break the URL.
+  return new Request(new URL(req.url ?? "/", "http://gateway.invalid"), { method, headers, signal: aborted.signal, ...body })
+}
+
+/**
+ * Answers a Node request through the web handler, so that `handler` and `fetch` answer alike and
+ * the package bundles no Node HTTP server. A request that is no valid web Request (a header value
+ * fetch refuses) is answered 400.
+ */
+const answerNode = async (web: (request: Request) => Promise<Response>, req: IncomingMessage, res: ServerResponse): Promise<void> => {
+  let request: Request
+  try {
+    request = webRequestOf(req, res)
+  } catch {
+    res.writeHead(400).end()
+    return
+  }
+  try {
+    const response = await web(request)
+    const cookies = response.headers.getSetCookie()
+    response.headers.forEach((value, name) => {
+      if (name !== "set-cookie") res.setHeader(name, value)
+    })
+    if (cookies.length > 0) res.setHeader("set-cookie", cookies)
+    res.statusCode = response.status
+    if (response.body === null) res.end()
+    else await pipeline(Readable.fromWeb(response.body as NodeReadableStream<Uint8Array>), res)
+  } catch {
+    // The client went away mid-answer, or the answer could not be written: nothing more to say to it.
+    if (!res.headersSent) res.writeHead(500)
+    res.end()
+  }
+}
+
 /** The gateway's paths as patterns (`:id` one segment, `*` the rest), to tell Express's other routes from its. */
 const pathsOf = (router: { readonly routes: Chunk.Chunk<{ readonly path: string }>; readonly mounts: Chunk.Chunk<readonly [string, ...Array<unknown>]> }) => {
   const exact = Chunk.toReadonlyArray(router.routes).map(
@@ -136,17 +188,15 @@ const pathsOf = (router: { readonly routes: Chunk.Chunk<{ readonly path: string 
 export const createGateway = async (options: GatewayOptions): Promise<Gateway> => {
   const given = checked(options)
   const hide = hiding(given)
-  const [{ Gateway: Routes, embeddedStoreLayer, postgresStoreLayer }, { PlatformClient }, FetchHttpClient, NodeHttpServer, HttpApp, IncomingMessage] =
-    await Promise.all([
-      import("@scanbridge/gateway"),
-      import("@scanbridge/platform"),
-      import("@effect/platform/FetchHttpClient"),
-      import("@effect/platform-node/NodeHttpServer"),
-      import("@effect/platform/HttpApp"),
-      import("@effect/platform/HttpIncomingMessage")
-    ]).catch((error: unknown) => {
-      throw notInstalled(error) ?? errorOfCause(Cause.die(error), hide)
-    })
+  const [{ Gateway: Routes, embeddedStoreLayer, postgresStoreLayer }, { PlatformClient }, FetchHttpClient, HttpApp, IncomingMessage] = await Promise.all([
+    import("@scanbridge/gateway"),
+    import("@scanbridge/platform"),
+    import("@effect/platform/FetchHttpClient"),
+    import("@effect/platform/HttpApp"),
+    import("@effect/platform/HttpIncomingMessage")
+  ]).catch((error: unknown) => {
+    throw notInstalled(error) ?? errorOfCause(Cause.die(error), hide)
+  })
   const store = given.store._tag === "Embedded" ? embeddedStoreLayer(given.store.directory) : postgresStoreLayer({ url: Redacted.make(given.store.url) })
   const platform = PlatformClient.layer({
     baseUrl: given.platform.url,
@@ -160,19 +210,18 @@ export const createGateway = async (options: GatewayOptions): Promise<Gateway> =
     estimationLengthUnit: given.estimationLengthUnit,
     ...(given.scannerAddress === undefined ? {} : { scannerAddress: given.scannerAddress }),
     ...(given.sessionLifetime === undefined ? {} : { sessionLifetime: given.sessionLifetime }),
-    ...(given.tokenLifetime === undefined ? {} : { tokenLifetime: given.tokenLifetime })
+    ...(given.tokenLifetime === undefined ? {} : { tokenLifetime: given.tokenLifetime }),
+    ...(given.photoRetention === undefined ? {} : { photoRetention: given.photoRetention }),
+    ...(given.estimationRetention === undefined ? {} : { estimationRetention: given.estimationRetention })
   })
   const managed = ManagedRuntime.make(Layer.mergeAll(config, store, platform))
   const app = IncomingMessage.withMaxBodySize(Routes.gatewayRouter, Option.some(MAX_BODY_BYTES))
-  const built = await Effect.runPromiseExit(
-    Effect.flatMap(managed.runtimeEffect, (runtime) => Effect.map(Effect.provide(NodeHttpServer.makeHandler(app), runtime), (node) => [runtime, node] as const))
-  )
+  const built = await Effect.runPromiseExit(managed.runtimeEffect)
   if (Exit.isFailure(built)) {
     await managed.dispose()
     throw errorOfCause(built.cause, hide)
   }
-  const [runtime, node] = built.value
-  const web = HttpApp.toWebHandlerRuntime(runtime)(app)
+  const web = HttpApp.toWebHandlerRuntime(built.value)(app)
   const isGateways = pathsOf(Routes.gatewayRouter)
   let closed: Promise<void> | undefined
 
@@ -185,7 +234,7 @@ export const createGateway = async (options: GatewayOptions): Promise<Gateway> =
       res.end()
       return
     }
-    node(req, res)
+    void answerNode(web, req, res)
   }
   return {
     handler,

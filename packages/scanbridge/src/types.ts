@@ -525,6 +525,10 @@ export interface GatewayOptions {
   readonly sessionLifetime?: Duration
   /** How long an anonymous access token lives. Default one hour. */
   readonly tokenLifetime?: Duration
+  /** How long the photos of an estimation whose scan the platform never took are kept. Default 24 hours; photos it took are deleted at once. */
+  readonly photoRetention?: Duration
+  /** How long an estimation can be read after its creation. Default 30 days. */
+  readonly estimationRetention?: Duration
 }
 
 /** The legacy gateway, to mount in a server of one's own. */

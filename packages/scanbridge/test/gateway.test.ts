@@ -157,7 +157,8 @@ describe("createGateway", () => {
       [{ ...good, estimationLengthUnit: "in" }, 'estimationLengthUnit: expected "mm" or "cm"'],
       [{ ...good, scannerAddress: "scanner" }, "scannerAddress: expected an http:// or https:// URL"],
       [{ ...good, sessionLifetime: -1 }, 'sessionLifetime: expected a duration above zero: milliseconds, or text such as "1 hour"'],
-      [{ ...good, tokenLifetime: "soon" }, 'tokenLifetime: expected a duration above zero: milliseconds, or text such as "1 hour"']
+      [{ ...good, tokenLifetime: "soon" }, 'tokenLifetime: expected a duration above zero: milliseconds, or text such as "1 hour"'],
+      [{ ...good, photoRetention: Number.POSITIVE_INFINITY }, 'photoRetention: expected a duration above zero: milliseconds, or text such as "1 hour"']
     ]
     for (const [given, message] of cases) {
       const error = await rejection(createGateway(given as GatewayOptions))
