@@ -59,15 +59,18 @@ const program = {
  * The migration workers' entry (src/worker.ts) is built apart, into one file with only the
  * migration engine: not split, so that a worker loads none of the chunks the command line shares
  * with the commands. The two builds run side by side into one folder, so the first one's clean
- * spares the worker's files.
+ * spares the worker's files. A test builds them into a folder of its own (`builds`).
  */
-export default defineConfig([
+export const builds = (outDir: string): Array<Options> => [
   {
     ...program,
     entry: ["src/main.ts"],
+    outDir,
     splitting: true,
     clean: ["!worker.js", "!worker.js.map"],
-    onSuccess: () => copyPgliteFiles("dist")
+    onSuccess: () => copyPgliteFiles(outDir)
   },
-  { ...program, entry: ["src/worker.ts"], splitting: false, clean: false }
-] satisfies Array<Options>)
+  { ...program, entry: ["src/worker.ts"], outDir, splitting: false, clean: false }
+]
+
+export default defineConfig(builds("dist"))

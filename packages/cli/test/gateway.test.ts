@@ -7,13 +7,13 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { ConfigProvider, Effect, Fiber, Layer, ManagedRuntime, Queue } from "effect"
-import { spawn } from "node:child_process"
 import { readFileSync } from "node:fs"
 import { mkdtemp, rm, writeFile } from "node:fs/promises"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { embeddedStoreLayer } from "@scanbridge/gateway"
 import { DEMO_ORG, Simulator } from "@scanbridge/simulator"
+import { startGateway } from "./gateway-process.js"
 import { type Printed, type Result, command, repoRoot } from "./harness.js"
 
 const API_KEY = DEMO_ORG.apiKeys[0]!
@@ -179,8 +179,7 @@ describe("scanbridge gateway", () => {
     ))
 
   it("stops on SIGTERM with exit code 0, its server and its store closed, after one line saying so", async () => {
-    const child = spawn(
-      process.execPath,
+    const gateway = await startGateway(
       [
         "--conditions=@scanbridge/source",
         "--import",
@@ -188,23 +187,13 @@ describe("scanbridge gateway", () => {
         join(repoRoot, "packages/cli/src/main.ts"),
         ...["gateway", "--port", "0", "--platform-url", platformUrl, "--org", DEMO_ORG.id, "--clients", clientsFile, "--store", store]
       ],
-      { cwd: repoRoot, stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, SCANBRIDGE_API_KEY: API_KEY } }
+      { cwd: repoRoot, env: { ...process.env, SCANBRIDGE_API_KEY: API_KEY } }
     )
-    let stdout = ""
-    let stderr = ""
-    child.stdout.setEncoding("utf8").on("data", (d: string) => void (stdout += d))
-    const exit = new Promise<number | null>((resolve) => child.once("close", (code) => resolve(code)))
-    const url = await new Promise<string>((resolve, reject) => {
-      child.stderr.setEncoding("utf8").on("data", (d: string) => {
-        stderr += d
-        const found = /listening on (http:\/\/127\.0\.0\.1:\d+) /.exec(stderr)?.[1]
-        if (found !== undefined) resolve(found)
-      })
-      void exit.then((code) => reject(new Error(`exited (${code}) before it listened: ${stderr}`)))
-    })
+    const url = gateway.url
     expect((await Effect.runPromise(createSession(url, CLIENTS[1]))).status).toBe(200)
-    child.kill("SIGTERM")
-    expect(await exit).toBe(0)
+    gateway.kill("SIGTERM")
+    expect(await gateway.exit).toBe(0)
+    const { stdout, stderr } = gateway.printed()
     expect(stderr.split("\n").filter((l) => l !== "")).toEqual([
       expect.stringMatching(/^scanbridge gateway listening on http:\/\/127\.0\.0\.1:\d+ \(/),
       "scanbridge gateway: stopped by SIGTERM; it no longer listens; what it held (sessions, tokens, estimations, photos awaiting their pair) is in its store, for the next gateway on that store"
