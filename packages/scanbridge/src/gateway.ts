@@ -164,6 +164,15 @@ const answerNode = async (web: (request: Request) => Promise<Response>, req: Inc
   }
 }
 
+/** A request target's path; none for one that is no URL, which is then none of the gateway's. */
+const pathOf = (target: string | undefined): string => {
+  try {
+    return new URL(target ?? "/", "http://gateway.invalid").pathname
+  } catch {
+    return ""
+  }
+}
+
 /** The gateway's paths as patterns (`:id` one segment, `*` the rest), to tell Express's other routes from its. */
 const pathsOf = (router: { readonly routes: Chunk.Chunk<{ readonly path: string }>; readonly mounts: Chunk.Chunk<readonly [string, ...Array<unknown>]> }) => {
   const exact = Chunk.toReadonlyArray(router.routes).map(
@@ -228,7 +237,7 @@ export const createGateway = async (options: GatewayOptions): Promise<Gateway> =
   const handler = (request: NodeRequest, response: NodeResponse, next?: (error?: unknown) => void): void => {
     const req = request as IncomingMessage
     const res = response as ServerResponse
-    if (next !== undefined && !isGateways(new URL(req.url ?? "/", "http://gateway").pathname)) return next()
+    if (next !== undefined && !isGateways(pathOf(req.url))) return next()
     if (closed !== undefined) {
       res.statusCode = 503
       res.end()
