@@ -13,6 +13,8 @@
  * - A client id is accepted by its SHA-256 and never echoed. Create, upload and read take the
  *   token's client id only (401 otherwise); another client's estimation, like an unknown one,
  *   is 404.
+ * - No CORS headers: the client id is a secret, so the API is called from back ends (the legacy
+ *   simulator's preflight does not allow the Access-Token header either).
  * - `measurement_id` is any non-empty string: the platform has no such id, so there is none to
  *   check it against. `lang` is kept and answers stay in English.
  * - A refused upload is `{message}` naming the rule the photo breaks: 413 for a photo over
@@ -25,9 +27,15 @@
  *   endpoint does not take is a 400 naming it; a parameter or field given twice is a 400 too.
  * - `send_input_queue` is true once both photos are in: the gateway then holds them for the
  *   platform and creates the scan at once. A create that fails does not fail the upload; the
- *   next read tries again.
+ *   next read tries again, after looking the scan up by its customScanId, so that a create
+ *   whose answer was lost never spends a second scan. A create that may have succeeded (a
+ *   timeout, a lost connection, a 5xx) is left to settle 30 seconds first; the estimation reads
+ *   `in-progress` meanwhile.
  * - A photo uploaded after the platform scan exists is not kept (the platform has the two it
  *   was created from): 200 with `send_input_queue` true, the message saying so.
+ * - An estimation whose photos were swept (the gateway's photoRetention, default 24 hours)
+ *   before the platform took them can never complete: its upload and read answer 410
+ *   `{message}` saying so, rather than `in-progress` for ever.
  * - The read's outcome: `success` with code 101, or `fail` with a code mapped from the
  *   platform's (internal/estimation-result.ts). The platform failing is 503 `{message}` with
  *   its Retry-After, or 502 when it refuses the gateway itself (internal/platform-failure.ts);
@@ -36,7 +44,7 @@
 import * as HttpRouter from "@effect/platform/HttpRouter"
 import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
-import { Clock, Effect, Either, Option, ParseResult, Schema } from "effect"
+import { Clock, Duration, Effect, Either, Option, ParseResult, Schema } from "effect"
 import { randomBytes } from "node:crypto"
 import { Wire, checkPhoto } from "@scanbridge/estimation"
 import { previewValue } from "@scanbridge/model/internal"
@@ -89,6 +97,15 @@ const estimationOf = (token: TokenRecord) =>
     if (Option.isNone(estimation) || estimation.value.clientKey !== token.clientKey) return yield* refuse(404, `unknown estimation ${previewValue(id, 80)}`)
     return estimation.value
   })
+
+/** Why an estimation can never complete: its photos were swept before the platform took them. */
+const photosGone = (estimation: EstimationRecord) =>
+  Effect.flatMap(GatewayConfig, (config) =>
+    refuse(
+      410,
+      `estimation ${estimation.id} cannot complete: its photos were deleted ${Duration.format(config.photoRetentionMs)} after it was created, before the platform took them; create a new estimation`
+    )
+  )
 
 // --- GET /tokens/anonymous ------------------------------------------------------------------
 
@@ -188,19 +205,23 @@ const uploadPhoto = answered(
     if (image === undefined || !isFile(image)) return yield* refuse(400, "image is required (a JPEG file part)")
     const problem = checkPhoto(image.bytes)
     if (Either.isLeft(problem)) return yield* refuse(problem.left.rule === "size" ? 413 : 400, `${pattern} photo refused: ${problem.left.message}`)
-    if (estimation.scanId !== null) return uploaded(estimation, true, `the estimation is scheduled already; this ${pattern} photo was not kept`)
-    const store = yield* GatewayStore
-    const record = yield* store.putPhoto(estimation.id, pattern, image.bytes)
-    if (record.scanId !== null) {
-      // The scan was recorded while this photo arrived: the platform has its photos, so this
-      // one goes at once, with the others.
-      yield* store.scanCreated(record.id, record.scanId)
-      return uploaded(record, true, `the estimation is scheduled already; this ${pattern} photo was not kept`)
-    }
+    // Once the scan exists, or is recorded while this photo arrives, the store keeps no photo.
+    const record = estimation.scanId !== null ? estimation : yield* (yield* GatewayStore).putPhoto(estimation.id, pattern, image.bytes)
+    if (record.scanId !== null) return uploaded(record, true, `the estimation is scheduled already; this ${pattern} photo was not kept`)
     if (!hasBothPhotos(record)) return uploaded(record, false, `${pattern} photo received`)
     // The platform takes the photos now, so they leave the store now; a create that fails is
     // logged where it fails and tried again by the next read.
-    yield* ensureScan(record).pipe(Effect.ignore)
+    const state = yield* ensureScan(record).pipe(
+      Effect.catchAll((e) =>
+        Effect.as(
+          e._tag === "GatewayStoreError"
+            ? Effect.logError("the gateway's store failed; the next read tries again").pipe(Effect.annotateLogs("estimation", record.id))
+            : Effect.void,
+          undefined
+        )
+      )
+    )
+    if (state?._tag === "PhotosGone") return yield* photosGone(record)
     return uploaded(record, true, "both photos received; the estimation is scheduled")
   })
 )
@@ -218,9 +239,10 @@ const readEstimation = answered(
     const { client_id } = yield* queryParams(request, "read request", ["client_id", "lang"])
     if (!sameClient(client_id, token)) return yield* refuse(401, "client_id is required and must match the access token")
     const estimation = yield* estimationOf(token)
-    const scanId = yield* platformFailed(ensureScan(estimation))
-    if (Option.isNone(scanId)) return json(inProgressResponse(estimation))
-    const scan = yield* platformFailed((yield* PlatformClient).getScan(scanId.value))
+    const state = yield* platformFailed(ensureScan(estimation))
+    if (state._tag === "Waiting") return json(inProgressResponse(estimation))
+    if (state._tag === "PhotosGone") return yield* photosGone(estimation)
+    const scan = yield* platformFailed((yield* PlatformClient).getScan(state.scanId))
     const response = scanResponse(estimation, scan, (yield* GatewayConfig).estimationLengthUnit)
     if (Either.isLeft(response)) {
       yield* Effect.logError("a platform scan could not be written as an estimation").pipe(Effect.annotateLogs("estimation", estimation.id))

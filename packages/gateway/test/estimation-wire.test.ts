@@ -4,12 +4,12 @@
  * hold after each step. Time runs on the TestClock.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, Either, Option, Schema, TestClock } from "effect"
+import { Cause, Effect, Either, Exit, Option, Schema, TestClock, type Tracer } from "effect"
 import { Wire, makeJpeg } from "@scanbridge/estimation"
 import { readMultipart } from "../src/internal/multipart.js"
 import { SETTLE } from "../src/internal/scan-creation.js"
 import { digest } from "../src/options.js"
-import { GatewayHarness } from "./support/harness.js"
+import { GatewayHarness, HARNESS_API_KEY, recordingTracer } from "./support/harness.js"
 import {
   CLIENT_ID,
   OTHER_CLIENT_ID,
@@ -26,6 +26,7 @@ import {
   postImage,
   read,
   run,
+  runAdjusting,
   tokenOf,
   upload,
   uploadForm
@@ -61,6 +62,9 @@ const postsTo = (path: RegExp) =>
   Effect.flatMap(GatewayHarness, ({ simulator }) => Effect.map(simulator.requests, (log) => log.filter((r) => r.method === "POST" && path.test(r.path))))
 
 const SCANS = /^\/api\/orgs\/[^/]+\/scans$/
+
+// The first bytes of the photo as base64, as a create's body carries it.
+const PHOTO_BASE64_START = Buffer.from(PHOTO).toString("base64").slice(0, 24)
 
 describe("GET /tokens/anonymous", () => {
   it.effect("issues a random token for an accepted client id and keeps only its SHA-256", () =>
@@ -146,7 +150,7 @@ describe("POST /estimation", () => {
   )
 
   it.effect("refuses a token past its lifetime, and one the store no longer holds", () =>
-    run(
+    runAdjusting(
       Effect.gen(function* () {
         const { store } = yield* GatewayHarness
         const token = yield* tokenOf()
@@ -155,7 +159,7 @@ describe("POST /estimation", () => {
         expect((yield* postCreate(token)).status).toBe(200)
         yield* TestClock.adjust("1 minute")
         expectRefusal(yield* postCreate(token), 401, "access token expired")
-        yield* store.sweep(Date.UTC(2026, 0, 1, 2), Date.UTC(2025, 0, 1))
+        yield* store.sweep({ now: Date.UTC(2026, 0, 1, 2), sessionsBefore: 0, photosBefore: 0, estimationsBefore: 0 })
         expectRefusal(yield* postCreate(token), 401, "invalid access token")
         // A new token works as before.
         expect((yield* postCreate(yield* tokenOf())).status).toBe(200)
@@ -322,7 +326,7 @@ describe("POST /estimation/:id/image", () => {
 
 describe("GET /estimation/:id", () => {
   it.effect("answers in-progress until both photos are in, then completed with the platform scan in millimetres", () =>
-    run(
+    runAdjusting(
       Effect.gen(function* () {
         const { id, token } = yield* started
         const pending = yield* read(token, id, `client_id=${CLIENT_ID}&lang=en`)
@@ -417,7 +421,7 @@ describe("GET /estimation/:id", () => {
 
 describe("the platform failing", () => {
   it.effect("a create whose answer was lost after the platform stored the scan: adopted by the next read, one scan spent", () =>
-    run(
+    runAdjusting(
       Effect.gen(function* () {
         const { simulator, store } = yield* GatewayHarness
         const quota = yield* simulator.platform.quota("org_gateway")
@@ -482,6 +486,67 @@ describe("the platform failing", () => {
         expect(yield* simulator.platform.quota("org_gateway")).toBe(4)
       })
     )
+  )
+})
+
+describe("photos the platform never took", () => {
+  it.effect("are swept after photoRetention, and their estimation then says it cannot complete (410)", () =>
+    runAdjusting(
+      Effect.gen(function* () {
+        const { simulator, store } = yield* GatewayHarness
+        const gone = { _tag: "None" }
+        // One photo whose pair comes too late, and a pair the platform refused until too late.
+        const { id: late, token } = yield* started
+        yield* upload(token, late, "front")
+        const stuck = yield* estimationOf(token)
+        yield* simulator.platform.setQuota("org_gateway", 0)
+        yield* upload(token, stuck, "front")
+        yield* upload(token, stuck, "right")
+        expect(Option.isSome(yield* store.photos(stuck))).toBe(true)
+        // The gateway's sweeper runs on the clock, every few minutes.
+        yield* TestClock.adjust("2 hours")
+        expect(yield* store.photos(stuck)).toMatchObject(gone)
+        yield* simulator.platform.setQuota("org_gateway", 5)
+        const fresh = yield* tokenOf()
+        const message = "cannot complete: its photos were deleted 1h after it was created, before the platform took them; create a new estimation"
+        expectRefusal(yield* upload(fresh, late, "right"), 410, message)
+        expectRefusal(yield* read(fresh, late), 410, message)
+        expectRefusal(yield* read(fresh, stuck), 410, message)
+        expect(yield* platformScans(stuck)).toEqual([])
+      }),
+      { gateway: { photoRetention: "1 hour" } }
+    )
+  )
+})
+
+describe("what the gateway records", () => {
+  it.effect("puts no client id, access token, API key, stats or photo in a span of its own", () =>
+    Effect.gen(function* () {
+      const { spans, tracer } = yield* recordingTracer
+      let token = ""
+      yield* runAdjusting(
+        Effect.gen(function* () {
+          token = yield* tokenOf()
+          const id = yield* estimationOf(token)
+          yield* upload(token, id, "front")
+          // The create's answer is lost (a failed span), and the scan adopted once it has settled.
+          yield* upload(token, id, "right")
+          yield* TestClock.adjust(SETTLE)
+          expect((yield* read(token, id)).json.measurements[0].status).toBe("completed")
+          expectRefusal(yield* read(token, id, "client_id=cl_typo_secret"), 401, "client_id is required")
+        }),
+        { platform: { transformClient: losingFirstCreate() } }
+      ).pipe(Effect.withTracer(tracer))
+      // The server's own spans (http.server) are the serving layer's: they record the request's
+      // URL and headers as they are, so whoever serves the router turns them off.
+      const own = spans.filter((s) => !s.name.startsWith("http.server"))
+      expect(own.map((s) => s.name)).toContain("PlatformClient.createScan")
+      const failed = (s: Tracer.Span) => (s.status._tag === "Ended" && Exit.isFailure(s.status.exit) ? Cause.pretty(s.status.exit.cause) : "")
+      const recorded = JSON.stringify(own.map((s) => [s.name, [...s.attributes], failed(s)]))
+      expect(recorded).toContain("connection reset (test)")
+      for (const secret of [CLIENT_ID, "cl_typo_secret", token, HARNESS_API_KEY, String(STATS.weightG), PHOTO_BASE64_START])
+        expect(recorded).not.toContain(secret)
+    })
   )
 })
 

@@ -12,6 +12,10 @@
  * whether it created (a timeout, a lost connection, a 5xx) keeps the lease SETTLE longer, so
  * that a platform which finishes it late has stored the scan before anyone looks again; any
  * other failure gives the lease back at once. Either way the next upload or read tries again.
+ *
+ * Photos the platform never took are kept only so long (the gateway's photoRetention, then
+ * swept): an estimation whose two photos came and went with no scan can never complete, and
+ * says so (PhotosGone) rather than stay in progress for ever.
  */
 import { Cause, Clock, Duration, Effect, Exit, Option } from "effect"
 import { ApiTimeoutError } from "@scanbridge/http"
@@ -26,6 +30,18 @@ export const SETTLE = Duration.seconds(30)
 
 const ATTEMPT_MS = Duration.toMillis(ATTEMPT)
 const SETTLE_MS = Duration.toMillis(SETTLE)
+
+/** Where an estimation's platform scan stands. */
+export type ScanState =
+  | { readonly _tag: "Created"; readonly scanId: string }
+  /** A photo is missing, or another caller is creating the scan. */
+  | { readonly _tag: "Waiting" }
+  /** Both photos came, the store no longer holds them, and the platform has no scan of them. */
+  | { readonly _tag: "PhotosGone" }
+
+const created = (scanId: string): ScanState => ({ _tag: "Created", scanId })
+const WAITING: ScanState = { _tag: "Waiting" }
+const PHOTOS_GONE: ScanState = { _tag: "PhotosGone" }
 
 /** Both photos are in. */
 export const hasBothPhotos = (estimation: EstimationRecord): boolean => estimation.received.includes("front") && estimation.received.includes("right")
@@ -47,9 +63,9 @@ const findOrCreate = (estimation: EstimationRecord, sent: { value: boolean }) =>
     const store = yield* GatewayStore
     const found = yield* platform.listScans({ customScanId: estimation.id, direction: "ascending", limit: 1 })
     const existing = found.results[0]?.source.id
-    if (existing !== undefined && existing !== null) return Option.some(existing)
+    if (existing !== undefined && existing !== null) return created(existing)
     const photos = yield* store.photos(estimation.id)
-    if (Option.isNone(photos)) return Option.none()
+    if (Option.isNone(photos)) return PHOTOS_GONE
     const { front, right } = photos.value
     sent.value = true
     const scan = yield* platform.createScan({
@@ -57,27 +73,27 @@ const findOrCreate = (estimation: EstimationRecord, sent: { value: boolean }) =>
       photos: { front: Buffer.from(front).toString("base64"), right: Buffer.from(right).toString("base64") },
       customScanId: estimation.id
     })
-    return Option.fromNullable(scan.source.id)
+    // The platform's scans always carry their id: the decoder refuses one without.
+    return created(scan.source.id!)
   })
 
 /**
- * The estimation's platform scan id: recorded already, or found or created now. None while a
- * photo is missing or another caller holds the lease. Fails with the platform's error when the
- * attempt failed; the lease is then given back, or kept SETTLE longer (see above).
+ * The estimation's platform scan: recorded already, or found or created now. Fails with the
+ * platform's error when the attempt failed; the lease is then given back, or kept SETTLE longer
+ * (see above).
  */
-export const ensureScan = (
-  estimation: EstimationRecord
-): Effect.Effect<Option.Option<string>, PlatformFailure | GatewayStoreError, GatewayStore | PlatformClient> =>
+export const ensureScan = (estimation: EstimationRecord): Effect.Effect<ScanState, PlatformFailure | GatewayStoreError, GatewayStore | PlatformClient> =>
   Effect.gen(function* () {
-    if (estimation.scanId !== null) return Option.some(estimation.scanId)
-    if (!hasBothPhotos(estimation)) return Option.none()
+    if (estimation.scanId !== null) return created(estimation.scanId)
+    if (!hasBothPhotos(estimation)) return WAITING
     const store = yield* GatewayStore
     const now = yield* Clock.currentTimeMillis
     const until = now + ATTEMPT_MS + SETTLE_MS
     if (!(yield* store.leaseCreation(estimation.id, now, until))) {
       // Another caller holds it, or has just recorded the scan.
       const current = yield* store.estimation(estimation.id)
-      return Option.flatMap(current, (e) => Option.fromNullable(e.scanId))
+      const scanId = Option.getOrNull(current)?.scanId ?? null
+      return scanId === null ? WAITING : created(scanId)
     }
     const sent = { value: false }
     // Whatever ends the attempt, its outcome is recorded, even when the request is interrupted.
@@ -93,16 +109,13 @@ const settle = (
   id: string,
   until: number,
   sent: boolean,
-  exit: Exit.Exit<Option.Option<string>, PlatformFailure | GatewayStoreError>
-): Effect.Effect<Option.Option<string>, PlatformFailure | GatewayStoreError, GatewayStore> =>
+  exit: Exit.Exit<ScanState, PlatformFailure | GatewayStoreError>
+): Effect.Effect<ScanState, PlatformFailure | GatewayStoreError, GatewayStore> =>
   Effect.gen(function* () {
     const store = yield* GatewayStore
     if (Exit.isSuccess(exit)) {
-      if (Option.isSome(exit.value)) yield* store.scanCreated(id, exit.value.value)
-      else {
-        yield* Effect.logWarning("an estimation with both photos has none in the store; it stays in progress").pipe(Effect.annotateLogs("estimation", id))
-        yield* store.releaseCreation(id)
-      }
+      if (exit.value._tag === "Created") yield* store.scanCreated(id, exit.value.scanId)
+      else yield* store.releaseCreation(id)
       return exit.value
     }
     const error = Option.getOrUndefined(Cause.failureOption(exit.cause))

@@ -3,10 +3,10 @@
  * calls of the legacy estimation API, and photos.
  */
 import { HttpClient, HttpClientError } from "@effect/platform"
-import { Effect } from "effect"
+import { Effect, TestClock } from "effect"
 import { makeJpeg } from "@scanbridge/estimation"
 import type { PlatformClientOptions } from "@scanbridge/platform"
-import { FAIL_MARKER, onTestClock } from "@scanbridge/simulator"
+import { FAIL_MARKER, TEST_EPOCH_MS, onTestClock } from "@scanbridge/simulator"
 import { GatewayHarness, HARNESS_CLIENT_ID, type HarnessOptions, harnessLayer } from "./harness.js"
 
 export const CLIENT_ID = HARNESS_CLIENT_ID
@@ -18,21 +18,30 @@ export const PHOTO = makeJpeg(1080, 1920)
 /** A photo the platform simulator fails with `code` (its fail marker, in a JPEG comment). */
 export const failingPhoto = (code: string) => makeJpeg(1080, 1920, { comment: `${FAIL_MARKER}${code}` })
 
+const harnessed = (options: HarnessOptions) =>
+  harnessLayer({
+    ...options,
+    gateway: { clientIds: [CLIENT_ID, OTHER_CLIENT_ID], ...options.gateway },
+    platform: { retry: { times: 1, base: "10 millis" }, ...options.platform }
+  })
+
 /**
- * Runs `effect` on the TestClock against a gateway of its own that accepts both client ids. Its
- * platform client retries once, soon, so that a test scripts few faults.
+ * Runs `effect` against a gateway of its own that accepts both client ids, on the TestClock,
+ * moved on to each sleep (a poll, a retry's backoff) by onTestClock. Its platform client retries
+ * once, soon, so that a test scripts few faults.
  */
 export const run = <A, E>(effect: Effect.Effect<A, E, GatewayHarness | HttpClient.HttpClient>, options: HarnessOptions = {}) =>
-  effect.pipe(
-    Effect.provide(
-      harnessLayer({
-        ...options,
-        gateway: { clientIds: [CLIENT_ID, OTHER_CLIENT_ID], ...options.gateway },
-        platform: { retry: { times: 1, base: "10 millis" }, ...options.platform }
-      })
-    ),
-    onTestClock()
-  )
+  effect.pipe(Effect.provide(harnessed(options)), onTestClock())
+
+/**
+ * `run` with the clock moved by the test alone (TestClock.adjust), for a test that waits out a
+ * lifetime: two fibers moving the TestClock at once can leave it behind. Nothing in such a test
+ * may wait on a sleep of its own (a poll, a retry).
+ */
+export const runAdjusting = <A, E>(effect: Effect.Effect<A, E, GatewayHarness | HttpClient.HttpClient>, options: HarnessOptions = {}) =>
+  // The clock is set before the gateway starts: setting it after would wake its sweeper at every
+  // turn of its schedule from 1970 on.
+  Effect.zipRight(TestClock.setTime(TEST_EPOCH_MS), Effect.provide(effect, harnessed(options)))
 
 /**
  * A platform client whose first create's response is lost after the platform stored the scan:

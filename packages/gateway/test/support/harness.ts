@@ -11,7 +11,7 @@
 import * as FetchHttpClient from "@effect/platform/FetchHttpClient"
 import * as HttpServer from "@effect/platform/HttpServer"
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
-import { Context, Effect, Layer } from "effect"
+import { Context, Effect, Layer, Tracer } from "effect"
 import { createServer } from "node:http"
 import { makeJpeg } from "@scanbridge/estimation"
 import type { Scan, Stats } from "@scanbridge/model"
@@ -116,3 +116,23 @@ export const scanAsUser = (ssid: string, user: UserScan) =>
     const { failWith, ...stats } = user
     return yield* platform.withToken(token).createScan({ ...stats, photos: { front: photo(failWith), right: photo(failWith) } })
   }) satisfies Effect.Effect<Scan, unknown, GatewayHarness>
+
+/**
+ * The tracer in context, recording every span it starts: for tests of what the gateway's spans
+ * hold. Run the code under test with `Effect.withTracer(tracer)`, then read `spans`.
+ */
+export const recordingTracer: Effect.Effect<{ readonly spans: ReadonlyArray<Tracer.Span>; readonly tracer: Tracer.Tracer }> = Effect.map(
+  Effect.tracer,
+  (native) => {
+    const spans: Array<Tracer.Span> = []
+    const tracer = Tracer.make({
+      span: (...args) => {
+        const span = native.span(...args)
+        spans.push(span)
+        return span
+      },
+      context: native.context
+    })
+    return { spans, tracer }
+  }
+)
