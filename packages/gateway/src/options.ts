@@ -26,6 +26,14 @@ export interface GatewayOptions {
    * `hostedScannerUrl`). The simulator serves one at `<platform url>/scanner/{LOCALE}/`.
    */
   readonly scannerAddress?: string
+  /**
+   * How long the photos of an estimation whose scan the platform never took are kept (their pair
+   * never came, or the platform stayed down). Default 24 hours. Photos the platform took are
+   * deleted at once, whatever this says.
+   */
+  readonly photoRetention?: Duration.DurationInput
+  /** How long an estimation can be read after its creation. Default 30 days. */
+  readonly estimationRetention?: Duration.DurationInput
 }
 
 export interface GatewaySettings {
@@ -35,10 +43,14 @@ export interface GatewaySettings {
   readonly sessionLifetimeMs: number
   readonly tokenLifetimeMs: number
   readonly scannerAddress: string | undefined
+  readonly photoRetentionMs: number
+  readonly estimationRetentionMs: number
 }
 
 export const DEFAULT_SESSION_LIFETIME = Duration.hours(1)
 export const DEFAULT_TOKEN_LIFETIME = Duration.hours(1)
+export const DEFAULT_PHOTO_RETENTION = Duration.hours(24)
+export const DEFAULT_ESTIMATION_RETENTION = Duration.days(30)
 
 /** The SHA-256 of a secret (a client id, an access token), as stored and compared. */
 export const digest = (secret: Redacted.Redacted<string> | string): string =>
@@ -51,7 +63,9 @@ export const settingsOf = (options: GatewayOptions): GatewaySettings => ({
   estimationLengthUnit: options.estimationLengthUnit ?? "mm",
   sessionLifetimeMs: Duration.toMillis(options.sessionLifetime ?? DEFAULT_SESSION_LIFETIME),
   tokenLifetimeMs: Duration.toMillis(options.tokenLifetime ?? DEFAULT_TOKEN_LIFETIME),
-  scannerAddress: options.scannerAddress
+  scannerAddress: options.scannerAddress,
+  photoRetentionMs: Duration.toMillis(options.photoRetention ?? DEFAULT_PHOTO_RETENTION),
+  estimationRetentionMs: Duration.toMillis(options.estimationRetention ?? DEFAULT_ESTIMATION_RETENTION)
 })
 
 export class GatewayConfig extends Context.Tag("@scanbridge/gateway/GatewayConfig")<GatewayConfig, GatewaySettings>() {}

@@ -59,6 +59,14 @@ export interface EstimationRecord {
  * Every store refuses a second record with one id (ssid, token hash, estimation id) with a
  * GatewayStoreError: ids are random, and overwriting would hand one client's record to another.
  */
+/** What a sweep deletes, as epoch-millisecond bounds (see `GatewayStoreService.sweep`). */
+export interface Sweep {
+  readonly now: number
+  readonly sessionsBefore: number
+  readonly photosBefore: number
+  readonly estimationsBefore: number
+}
+
 export interface GatewayStoreService {
   readonly createSession: (session: SessionRecord) => Effect.Effect<void, GatewayStoreError>
   /**
@@ -98,8 +106,13 @@ export interface GatewayStoreService {
   readonly scanCreated: (id: string, scanId: string) => Effect.Effect<void, GatewayStoreError>
   /** Gives the right back after a failed attempt, so that the next read tries again. */
   readonly releaseCreation: (id: string) => Effect.Effect<void, GatewayStoreError>
-  /** Deletes expired tokens and sessions, and estimations (with their photos) older than `before`. */
-  readonly sweep: (now: number, before: number) => Effect.Effect<void, GatewayStoreError>
+  /**
+   * Deletes what no request needs any more: tokens expired at `now`; sessions holding no scan that
+   * expired before `sessionsBefore`; the photos of estimations created before `photosBefore`
+   * (their pair never came, or the platform never took them); and estimations (with their photos)
+   * created before `estimationsBefore`.
+   */
+  readonly sweep: (sweep: Sweep) => Effect.Effect<void, GatewayStoreError>
 }
 
 export class GatewayStore extends Context.Tag("@scanbridge/gateway/GatewayStore")<GatewayStore, GatewayStoreService>() {}

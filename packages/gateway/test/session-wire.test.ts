@@ -31,7 +31,9 @@ const LEGACY = { session: { clientIds: [HARNESS_CLIENT_ID] } }
  * timeout, stays in its list, and onTestClock moves to it while the test's own adjust passes it).
  */
 const run = <A, E>(effect: Effect.Effect<A, E, GatewayHarness>, options: HarnessOptions = {}) =>
-  Effect.zipRight(TestClock.setTime(TEST_EPOCH_MS), effect).pipe(Effect.provide(harnessLayer({ ...options, simulator: { ...LEGACY, ...options.simulator } })))
+  // The clock is set before the gateway starts: setting it after would wake its sweeper at every
+  // turn of its schedule from 1970 on.
+  Effect.zipRight(TestClock.setTime(TEST_EPOCH_MS), Effect.provide(effect, harnessLayer({ ...options, simulator: { ...LEGACY, ...options.simulator } })))
 
 interface Answer {
   readonly status: number

@@ -254,7 +254,7 @@ for (const backend of backends) {
       })
     )
 
-    it.effect("sweeps expired tokens and waiting sessions, and old estimations with their photos", () =>
+    it.effect("sweeps expired tokens and waiting sessions, the photos of stale estimations, and old estimations with their photos", () =>
       Effect.gen(function* () {
         const store = backend.store()
         const now = T + 10 * HOUR
@@ -265,17 +265,18 @@ for (const backend of backends) {
         const claimed = sessionOf({ expiresAt: now - 1 })
         const live = sessionOf({ expiresAt: now + 1 })
         const old = estimationOf({ createdAt: now - HOUR - 1 })
-        const recent = estimationOf({ createdAt: now - HOUR })
+        const stale = estimationOf({ createdAt: now - 10 * 60_000 - 1 })
+        const recent = estimationOf({ createdAt: now - 10 * 60_000 })
         yield* Effect.all([store.issueToken(expiredToken), store.issueToken(liveToken)])
         yield* Effect.all([store.createSession(expired), store.createSession(claimed), store.createSession(live)])
         yield* store.claimScan(claimed.ssid, id("scan"))
-        for (const e of [old, recent]) {
+        for (const e of [old, stale, recent]) {
           yield* store.createEstimation(e)
           yield* store.putPhoto(e.id, "front", jpeg(50))
           yield* store.putPhoto(e.id, "right", jpeg(50))
         }
 
-        yield* store.sweep(now, now - HOUR)
+        yield* store.sweep({ now, sessionsBefore: now, photosBefore: now - 10 * 60_000, estimationsBefore: now - HOUR })
 
         expect(yield* store.token(expiredToken.tokenHash)).toEqual(Option.none())
         expect(Option.isSome(yield* store.token(liveToken.tokenHash))).toBe(true)
@@ -285,6 +286,9 @@ for (const backend of backends) {
         expect(yield* store.estimation(old.id)).toEqual(Option.none())
         expect(yield* store.photos(old.id)).toEqual(Option.none())
         if (backend.photoRows !== undefined) expect(yield* Effect.promise(() => backend.photoRows!(old.id))).toBe(0)
+        expect(Option.isSome(yield* store.estimation(stale.id))).toBe(true)
+        expect(yield* store.photos(stale.id)).toEqual(Option.none())
+        if (backend.photoRows !== undefined) expect(yield* Effect.promise(() => backend.photoRows!(stale.id))).toBe(0)
         expect(Option.isSome(yield* store.estimation(recent.id))).toBe(true)
         expect(Option.isSome(yield* store.photos(recent.id))).toBe(true)
       })
@@ -316,7 +320,7 @@ describe("the embedded store", () => {
       const deleted = yield* Effect.promise(() => sizeOf(tables))
       expect(deleted - before).toBeGreaterThan(10_000_000)
       // A sweep that deletes nothing else still vacuums.
-      yield* embedded.store.sweep(0, 0)
+      yield* embedded.store.sweep({ now: 0, sessionsBefore: 0, photosBefore: 0, estimationsBefore: 0 })
       const swept = yield* Effect.promise(() => sizeOf(tables))
       expect(deleted - swept).toBeGreaterThan(10_000_000)
     })

@@ -10,7 +10,6 @@
  */
 import { PgClient } from "@effect/sql-pg"
 import { Effect, Layer, type Scope } from "effect"
-import { createRequire } from "node:module"
 import { GatewayStore, GatewayStoreError } from "../store.js"
 import { makeSqlStore, type SqlStoreOptions } from "./sql.js"
 
@@ -22,10 +21,17 @@ interface PgModule {
 }
 
 /**
- * `pg`, the one @effect/sql-pg runs on. Through require, as the package carries no types of its
- * own: its pool's are @effect/sql-pg's.
+ * `pg`, the one @effect/sql-pg runs on, imported when a store opens: a bundle (the CLI's) carries
+ * it, and a package that leaves it to the user (the plain API's optional peer) says it is missing
+ * as a GatewayStoreError rather than failing to load. Its pool typed as @effect/sql-pg declares it.
  */
-export const loadPg = (): PgModule => createRequire(import.meta.url)("pg") as PgModule
+export const loadPg: Effect.Effect<PgModule, GatewayStoreError> = Effect.tryPromise({
+  try: async () => {
+    const module = await import("pg")
+    return (module.default ?? module) as unknown as PgModule
+  },
+  catch: () => new GatewayStoreError({ message: "GatewayStore: the PostgreSQL driver (the pg package) could not be loaded; install pg beside Scanbridge" })
+})
 
 /** The store on the pool `acquire` opens (and closes with the layer), its database migrated first. */
 export const sqlStoreLayer = (

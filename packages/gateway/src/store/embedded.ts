@@ -130,12 +130,13 @@ export const embeddedStoreLayer = (directory: string): Layer.Layer<GatewayStore,
         }),
         (db) => Effect.promise(() => db.close().catch(() => undefined))
       )
+      const pg = yield* loadPg
       return yield* Effect.acquireRelease(
         Effect.tryPromise({
           try: async () => {
             const { createPgConfig } = await import("@electric-sql/pglite/node-postgres")
             // PGlite is one backend: one connection, which a transaction holds for its whole length.
-            const pool = new (loadPg().Pool)({ ...createPgConfig(db), max: 1, idleTimeoutMillis: 0 })
+            const pool = new pg.Pool({ ...createPgConfig(db), max: 1, idleTimeoutMillis: 0 })
             pool.on("error", () => {})
             return pool
           },

@@ -88,15 +88,14 @@ export const makeMemoryStore = (): GatewayStoreService => {
         update(id, (e) => ({ ...e, scanId, creatingUntil: null }))
       }),
     releaseCreation: (id) => Effect.sync(() => update(id, (e) => ({ ...e, creatingUntil: null }))),
-    sweep: (now, before) =>
+    sweep: ({ now, sessionsBefore, photosBefore, estimationsBefore }) =>
       Effect.sync(() => {
         for (const [k, t] of tokens) if (t.expiresAt <= now) tokens.delete(k)
-        for (const [k, s] of sessions) if (s.expiresAt <= now && s.scanId === null) sessions.delete(k)
-        for (const [k, e] of estimations)
-          if (e.createdAt < before) {
-            estimations.delete(k)
-            photos.delete(k)
-          }
+        for (const [k, s] of sessions) if (s.expiresAt <= sessionsBefore && s.scanId === null) sessions.delete(k)
+        for (const [k, e] of estimations) {
+          if (e.createdAt < photosBefore) photos.delete(k)
+          if (e.createdAt < estimationsBefore) estimations.delete(k)
+        }
       })
   }
 }

@@ -31,8 +31,8 @@ export const postgresStoreLayer = (options: PostgresStoreOptions): Layer.Layer<G
   const timeout = Duration.toMillis(options.timeout ?? DEFAULT_POSTGRES_TIMEOUT)
   return sqlStoreLayer(
     Effect.acquireRelease(
-      Effect.sync(() => {
-        const pool = new (loadPg().Pool)({
+      Effect.map(loadPg, (pg) => {
+        const pool = new pg.Pool({
           connectionString: Redacted.value(options.url),
           max: options.maxConnections ?? 10,
           connectionTimeoutMillis: timeout,

@@ -344,7 +344,7 @@ export const makeSqlStore = (options: SqlStoreOptions = {}): Effect.Effect<Gatew
 
       releaseCreation: (id) => guard("releaseCreation")(sql`UPDATE gateway_estimations SET creating_until = NULL WHERE id = ${id}`.pipe(Effect.asVoid)),
 
-      sweep: (now, before) =>
+      sweep: ({ now, sessionsBefore, photosBefore, estimationsBefore }) =>
         guard("sweep")(
           // Photos go with their estimation (ON DELETE CASCADE); a session that holds a scan stays,
           // as the memory store's does, so that its results can still be read.
@@ -352,9 +352,11 @@ export const makeSqlStore = (options: SqlStoreOptions = {}): Effect.Effect<Gatew
               DELETE FROM gateway_tokens WHERE expires_at <= ${now}
             ), sessions AS (
               DELETE FROM gateway_sessions s
-              WHERE s.expires_at <= ${now} AND NOT EXISTS (SELECT 1 FROM gateway_claims c WHERE c.ssid = s.ssid)
+              WHERE s.expires_at <= ${sessionsBefore} AND NOT EXISTS (SELECT 1 FROM gateway_claims c WHERE c.ssid = s.ssid)
+            ), photos AS (
+              DELETE FROM gateway_photos p USING gateway_estimations e WHERE p.estimation_id = e.id AND e.created_at < ${photosBefore} AND e.created_at >= ${estimationsBefore}
             ), estimations AS (
-              DELETE FROM gateway_estimations WHERE created_at < ${before}
+              DELETE FROM gateway_estimations WHERE created_at < ${estimationsBefore}
             )
             SELECT 1`.pipe(
             Effect.zipRight(
