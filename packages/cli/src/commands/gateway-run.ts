@@ -11,7 +11,7 @@ import { Config, Console, Context, Effect, Layer, Option, Redacted } from "effec
 import { createServer } from "node:http"
 import { Gateway, type GatewayStore, type GatewayStoreError, embeddedStoreLayer, postgresStoreLayer } from "@scanbridge/gateway"
 import { PlatformClient } from "@scanbridge/platform"
-import { DEFAULT_STORE } from "./gateway.js"
+import { DEFAULT_STORE } from "./gateway-defaults.js"
 import { CliError, UsageError } from "./errors.js"
 
 export interface GatewayArgs {

@@ -15,10 +15,10 @@
 import { Command, Options } from "@effect/cli"
 import { ExitCode } from "../exit.js"
 import { choice, file, integer, optionalText, text } from "./flags.js"
+import { DEFAULT_STORE } from "./gateway-defaults.js"
 import { lazy } from "./lazy.js"
 
 /** Where the embedded store lives when --store is not given: a folder beside where the gateway is started. */
-export const DEFAULT_STORE = "./scanbridge-gateway"
 
 /** What `scanbridge gateway --help` shows after the flags (see help.ts). */
 export const gatewayHelp = {
