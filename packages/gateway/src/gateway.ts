@@ -3,9 +3,10 @@
  * each carried out on the platform client of the integrator's organisation, with its state in
  * the GatewayStore, which a sweeper keeps to what requests still need.
  */
+import * as HttpMiddleware from "@effect/platform/HttpMiddleware"
 import * as HttpRouter from "@effect/platform/HttpRouter"
 import * as HttpServer from "@effect/platform/HttpServer"
-import { Clock, Duration, Effect, Layer, Schedule } from "effect"
+import { Clock, Duration, Effect, Layer, Runtime, Schedule } from "effect"
 import type { PlatformClient } from "@scanbridge/platform"
 import { estimationRouter } from "./estimation-api.js"
 import { GatewayConfig, type GatewayOptions, settingsOf } from "./options.js"
@@ -56,8 +57,21 @@ export const sweeper: Layer.Layer<never, never, GatewayStore | GatewayConfig> = 
 )
 
 /**
+ * No server span for a request to the gateway: @effect/platform's would record its full URL (an
+ * SSID, a scanner address's stats in its query) and every request header off its short redaction
+ * list (the estimation API's Access-Token). The gateway's own spans say what it does with no
+ * secret in them. Every way of serving the gateway goes through this: `layer` (and so the CLI),
+ * and `untracedRuntime` for a web handler made from a runtime (createGateway).
+ */
+const noServerSpans = (): boolean => true
+
+/** `runtime`, whose web handlers (HttpApp.toWebHandlerRuntime) record no server span: see noServerSpans. */
+export const untracedRuntime = <R>(runtime: Runtime.Runtime<R>): Runtime.Runtime<R> =>
+  Runtime.setFiberRef(runtime, HttpMiddleware.currentTracerDisabledWhen, noServerSpans)
+
+/**
  * Serves the gateway on the HttpServer in context for the lifetime of the layer, given the
- * platform client and the store, and sweeps the store meanwhile.
+ * platform client and the store, and sweeps the store meanwhile. No server spans: see noServerSpans.
  */
 export const layer = (options: GatewayOptions): Layer.Layer<never, never, HttpServer.HttpServer | PlatformClient | GatewayStore> =>
-  Layer.merge(HttpServer.serve(gatewayRouter), sweeper).pipe(Layer.provide(configLayer(options)))
+  Layer.merge(HttpServer.serve(gatewayRouter).pipe(HttpMiddleware.withTracerDisabledWhen(noServerSpans)), sweeper).pipe(Layer.provide(configLayer(options)))

@@ -223,14 +223,16 @@ export const createGateway = async (options: GatewayOptions): Promise<Gateway> =
     ...(given.photoRetention === undefined ? {} : { photoRetention: given.photoRetention }),
     ...(given.estimationRetention === undefined ? {} : { estimationRetention: given.estimationRetention })
   })
-  const managed = ManagedRuntime.make(Layer.mergeAll(config, store, platform))
+  // The sweeper too, as Gateway.layer runs it for the CLI: without it expired tokens and sessions
+  // and the photos the platform never took would stay in the store for ever.
+  const managed = ManagedRuntime.make(Layer.provideMerge(Routes.sweeper, Layer.mergeAll(config, store, platform)))
   const app = IncomingMessage.withMaxBodySize(Routes.gatewayRouter, Option.some(MAX_BODY_BYTES))
   const built = await Effect.runPromiseExit(managed.runtimeEffect)
   if (Exit.isFailure(built)) {
     await managed.dispose()
     throw errorOfCause(built.cause, hide)
   }
-  const web = HttpApp.toWebHandlerRuntime(built.value)(app)
+  const web = HttpApp.toWebHandlerRuntime(Routes.untracedRuntime(built.value))(app)
   const isGateways = pathsOf(Routes.gatewayRouter)
   let closed: Promise<void> | undefined
 
