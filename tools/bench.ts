@@ -25,10 +25,15 @@
  *    PostgreSQL migration against a bare COPY of the same rows (tools/bench-tables.ts).
  * 6. Importing the plain API and the Effect API's normalizer to normalize, above `node -e 0`, and
  *    `npm i scanbridge` from its packed tarball (tools/bench-import.ts).
+ * 7. The legacy gateway (tools/bench-gateway.ts): p50 and p99 of an estimation read and of a
+ *    session results read through the gateway against the platform's getScan on the simulator
+ *    alone, and the gateway's RSS and heap around waves of 200 concurrent estimation flows. Run
+ *    alone (`--parts gateway`), it rewrites only its own section of bench/results.md.
  *
  * `--quick`: small inputs and one round, for working on the bench. Sizes and rounds: `--rounds N`,
  * `--format-records N`, `--records N`, `--large-records N`, `--huge-records N`, `--pairs N`,
- * `--cold-runs N`, `--postgres-records N`; `--parts normalize,cold,migrate,rss,tables,postgres,import` runs only those; `--no-build` packs the
+ * `--cold-runs N`, `--postgres-records N`, `--gateway-samples N`, `--gateway-flows N`, `--gateway-waves N`;
+ * `--parts normalize,cold,migrate,rss,tables,postgres,import,gateway` runs only those; `--no-build` packs the
  * CLI's dist as it is.
  */
 import { spawnSync } from "node:child_process"
@@ -53,6 +58,7 @@ import { type Expected, FORMATS, type InputKind, writeInput } from "./bench-inpu
 import { BUSY_SHARE, cpuSnapshot, othersShare } from "./bench-load.js"
 import { type LimitFigures, missesSection } from "./bench-misses.js"
 import { importFigures } from "./bench-import.js"
+import { gatewayBench, patchResults } from "./bench-gateway.js"
 import { type BenchContext, postgresToPostgres, tableOutputs } from "./bench-tables.js"
 import { bundle } from "./bundle.js"
 import { repoRoot } from "./docs/generated.js"
@@ -73,8 +79,13 @@ const HUGE_RECORDS = arg("huge-records", 3_000_000, 300_000)
 const PAIRS = arg("pairs", 31, 5)
 const COLD_RUNS = arg("cold-runs", 7, 3)
 const partsAt = process.argv.indexOf("--parts")
-const PARTS = new Set(partsAt >= 0 ? process.argv[partsAt + 1]!.split(",") : ["normalize", "cold", "migrate", "rss", "tables", "postgres", "import"])
+const PARTS = new Set(partsAt >= 0 ? process.argv[partsAt + 1]!.split(",") : ["normalize", "cold", "migrate", "rss", "tables", "postgres", "import", "gateway"])
 const POSTGRES_RECORDS = arg("postgres-records", 100_000, 10_000)
+const GATEWAY_SAMPLES = arg("gateway-samples", 2_000, 200)
+const GATEWAY_FLOWS = arg("gateway-flows", 200, 200)
+const GATEWAY_WAVES = arg("gateway-waves", 3, 1)
+// The gateway part alone writes its own section of bench/results.md and leaves the rest as it is.
+const GATEWAY_ONLY = [...PARTS].every((part) => part === "gateway")
 const BUILD = !process.argv.includes("--no-build")
 
 /**
@@ -613,6 +624,7 @@ const run = async () => {
   }
   if (PARTS.has("postgres")) await postgresToPostgres(context, bin, POSTGRES_RECORDS)
   if (PARTS.has("import")) importFigures(context, COLD_RUNS, judge, pnpm, BUILD)
+  const gateway = PARTS.has("gateway") ? await gatewayBench({ samples: GATEWAY_SAMPLES, flows: GATEWAY_FLOWS, waves: GATEWAY_WAVES, note }) : []
   const misses =
     large === undefined
       ? []
@@ -646,15 +658,26 @@ const run = async () => {
       .sort((a, b) => Number.parseInt(a.target, 10) - Number.parseInt(b.target, 10))
       .map((s) => `| ${s.target} | ${s.measured} | ${s.pass ? "PASS" : "MISS"} |`)
   ]
+  const written = `Written by \`pnpm bench${process.argv.slice(2).length > 0 ? ` ${process.argv.slice(2).join(" ")}` : ""}\` (tools/bench.ts) on ${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC in ${minutes.toFixed(1)} minutes, Node ${process.version}, ${cpus().length} cores, ${machine}.`
+  if (GATEWAY_ONLY) {
+    const quick = QUICK ? " **A --quick run: fewer samples and flows; not the figures of record.**" : ""
+    const busyNote = busy
+      ? " **The machine was busy: every latency is longer than on a quiet machine; the ratios compare requests made in the same moments.**"
+      : ""
+    patchResults(join(repoRoot, "bench", "results.md"), gateway, `${written}${quick}${busyNote}`)
+    note(`done in ${minutes.toFixed(1)} minutes: the gateway's section of bench/results.md`)
+    return
+  }
   const text = [
     "# Benchmark results",
     "",
-    `Written by \`pnpm bench${process.argv.slice(2).length > 0 ? ` ${process.argv.slice(2).join(" ")}` : ""}\` (tools/bench.ts) on ${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC in ${minutes.toFixed(1)} minutes, Node ${process.version}, ${cpus().length} cores, ${machine}. ${settings}. Ratios are measured in one run, program against floor in the same round, so a noisy machine slows both sides alike.${QUICK ? " **A --quick run: small inputs, one round; not the figures of record.**" : ""}${busy ? BUSY : ""}`,
+    `${written} ${settings}. Ratios are measured in one run, program against floor in the same round, so a noisy machine slows both sides alike.${QUICK ? " **A --quick run: small inputs, one round; not the figures of record.**" : ""}${busy ? BUSY : ""}`,
     "",
     ...targets,
     "",
     ...misses,
-    ...rows
+    ...rows,
+    ...(gateway.length > 0 ? ["", ...gateway] : [])
   ].join("\n")
   mkdirSync(join(repoRoot, "bench"), { recursive: true })
   writeFileSync(join(repoRoot, "bench", "results.md"), `${text}\n`)
