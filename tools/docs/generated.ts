@@ -9,6 +9,7 @@ import { JSONSchema } from "effect"
 import { Scan, SizeDocument } from "@scanbridge/model"
 import { OPENAPI_APIS, openApiDocument } from "@scanbridge/simulator"
 import { formatTable, otherSpellingTable, targetList } from "./adapters.js"
+import { gatewayFailureCodeTable, gatewayRouteTable, gatewaySessionStatusTable } from "./gateway.js"
 import { measurementTable, postureTable, scanColumnTable, statTable, unitTable } from "./tables.js"
 
 export const repoRoot = join(dirname(fileURLToPath(import.meta.url)), "..", "..")
@@ -49,6 +50,14 @@ export const GENERATED: ReadonlyArray<GeneratedFile> = [
   {
     path: "docs/migrate-from-estimation.md",
     render: regions({ "estimation-migration": example("tools/examples/estimation-migration.ts") })
+  },
+  {
+    path: "docs/gateway.md",
+    render: regions({
+      "gateway-routes": gatewayRouteTable,
+      "gateway-session-statuses": gatewaySessionStatusTable,
+      "gateway-failure-codes": gatewayFailureCodeTable
+    })
   },
   {
     path: "docs/migrate.md",
