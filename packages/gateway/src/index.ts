@@ -12,6 +12,7 @@ export {
   type GatewayStoreService,
   type Pattern,
   type SessionRecord,
+  type Sweep,
   type TokenRecord
 } from "./store.js"
 export { memoryStoreLayer } from "./store/memory.js"

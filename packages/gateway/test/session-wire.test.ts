@@ -8,12 +8,22 @@
  */
 import * as HttpClient from "@effect/platform/HttpClient"
 import { describe, expect, it } from "@effect/vitest"
-import { Clock, Effect, Fiber, Layer, Option, TestClock, Tracer } from "effect"
+import { Clock, Effect, Fiber, Layer, Option, TestClock } from "effect"
 import { Wire as PlatformWire } from "@scanbridge/platform"
 import { TEST_EPOCH_MS } from "@scanbridge/simulator"
 import { GatewayStore, GatewayStoreError } from "../src/index.js"
 import { makeMemoryStore } from "../src/store/memory.js"
-import { GatewayHarness, HARNESS_API_KEY, HARNESS_CLIENT_ID, HARNESS_ORG, type HarnessOptions, harnessLayer, photo, scanAsUser } from "./support/harness.js"
+import {
+  GatewayHarness,
+  HARNESS_API_KEY,
+  HARNESS_CLIENT_ID,
+  HARNESS_ORG,
+  type HarnessOptions,
+  harnessLayer,
+  photo,
+  recordingTracer,
+  scanAsUser
+} from "./support/harness.js"
 
 const USER = { age: 34, gender: "female", heightMm: 1680, weightG: 61_000 } as const
 const OTHER_USER = { age: 52, gender: "male", heightMm: 1850, weightG: 93_000 } as const
@@ -452,18 +462,9 @@ describe("the store failing", () => {
 })
 
 describe("what the gateway records", () => {
-  it.effect("puts the clientScanningId, which may be a user id, in no span", () => {
-    const spans: Array<Tracer.Span> = []
-    return Effect.gen(function* () {
-      const native = yield* Effect.tracer
-      const recording = Tracer.make({
-        span: (...args) => {
-          const span = native.span(...args)
-          spans.push(span)
-          return span
-        },
-        context: native.context
-      })
+  it.effect("puts the clientScanningId, which may be a user id, in no span", () =>
+    Effect.gen(function* () {
+      const { spans, tracer } = yield* recordingTracer
       yield* run(
         Effect.gen(function* () {
           const ssid = yield* createdSsid({ clientId: HARNESS_CLIENT_ID, clientScanningId: "user-4711@example.com" })
@@ -472,14 +473,14 @@ describe("what the gateway records", () => {
           expect((yield* results(ssid)).json.results).toBeDefined()
           expect((yield* results(ssid)).json.results).toBeDefined()
         })
-      ).pipe(Effect.withTracer(recording))
+      ).pipe(Effect.withTracer(tracer))
       const names = spans.map((s) => s.name)
       expect(names).toContain("Gateway.sessionResults")
       expect(names).toContain("PlatformClient.getScan")
       const recorded = JSON.stringify(spans.map((s) => [s.name, [...s.attributes]]))
       expect(recorded).not.toContain("user-4711")
     })
-  })
+  )
 })
 
 describe("the scanner endpoint", () => {
