@@ -88,7 +88,7 @@ const memoryOf = (served: Served): Promise<Memory> =>
   })
 
 const serve = async (what: string, platformUrl: string | undefined) => {
-  const [{ Context, Effect, Fiber, Layer }, HttpServer, NodeHttpServer, FetchHttpClient, { createServer }] = await Promise.all([
+  const [{ Cause, Context, Effect, Fiber, Layer }, HttpServer, NodeHttpServer, FetchHttpClient, { createServer }] = await Promise.all([
     import("effect"),
     import("@effect/platform/HttpServer"),
     import("@effect/platform-node/NodeHttpServer"),
@@ -138,7 +138,8 @@ const serve = async (what: string, platformUrl: string | undefined) => {
   const fiber = Effect.runFork(app)
   process.once("SIGTERM", () => Effect.runFork(Fiber.interrupt(fiber)).addObserver(() => process.exit(0)))
   fiber.addObserver((exit) => {
-    if (exit._tag === "Failure") {
+    // Interrupted is how SIGTERM ends it; anything else is a failure to serve.
+    if (exit._tag === "Failure" && !Cause.isInterruptedOnly(exit.cause)) {
       console.error(`bench-gateway --serve ${what}: ${String(exit.cause)}`)
       process.exit(1)
     }
