@@ -19,7 +19,7 @@ import { Deferred, Duration, Effect, Fiber, Option, TestClock } from "effect"
 import type { Fault, SimulatorService } from "@scanbridge/simulator"
 import { TEST_EPOCH_MS } from "@scanbridge/simulator"
 import { SETTLE } from "../src/internal/scan-creation.js"
-import { CLIENT_ID, call, estimationOf, platformScans, read, tokenOf, upload } from "./support/estimation.js"
+import { CLIENT_ID, type Reply, call, estimationOf, platformScans, read, tokenOf, upload } from "./support/estimation.js"
 import { GatewayHarness, HARNESS_ORG, harnessLayer, scanAsUser } from "./support/harness.js"
 
 /** The gateway's platform client's timeout in these tests. */
@@ -197,6 +197,31 @@ const expectOneEstimationScan = (token: string, id: string, quotaBefore: number)
 /** A create that may have created (a 5xx, no answer) is looked for again only after SETTLE. */
 const mayHaveCreated = (c: Case) => c.failing === "hang" || statusOf(c) >= 500
 
+/** A create that may have created: the estimation reads in progress, no one looking again until it has settled. */
+const waitOutSettle = (token: string, id: string) =>
+  Effect.gen(function* () {
+    const waiting = yield* read(token, id)
+    expect(waiting.json.measurements[0].status).toBe("in-progress")
+    yield* TestClock.adjust(Duration.sum(SETTLE, Duration.seconds(1)))
+  })
+
+/** A new token's estimation, its front photo taken. */
+const estimationWithFront = Effect.gen(function* () {
+  const token = yield* tokenOf()
+  const id = yield* estimationOf(token)
+  const front = yield* upload(token, id, "front")
+  expect(front.status, front.text).toBe(200)
+  return { token, id }
+})
+
+/** The estimation API's answer to the platform failing: 503 {message}, the platform's Retry-After passed on. */
+const expectUnavailable = (r: Reply, c: Case) => {
+  expect(r.status).toBe(503)
+  expect(Object.keys(r.json)).toEqual(["message"])
+  expect(r.json.message).toContain(unavailable(c))
+  expect(r.headers.get("retry-after")).toBe(c.retryAfter)
+}
+
 describe.each(CASES)("the platform failing with $name", (c) => {
   for (const target of ["list", "create"] as const) {
     it.effect(`at the second upload's ${target === "list" ? "lookup" : "create"}: the upload is taken, a read completes it, one scan spent`, () =>
@@ -204,17 +229,12 @@ describe.each(CASES)("the platform failing with $name", (c) => {
         (plan) =>
           Effect.gen(function* () {
             const before = yield* quota
-            const token = yield* tokenOf()
-            const id = yield* estimationOf(token)
-            expect((yield* upload(token, id, "front")).status).toBe(200)
+            const { token, id } = yield* estimationWithFront
             const right = yield* meeting(plan, target, upload(token, id, "right"))
             expect(right.status, right.text).toBe(200)
             expect(right.json.send_input_queue).toBe(true)
             if (target === "create" && mayHaveCreated(c)) {
-              // The create may have created: no one looks again until it has settled.
-              const waiting = yield* read(token, id)
-              expect(waiting.json.measurements[0].status).toBe("in-progress")
-              yield* TestClock.adjust(Duration.sum(SETTLE, Duration.seconds(1)))
+              yield* waitOutSettle(token, id)
             }
             yield* expectOneEstimationScan(token, id, before)
           }),
@@ -228,15 +248,9 @@ describe.each(CASES)("the platform failing with $name", (c) => {
       (plan) =>
         Effect.gen(function* () {
           const before = yield* quota
-          const token = yield* tokenOf()
-          const id = yield* estimationOf(token)
-          yield* upload(token, id, "front")
+          const { token, id } = yield* estimationWithFront
           yield* upload(token, id, "right")
-          const failed = yield* meeting(plan, "get", read(token, id))
-          expect(failed.status).toBe(503)
-          expect(Object.keys(failed.json)).toEqual(["message"])
-          expect(failed.json.message).toContain(unavailable(c))
-          expect(failed.headers.get("retry-after")).toBe(c.retryAfter)
+          expectUnavailable(yield* meeting(plan, "get", read(token, id)), c)
           yield* expectOneEstimationScan(token, id, before)
         }),
       c.failing
@@ -248,21 +262,14 @@ describe.each(CASES)("the platform failing with $name", (c) => {
       (plan) =>
         Effect.gen(function* () {
           const { simulator } = yield* GatewayHarness
-          const token = yield* tokenOf()
-          const id = yield* estimationOf(token)
-          yield* upload(token, id, "front")
+          const { token, id } = yield* estimationWithFront
           // The upload's create is refused for quota (it did not create): the read creates.
           yield* simulator.platform.setQuota(HARNESS_ORG, 0)
           yield* upload(token, id, "right")
           yield* simulator.platform.setQuota(HARNESS_ORG, 5)
-          const failed = yield* meeting(plan, "create", read(token, id))
-          expect(failed.status).toBe(503)
-          expect(failed.json.message).toContain(unavailable(c))
-          expect(failed.headers.get("retry-after")).toBe(c.retryAfter)
+          expectUnavailable(yield* meeting(plan, "create", read(token, id)), c)
           if (mayHaveCreated(c)) {
-            const waiting = yield* read(token, id)
-            expect(waiting.json.measurements[0].status).toBe("in-progress")
-            yield* TestClock.adjust(Duration.sum(SETTLE, Duration.seconds(1)))
+            yield* waitOutSettle(token, id)
           }
           yield* expectOneEstimationScan(token, id, 5)
         }),
