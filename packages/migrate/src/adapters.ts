@@ -7,6 +7,7 @@
 import { Effect, Either, Schema } from "effect"
 import { type Adapter, SCAN_FORMAT, isRecord } from "@scanbridge/model"
 import { estimationAdapter } from "@scanbridge/estimation/adapter"
+import { fhirAdapter } from "@scanbridge/fhir/adapter"
 import { fitAdapter } from "@scanbridge/fit/adapter"
 import { platformAdapter } from "@scanbridge/platform/adapter"
 import { sessionAdapter } from "@scanbridge/session/adapter"
@@ -14,7 +15,7 @@ import { POSTGRES_ROWS } from "./postgres/rows.js"
 import { TABLE_TARGETS } from "./table.js"
 
 /** The adapters Scanbridge ships, in detection order. */
-export const builtInAdapters: ReadonlyArray<Adapter> = [platformAdapter, sessionAdapter, estimationAdapter, fitAdapter]
+export const builtInAdapters: ReadonlyArray<Adapter> = [platformAdapter, sessionAdapter, estimationAdapter, fitAdapter, fhirAdapter]
 
 /** The name the canonical form answers to, as a target and in envelopes: no adapter may take it. */
 export const CANONICAL_TARGET = "canonical"

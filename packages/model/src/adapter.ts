@@ -49,11 +49,27 @@ export interface ScanFormat {
   readonly decode: (json: unknown, options?: DecodeOptions) => Either.Either<ReadonlyArray<Scan>, DecodeError>
 }
 
+/**
+ * What the caller of an encode chooses that the scan does not say. Every encoder takes it; one
+ * that offers no choice ignores it (its `units` are absent, and a run refuses `units` for it).
+ */
+export interface EncodeOptions {
+  /** For a target that offers a choice (`ScanEncoder.units`), the unit of its lengths, and with them of its masses (`in`: pounds). */
+  readonly units?: LengthUnit
+  /**
+   * For a target that names a patient (`fhir`): the identifier system in which the scans'
+   * `externalId` is the patient's identifier. Without it, no patient is named.
+   */
+  readonly patientSystem?: string
+}
+
 /** Writes a canonical scan in an API's shape, with a note for what the shape cannot hold. */
 export interface ScanEncoder {
-  /** The name a user picks it by (`--to`): `platform`, `session`, `estimation`, `fit`, or an integrator's own. */
+  /** The name a user picks it by (`--to`): `platform`, `session`, `estimation`, `fit`, `fhir`, or an integrator's own. */
   readonly target: string
-  readonly encode: (scan: Scan) => Either.Either<Encoded<unknown>, EncodeError>
+  /** The length units it can write, its default first; absent for a target whose units are its own. */
+  readonly units?: ReadonlyArray<LengthUnit>
+  readonly encode: (scan: Scan, options?: EncodeOptions) => Either.Either<Encoded<unknown>, EncodeError>
 }
 
 export interface Adapter {

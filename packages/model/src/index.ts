@@ -154,6 +154,6 @@ export {
   SizeFit,
   makeSizeDocument
 } from "./size.js"
-export type { Adapter, DecodeOptions, ScanEncoder, ScanFormat } from "./adapter.js"
+export type { Adapter, DecodeOptions, EncodeOptions, ScanEncoder, ScanFormat } from "./adapter.js"
 export { isRecord } from "./json.js"
 export * as Codegen from "./codegen.js"
