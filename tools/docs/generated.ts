@@ -9,6 +9,7 @@ import { JSONSchema } from "effect"
 import { Scan, SizeDocument } from "@scanbridge/model"
 import { OPENAPI_APIS, openApiDocument } from "@scanbridge/simulator"
 import { formatTable, otherSpellingTable, targetList } from "./adapters.js"
+import { FHIR_CODE_SYSTEMS, fhirExampleEntry, fhirExampleTable, fhirMappingTable, loincNotWrittenTable } from "./fhir.js"
 import { gatewayFailureCodeTable, gatewayRouteTable, gatewaySessionStatusTable } from "./gateway.js"
 import { measurementTable, postureTable, scanColumnTable, statTable, unitTable } from "./tables.js"
 
@@ -63,6 +64,17 @@ export const GENERATED: ReadonlyArray<GeneratedFile> = [
     path: "docs/migrate.md",
     render: regions({ formats: formatTable, targets: targetList, "other-spellings": otherSpellingTable })
   },
+  {
+    path: "docs/fhir.md",
+    render: regions({
+      "fhir-example": fhirExampleTable,
+      "fhir-example-entry": fhirExampleEntry,
+      "fhir-mapping": fhirMappingTable,
+      "fhir-loinc-not-written": loincNotWrittenTable
+    })
+  },
+  // The CodeSystems of the codes a bundle writes in Scanbridge's own systems.
+  ...FHIR_CODE_SYSTEMS.map((cs) => ({ path: cs.path, render: () => `${JSON.stringify(cs.resource(), null, 2)}\n` })),
   {
     path: "docs/databases.md",
     render: regions({ "scan-columns": scanColumnTable })

@@ -5,7 +5,7 @@
  * and method (never a protocol or a panel). The CodeSystem published under docs/fhir/ and the
  * mapping table of docs/fhir.md are generated from this table.
  */
-import { Catalogue, type MeasurementKind, type MeasurementName } from "@scanbridge/model"
+import { Catalogue, type FailureCategory, type MeasurementKind, type MeasurementName, type Method } from "@scanbridge/model"
 import type { LoincCode } from "./loinc.js"
 
 /** The names Scanbridge's resources are written under: URIs that identify, not addresses to fetch. */
@@ -56,6 +56,8 @@ export interface FhirCode {
   /** The code in SCAN_CODE_SYSTEM. */
   readonly code: string
   readonly display: string
+  /** What the code means, as the published CodeSystem (docs/fhir/CodeSystem-scan.json) states it. */
+  readonly definition: string
   readonly kind: FhirQuantityKind
   /** The Observation's category: `vital-signs` for the profiled vitals, `exam` for the body's measurements, none for a stated input. */
   readonly category: "vital-signs" | "exam" | null
@@ -89,7 +91,7 @@ const MEASUREMENT_CODING: Partial<Record<MeasurementName, { readonly loinc: Loin
   },
   waistGirth: {
     loinc: null,
-    why: "LOINC's waist terms name other landmarks: the umbilicus (8280-0, bellyWaistGirth), the top of the iliac crest (56114-2), the point midway between rib and iliac crest (56115-9); the scan's waist is ISO 8559-1's, none of them"
+    why: "LOINC's waist terms each name a landmark and a protocol: the umbilicus by tape (8280-0, bellyWaistGirth's), the uppermost border of the ilium by NHANES (56114-2), midway between the lowest rib and the iliac crest by NCFS (56115-9); the last is ISO 8559-1's waist level too, but NCFS is a children's food survey's protocol, which a scan does not follow"
   },
   hipGirth: {
     loinc: null,
@@ -101,12 +103,21 @@ const MEASUREMENT_CODING: Partial<Record<MeasurementName, { readonly loinc: Loin
   }
 }
 
+/** `The waist girth (ISO 8559-1 5.3.10), as the scan measured it; canonical measurementsMm.waistGirth.` */
+const measurementDefinition = (name: MeasurementName): string => {
+  const { kind, iso8559 } = Catalogue.entry(name)
+  const what = displayOf(name).toLowerCase()
+  const iso = iso8559 === null ? "" : ` (ISO 8559-1 ${iso8559})`
+  return `The ${what}${iso}, a ${kind} of the body as the scan measured it; canonical measurementsMm.${name}`
+}
+
 const measurementCode = (name: MeasurementName): FhirCode => {
   const coding = MEASUREMENT_CODING[name]
   return {
     target: `measurementsMm.${name}`,
     code: name,
     display: displayOf(name),
+    definition: measurementDefinition(name),
     kind: "length",
     category: "exam",
     loinc: coding?.loinc ?? null,
@@ -121,6 +132,7 @@ export const FHIR_CODES: ReadonlyArray<FhirCode> = [
     target: "subject.age",
     code: "age",
     display: "Age",
+    definition: "The age in whole years the scan was taken with, as the user stated it; canonical subject.age",
     kind: "years",
     category: null,
     loinc: null,
@@ -131,6 +143,7 @@ export const FHIR_CODES: ReadonlyArray<FhirCode> = [
     target: "subject.gender",
     code: "gender",
     display: "Gender of the body model",
+    definition: "The gender the scan's body model was built for, male or female (FHIR administrative-gender); canonical subject.gender",
     kind: "gender",
     category: null,
     loinc: null,
@@ -141,6 +154,7 @@ export const FHIR_CODES: ReadonlyArray<FhirCode> = [
     target: "subject.heightMm",
     code: "height",
     display: "Body height",
+    definition: "The body height (stature) the scan was taken with; canonical subject.heightMm",
     kind: "length",
     category: "vital-signs",
     loinc: "8302-2",
@@ -151,6 +165,7 @@ export const FHIR_CODES: ReadonlyArray<FhirCode> = [
     target: "subject.weightG",
     code: "weight",
     display: "Body weight",
+    definition: "The body weight the scan was taken with; canonical subject.weightG",
     kind: "mass",
     category: "vital-signs",
     loinc: "29463-7",
@@ -161,6 +176,8 @@ export const FHIR_CODES: ReadonlyArray<FhirCode> = [
     target: "bmi",
     code: "bmi",
     display: "Body mass index",
+    definition:
+      "The body weight in kilograms over the square of the body height in metres, derived from the scan's height and weight; a canonical scan does not hold it",
     kind: "bmi",
     category: "vital-signs",
     loinc: "39156-5",
@@ -172,6 +189,7 @@ export const FHIR_CODES: ReadonlyArray<FhirCode> = [
     target: "composition.bodyFatPercent",
     code: "bodyFatPercent",
     display: "Body fat percentage",
+    definition: "The scan's estimate of the body's fat as a percentage of its mass; canonical composition.bodyFatPercent",
     kind: "percent",
     category: "exam",
     loinc: "41982-0",
@@ -182,6 +200,7 @@ export const FHIR_CODES: ReadonlyArray<FhirCode> = [
     target: "composition.bodyFatMassG",
     code: "bodyFatMass",
     display: "Body fat mass",
+    definition: "The scan's estimate of the mass of the body's fat; canonical composition.bodyFatMassG",
     kind: "mass",
     category: "exam",
     loinc: "73708-0",
@@ -192,6 +211,7 @@ export const FHIR_CODES: ReadonlyArray<FhirCode> = [
     target: "composition.leanMassG",
     code: "leanMass",
     display: "Lean body mass",
+    definition: "The scan's estimate of the body's lean mass; canonical composition.leanMassG",
     kind: "mass",
     category: "exam",
     loinc: null,
@@ -202,6 +222,7 @@ export const FHIR_CODES: ReadonlyArray<FhirCode> = [
     target: "composition.skeletalMuscleMassG",
     code: "skeletalMuscleMass",
     display: "Skeletal muscle mass",
+    definition: "The scan's estimate of the body's skeletal muscle mass; canonical composition.skeletalMuscleMassG",
     kind: "mass",
     category: "exam",
     loinc: null,
@@ -233,6 +254,33 @@ export const UNIT_DISPLAY: Readonly<Record<string, string>> = {
 
 /** The display of each method code. */
 export const METHOD_DISPLAY = { photo: "Photo scan", stats: "Estimate from stats", adjusted: "Adjusted scan", selfie: "Selfie scan" } as const
+
+/** What each method code means, as the published CodeSystem (docs/fhir/CodeSystem-scan-method.json) states it. */
+export const METHOD_DEFINITION: Readonly<Record<Method, string>> = {
+  stats: "Measurements estimated from the stated age, gender, height and weight alone, without photos",
+  photo: "Measurements estimated from a front and a right photo of the body and the stated stats",
+  adjusted: "A platform scan made from a base scan by adjusting its weight or measurements by percentages",
+  selfie: "Measurements estimated from one selfie photo and the stated height (the client library's selfie flow)"
+}
+
+/**
+ * A failed scan's category, as the published CodeSystem (docs/fhir/CodeSystem-failure-category.json)
+ * states it. The platform groups its scan-level error codes as format, quality, face, person and
+ * posing and defines the groups no further, so neither do these.
+ */
+export const FAILURE_CATEGORIES: Readonly<Record<FailureCategory, { readonly display: string; readonly definition: string }>> = {
+  format: { display: "Format", definition: "A platform scan-level error of the platform's category format" },
+  quality: { display: "Quality", definition: "A platform scan-level error of the platform's category quality" },
+  face: { display: "Face", definition: "A platform scan-level error of the platform's category face" },
+  person: { display: "Person", definition: "A platform scan-level error of the platform's category person" },
+  posing: {
+    display: "Posing",
+    definition: "A platform scan-level error of the platform's category posing, such as rightPhotoFacingWrongDirection"
+  },
+  session: { display: "Session", definition: "An error of the deprecated session API, its errorType as the code" },
+  estimation: { display: "Estimation", definition: "A failed estimation of the deprecated estimation API, its numeric code as the code" },
+  unknown: { display: "Unknown", definition: "A failure whose category its source does not state, or a code Scanbridge does not know" }
+}
 
 const byCode: ReadonlyMap<string, FhirCode> = new Map(FHIR_CODES.map((c) => [c.code, c]))
 const byLoinc: ReadonlyMap<string, FhirCode> = new Map(FHIR_CODES.flatMap((c) => (c.loinc === null ? [] : [[c.loinc, c] as const])))
