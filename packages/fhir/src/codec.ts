@@ -72,6 +72,11 @@ const urnOf = (identifier: Wire.Identifier): string => `urn:uuid:${uuidV5(`${ide
 
 const STATUS = { success: "final", failure: "cancelled", pending: "registered" } as const
 
+/** FHIR's strings hold some content: an empty or all-whitespace one is written as none. */
+const blank = (s: string): boolean => s.trim() === ""
+/** FHIR's `code`: no leading, trailing or repeated whitespace (the R4 `code` type's pattern). */
+const isFhirCode = (s: string): boolean => /^[^\s]+( [^\s]+)*$/.test(s)
+
 const coding = (system: string, code: string, display?: string): Wire.Coding => (display === undefined ? { system, code } : { system, code, display })
 
 const CATEGORY_DISPLAY = { "vital-signs": "Vital Signs", exam: "Exam" } as const
@@ -107,16 +112,16 @@ export const encodeBundleEither = (scan: Scan, options: FhirOptions = {}): Eithe
     const units = FHIR_UNITS[options.units ?? "cm"]
     if (units === undefined) w.fail([], options.units, "FHIR bundles are written in cm or in")
     const { api, id } = scan.source
-    if (id === "") w.note("dropped", ["source", "id"], "an empty id: FHIR has no empty strings; the scan is identified by its content")
+    if (id !== null && blank(id)) w.note("dropped", ["source", "id"], "a blank id: FHIR has no blank strings; the scan is identified by its content")
     const scanId: Wire.Identifier =
-      id === null || id === ""
+      id === null || blank(id)
         ? { system: `${CONTENT_ID_SYSTEM}/${encodeURIComponent(api)}`, value: contentId(scan) }
         : { system: `${SOURCE_ID_SYSTEM}/${encodeURIComponent(api)}`, value: id }
     const memberId = (code: string): Wire.Identifier => ({ system: scanId.system, value: `${scanId.value}/${code}` })
 
     const externalId = scan.externalId
-    if (externalId === "") w.note("dropped", ["externalId"], "an empty externalId: FHIR has no empty strings")
-    const hasExternal = externalId !== null && externalId !== ""
+    if (externalId !== null && blank(externalId)) w.note("dropped", ["externalId"], "a blank externalId: FHIR has no blank strings")
+    const hasExternal = externalId !== null && !blank(externalId)
     const patientSystem = options.patientSystem
     const subject: Wire.Reference | undefined =
       patientSystem !== undefined && hasExternal
@@ -225,15 +230,18 @@ export const encodeBundleEither = (scan: Scan, options: FhirOptions = {}): Eithe
         ? {
             coding: [
               coding(DATA_ABSENT_REASON_SYSTEM, "error", "Error"),
-              coding(FAILURE_CODE_SYSTEM, failure.code),
+              ...(isFhirCode(failure.code) ? [coding(FAILURE_CODE_SYSTEM, failure.code)] : []),
               coding(FAILURE_CATEGORY_SYSTEM, failure.category)
             ],
-            ...(failure.message === null || failure.message === "" ? {} : { text: failure.message })
+            ...(failure.message === null || blank(failure.message) ? {} : { text: failure.message })
           }
         : scan.status === "pending"
           ? { coding: [coding(DATA_ABSENT_REASON_SYSTEM, "temp-unknown", "Temporarily Unknown")], text: "the scan had not finished when it was read" }
           : undefined
-    if (failure !== null && failure.message === "") w.note("dropped", ["failure", "message"], "an empty message: FHIR has no empty strings")
+    if (failure !== null && failure.message !== null && blank(failure.message))
+      w.note("dropped", ["failure", "message"], "a blank message: FHIR has no blank strings")
+    if (failure !== null && !isFhirCode(failure.code))
+      w.note("dropped", ["failure", "code"], "not a FHIR code (it has leading, trailing or repeated whitespace): the panel keeps the failure's category")
 
     const panelIdentifier: ReadonlyArray<Wire.Identifier> = hasExternal ? [scanId, { system: EXTERNAL_ID_SYSTEM, value: externalId }] : [scanId]
     const panel: Wire.Observation = {
