@@ -18,7 +18,7 @@
  * rest of the file as it was; the full bench writes it with the others.
  */
 import { type ChildProcess, spawn } from "node:child_process"
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
+import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath, pathToFileURL } from "node:url"
@@ -337,30 +337,6 @@ export const gatewayBench = async (options: GatewayBenchOptions): Promise<Readon
     if (gateway !== undefined) await stop(gateway)
     await stop(simulator)
   }
-}
-
-/**
- * Puts `section` in place of the gateway's section of `text` (from its heading to the next `## `
- * heading), or after it when it has none.
- */
-export const withGatewaySection = (text: string, section: ReadonlyArray<string>): string => {
-  const body = `${section.join("\n").trimEnd()}\n`
-  const start = text.indexOf(`${GATEWAY_HEADING}\n`)
-  if (start < 0) return `${text.trimEnd()}\n\n${body}`
-  const rest = text.slice(start + GATEWAY_HEADING.length)
-  const next = rest.search(/^## /m)
-  return `${text.slice(0, start)}${body}${next < 0 ? "" : `\n${rest.slice(next)}`}`
-}
-
-/** Writes the section into bench/results.md, leaving the rest of the file as it is. */
-export const patchResults = (path: string, section: ReadonlyArray<string>, header: string) => {
-  let text: string
-  try {
-    text = readFileSync(path, "utf8")
-  } catch {
-    text = "# Benchmark results\n"
-  }
-  writeFileSync(path, withGatewaySection(text, [section[0]!, "", header, ...section.slice(1)]))
 }
 
 if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {

@@ -1,14 +1,16 @@
 /**
- * The parts of `pnpm bench` for where users keep their data (issue 18): CSV and Parquet output against
- * canonical NDJSON output of the same input, and a PostgreSQL-to-PostgreSQL migration against a
- * bare COPY of the same rows, each in interleaved rounds in one run.
+ * The parts of `pnpm bench` for where users keep their data and whom they send it to (issues 18
+ * and 33): CSV, Parquet and FHIR output against canonical NDJSON output of the same input, and a
+ * PostgreSQL-to-PostgreSQL migration against a bare COPY of the same rows, each in interleaved
+ * rounds in one run.
  */
 import { to as copyTo, from as copyFrom } from "pg-copy-streams"
-import { createReadStream, createWriteStream, statSync } from "node:fs"
+import { createReadStream, createWriteStream, rmSync, statSync } from "node:fs"
 import { join } from "node:path"
 import { pipeline } from "node:stream/promises"
 import { startPostgres } from "../packages/migrate/test/postgres.js"
 import { type InputKind, writeInput } from "./bench-inputs.js"
+import { canonicalScans, csvRecords, fhirBundles } from "./bench-outputs.js"
 import { repoRoot } from "./docs/generated.js"
 
 export interface BenchContext {
@@ -24,16 +26,27 @@ export interface BenchContext {
 const ratio = (r: number) => `${r.toFixed(2)} x`
 const perSecond = (records: number, seconds: number) => `${Math.round(records / seconds).toLocaleString("en-US")}/s`
 
-/** CSV and Parquet against canonical NDJSON, the same input, the same rounds. */
+interface Output {
+  readonly name: string
+  readonly flags: ReadonlyArray<string>
+  /** The records the output holds, each checked; undefined where the bench has no reader for it. */
+  readonly records: ((file: string, what: string) => number) | undefined
+}
+
+/** The first is the one the others are measured and counted against. */
+const OUTPUTS: ReadonlyArray<Output> = [
+  { name: "canonical NDJSON", flags: [], records: canonicalScans },
+  { name: "csv", flags: ["--to", "csv"], records: csvRecords },
+  // The tools have no Parquet reader (hyparquet is the migrate package's test dependency).
+  { name: "parquet", flags: ["--to", "parquet"], records: undefined },
+  { name: "fhir", flags: ["--to", "fhir"], records: fhirBundles }
+]
+
+/** CSV, Parquet and FHIR against canonical NDJSON, the same input, the same rounds. */
 export const tableOutputs = (ctx: BenchContext, bin: string, inputs: ReadonlyArray<readonly [label: string, kind: InputKind, records: number]>) => {
-  const targets: ReadonlyArray<readonly [string, ReadonlyArray<string>]> = [
-    ["canonical NDJSON", []],
-    ["csv", ["--to", "csv"]],
-    ["parquet", ["--to", "parquet"]]
-  ]
-  ctx.log(`\n## Table outputs against canonical NDJSON (${ctx.rounds} interleaved round${ctx.rounds === 1 ? "" : "s"})\n`)
+  ctx.log(`\n## CSV, Parquet and FHIR outputs against canonical NDJSON (${ctx.rounds} interleaved round${ctx.rounds === 1 ? "" : "s"})\n`)
   ctx.log(
-    "Each output of the same input by the installed bin with default settings; times and ratios are medians of the rounds (each against the NDJSON run of its round), peak RSS the highest.\n"
+    "Each output of the same input by the installed bin with default settings (FHIR: lengths in cm, no patient system); times and ratios are medians of the rounds (each against the NDJSON run of its round), peak RSS the highest. Every run's output was read back: the canonical NDJSON holds one canonical scan a line, the CSV as many records after its header, and the FHIR output as many lines, each a transaction Bundle whose entries have a urn:uuid full URL and a request (its shape; the FHIR package's tests validate what it holds). The Parquet file's rows are not counted: the tools have no Parquet reader.\n"
   )
   ctx.log("| input | output | time | ratio | CPU time | peak RSS | output size |")
   ctx.log("|---|---|---|---|---|---|---|")
@@ -41,12 +54,13 @@ export const tableOutputs = (ctx: BenchContext, bin: string, inputs: ReadonlyArr
     const input = join(ctx.dir, "tables-input.ndjson")
     ctx.note(`${label}: writing ${ctx.count(records)} records`)
     writeInput(repoRoot, input, kind, records)
-    const runs = targets.map(() => ({ seconds: [] as Array<number>, cpu: [] as Array<number>, rss: 0, ratios: [] as Array<number>, size: 0 }))
+    const runs = OUTPUTS.map(() => ({ seconds: [] as Array<number>, cpu: [] as Array<number>, rss: 0, ratios: [] as Array<number>, size: 0 }))
     for (let r = 0; r < ctx.rounds; r++) {
       const seconds: Array<number> = []
-      for (let k = 0; k < targets.length; k++) {
-        const t = (k + r) % targets.length
-        const [name, flags] = targets[t]!
+      const counted: Array<number | undefined> = []
+      for (let k = 0; k < OUTPUTS.length; k++) {
+        const t = (k + r) % OUTPUTS.length
+        const { name, flags, records: recordsOf } = OUTPUTS[t]!
         ctx.note(`${label}: round ${r + 1}/${ctx.rounds}, ${name}`)
         const output = join(ctx.dir, `tables-output-${t}`)
         const m = ctx.measure(bin, ["migrate", input, ...flags, "--out", output, "--quiet"])
@@ -55,10 +69,17 @@ export const tableOutputs = (ctx: BenchContext, bin: string, inputs: ReadonlyArr
         runs[t]!.cpu.push(m.cpuSeconds)
         runs[t]!.rss = Math.max(runs[t]!.rss, m.rssMb)
         runs[t]!.size = statSync(output).size
+        counted[t] = recordsOf?.(output, `${label}, ${ctx.count(records)}, round ${r + 1}, ${name}`)
+        // FHIR output runs to gigabytes: one output on disk at a time.
+        rmSync(output)
       }
-      targets.forEach((_, t) => runs[t]!.ratios.push(seconds[t]! / seconds[0]!))
+      OUTPUTS.forEach(({ name }, t) => {
+        runs[t]!.ratios.push(seconds[t]! / seconds[0]!)
+        if (counted[t] !== undefined && counted[t] !== counted[0])
+          throw new Error(`${label}, ${ctx.count(records)}, round ${r + 1}: ${name} holds ${counted[t]} records, ${OUTPUTS[0]!.name} ${counted[0]}`)
+      })
     }
-    targets.forEach(([name], t) => {
+    OUTPUTS.forEach(({ name }, t) => {
       const run = runs[t]!
       ctx.log(
         `| ${label}, ${ctx.count(records)} | ${name} | ${ctx.median(run.seconds).toFixed(2)} s | ${t === 0 ? "1" : ratio(ctx.median(run.ratios))} | ${ctx.median(run.cpu).toFixed(2)} s | ${run.rss.toFixed(0)} MB | ${(run.size / 1024 / 1024).toFixed(0)} MiB |`

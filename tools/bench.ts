@@ -21,14 +21,17 @@
  *    migration's per-record work on one thread and on two worker threads, and two worker threads
  *    of the floor; from them, "What the misses would take" (tools/bench-misses.ts).
  * 4. Peak RSS of the default settings at the largest size, against the size below it (flat?).
- * 5. Table outputs (CSV) against canonical NDJSON output of the same inputs, and a PostgreSQL to
- *    PostgreSQL migration against a bare COPY of the same rows (tools/bench-tables.ts).
+ * 5. CSV, Parquet and FHIR outputs against canonical NDJSON output of the same inputs, every
+ *    output read back and counted, and a PostgreSQL to PostgreSQL migration against a bare COPY of
+ *    the same rows (tools/bench-tables.ts).
  * 6. Importing the plain API and the Effect API's normalizer to normalize, above `node -e 0`, and
  *    `npm i scanbridge` from its packed tarball (tools/bench-import.ts).
  * 7. The legacy gateway (tools/bench-gateway.ts): p50 and p99 of an estimation read and of a
  *    session results read through the gateway against the platform's getScan on the simulator
- *    alone, and the gateway's RSS and heap around waves of 200 concurrent estimation flows. Run
- *    alone (`--parts gateway`), it rewrites only its own section of bench/results.md.
+ *    alone, and the gateway's RSS and heap around waves of 200 concurrent estimation flows.
+ *
+ * Parts 5 and 7, run without the others (`--parts tables`, `--parts postgres,gateway`, ...),
+ * rewrite only their own sections of bench/results.md (tools/bench-results.ts).
  *
  * `--quick`: small inputs and one round, for working on the bench. Sizes and rounds: `--rounds N`,
  * `--format-records N`, `--records N`, `--large-records N`, `--huge-records N`, `--pairs N`,
@@ -58,7 +61,8 @@ import { type Expected, FORMATS, type InputKind, writeInput } from "./bench-inpu
 import { BUSY_SHARE, cpuSnapshot, othersShare } from "./bench-load.js"
 import { type LimitFigures, missesSection } from "./bench-misses.js"
 import { importFigures } from "./bench-import.js"
-import { gatewayBench, patchResults } from "./bench-gateway.js"
+import { gatewayBench } from "./bench-gateway.js"
+import { patchResults } from "./bench-results.js"
 import { type BenchContext, postgresToPostgres, tableOutputs } from "./bench-tables.js"
 import { bundle } from "./bundle.js"
 import { repoRoot } from "./docs/generated.js"
@@ -84,8 +88,9 @@ const POSTGRES_RECORDS = arg("postgres-records", 100_000, 10_000)
 const GATEWAY_SAMPLES = arg("gateway-samples", 2_000, 200)
 const GATEWAY_FLOWS = arg("gateway-flows", 200, 200)
 const GATEWAY_WAVES = arg("gateway-waves", 3, 1)
-// The gateway part alone writes its own section of bench/results.md and leaves the rest as it is.
-const GATEWAY_ONLY = [...PARTS].every((part) => part === "gateway")
+// Parts with a section of their own: run without the others, they leave the rest of bench/results.md as it is.
+const SECTION_PARTS = new Set(["tables", "postgres", "gateway"])
+const SECTIONS_ONLY = [...PARTS].every((part) => SECTION_PARTS.has(part))
 const BUILD = !process.argv.includes("--no-build")
 
 /**
@@ -605,6 +610,8 @@ const run = async () => {
   note(`working in ${dir}`)
   // Only the parts that run the command install it.
   const bin = ["cold", "migrate", "rss", "tables", "postgres"].some((part) => PARTS.has(part)) ? install() : ""
+  // What install() logged: the version and tarball measured, which a section written alone repeats.
+  const installed = rows.filter((row) => row.startsWith("Measured: "))
   if (PARTS.has("normalize")) await normalizeTables()
   if (PARTS.has("cold")) coldStart(bin)
   if (PARTS.has("migrate")) {
@@ -614,15 +621,23 @@ const run = async () => {
   const large = PARTS.has("migrate") ? migrateTables(bin) : undefined
   if (PARTS.has("rss")) rssTable(bin, large)
   const context: BenchContext = { dir, rounds: ROUNDS, log, note, measure, median, count }
-  if (PARTS.has("tables")) {
-    tableOutputs(context, bin, [
-      [`platform entries (${FORMATS.platformEnvelope})`, "platformEnvelope", RECORDS],
-      ["mixed: every format, 10 % rejects", "mixed", RECORDS],
-      // Memory flat at a million scans: the peak RSS here against the 200k row's.
-      [`platform entries (${FORMATS.platformEnvelope})`, "platformEnvelope", LARGE_RECORDS]
-    ])
+  /** The lines a part logs, its heading first; they stay in the rows of a full run. */
+  const sectionOf = async (part: () => unknown): Promise<ReadonlyArray<string>> => {
+    const at = rows.length
+    await part()
+    return rows.slice(at).join("\n").trim().split("\n")
   }
-  if (PARTS.has("postgres")) await postgresToPostgres(context, bin, POSTGRES_RECORDS)
+  const tables = PARTS.has("tables")
+    ? await sectionOf(() =>
+        tableOutputs(context, bin, [
+          [`platform entries (${FORMATS.platformEnvelope})`, "platformEnvelope", RECORDS],
+          ["mixed: every format, 10 % rejects", "mixed", RECORDS],
+          // Memory flat at a million scans: the peak RSS here against the 200k row's.
+          [`platform entries (${FORMATS.platformEnvelope})`, "platformEnvelope", LARGE_RECORDS]
+        ])
+      )
+    : []
+  const postgres = PARTS.has("postgres") ? await sectionOf(() => postgresToPostgres(context, bin, POSTGRES_RECORDS)) : []
   if (PARTS.has("import")) importFigures(context, COLD_RUNS, judge, pnpm, BUILD)
   const gateway = PARTS.has("gateway") ? await gatewayBench({ samples: GATEWAY_SAMPLES, flows: GATEWAY_FLOWS, waves: GATEWAY_WAVES, note }) : []
   const misses =
@@ -659,13 +674,20 @@ const run = async () => {
       .map((s) => `| ${s.target} | ${s.measured} | ${s.pass ? "PASS" : "MISS"} |`)
   ]
   const written = `Written by \`pnpm bench${process.argv.slice(2).length > 0 ? ` ${process.argv.slice(2).join(" ")}` : ""}\` (tools/bench.ts) on ${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC in ${minutes.toFixed(1)} minutes, Node ${process.version}, ${cpus().length} cores, ${machine}.`
-  if (GATEWAY_ONLY) {
-    const quick = QUICK ? " **A --quick run: fewer samples and flows; not the figures of record.**" : ""
-    const busyNote = busy
-      ? " **The machine was busy: every latency is longer than on a quiet machine; the ratios compare requests made in the same moments.**"
-      : ""
-    patchResults(join(repoRoot, "bench", "results.md"), gateway, `${written}${quick}${busyNote}`)
-    note(`done in ${minutes.toFixed(1)} minutes: the gateway's section of bench/results.md`)
+  if (SECTIONS_ONLY) {
+    const quick = QUICK ? " **A --quick run: small inputs, fewer rounds, samples and flows; not the figures of record.**" : ""
+    const slowerRuns = "every time is longer than on a quiet machine; the ratios compare runs made in the same rounds"
+    const sections = [
+      [tables, slowerRuns, installed],
+      [postgres, slowerRuns, installed],
+      [gateway, "every latency is longer than on a quiet machine; the ratios compare requests made in the same moments", []]
+    ] as const
+    for (const [section, slower, measured] of sections) {
+      if (section.length === 0) continue
+      const busyNote = busy ? ` **The machine was busy: ${slower}.**` : ""
+      patchResults(join(repoRoot, "bench", "results.md"), section, [`${written}${quick}${busyNote}`, ...measured].join(" "))
+    }
+    note(`done in ${minutes.toFixed(1)} minutes: the sections of ${[...PARTS].join(", ")} in bench/results.md`)
     return
   }
   const text = [
