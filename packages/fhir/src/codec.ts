@@ -74,6 +74,17 @@ const STATUS = { success: "final", failure: "cancelled", pending: "registered" }
 
 /** FHIR's strings hold some content: an empty or all-whitespace one is written as none. */
 const blank = (s: string): boolean => s.trim() === ""
+/**
+ * FHIR's strings are Unicode text whose only whitespace is space, tab, CR and LF (the R4 `string`
+ * pattern), with no other control character: a lone UTF-16 surrogate has no UTF-8 form, and a
+ * server refuses the others.
+ */
+const NOT_FHIR_TEXT = /[\uD800-\uDFFF]|[^ \r\n\t\S]|[\u0000-\u0008\u000E-\u001F]/u
+/** A value the scan holds, as FHIR text: refused when FHIR cannot hold it as it is (changing it would be wrong data). */
+const fhirText = (w: EncodeWalk, path: Path, s: string): string =>
+  NOT_FHIR_TEXT.test(s) ? w.fail(path, s, "FHIR text holds no lone UTF-16 surrogate, no control character and no whitespace but space, tab, CR and LF") : s
+/** Scanbridge's own words (a note), as FHIR text: what FHIR cannot hold becomes a space or U+FFFD. */
+const asFhirText = (s: string): string => s.replace(new RegExp(NOT_FHIR_TEXT.source, "gu"), (c) => (/\s/.test(c) ? " " : "\uFFFD"))
 /** FHIR's `code`: no leading, trailing or repeated whitespace (the R4 `code` type's pattern). */
 const isFhirCode = (s: string): boolean => /^[^\s]+( [^\s]+)*$/.test(s)
 
@@ -103,7 +114,7 @@ const quantity = (w: EncodeWalk, path: Path, value: number, code: string): Wire.
 const contentId = (scan: Scan): string => uuidV5(JSON.stringify(scan), NAMESPACE)
 
 /** Writes the note lines a panel keeps of the scan's own notes: `converted "measurementsMm.hipGirth": detail`. */
-export const noteText = (note: Scan["notes"][number]): string => `${note.kind} ${JSON.stringify(note.path)}: ${note.detail}`
+export const noteText = (note: Scan["notes"][number]): string => asFhirText(`${note.kind} ${JSON.stringify(note.path)}: ${note.detail}`)
 
 /** The scan as one FHIR R4 transaction Bundle, with a note for what FHIR is not given. */
 export const encodeBundleEither = (scan: Scan, options: FhirOptions = {}): Either.Either<Encoded<Wire.Bundle>, EncodeError> => {
@@ -112,6 +123,14 @@ export const encodeBundleEither = (scan: Scan, options: FhirOptions = {}): Eithe
     const units = FHIR_UNITS[options.units ?? "cm"]
     if (units === undefined) w.fail([], options.units, "FHIR bundles are written in cm or in")
     const { api, id } = scan.source
+    fhirText(w, ["source", "api"], api)
+    if (id !== null) fhirText(w, ["source", "id"], id)
+    if (scan.externalId !== null) fhirText(w, ["externalId"], scan.externalId)
+    if (options.patientSystem !== undefined) fhirText(w, [], options.patientSystem)
+    if (scan.failure !== null) {
+      fhirText(w, ["failure", "code"], scan.failure.code)
+      if (scan.failure.message !== null) fhirText(w, ["failure", "message"], scan.failure.message)
+    }
     if (id !== null && blank(id)) w.note("dropped", ["source", "id"], "a blank id: FHIR has no blank strings; the scan is identified by its content")
     const scanId: Wire.Identifier =
       id === null || blank(id)
