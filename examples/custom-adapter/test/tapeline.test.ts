@@ -278,7 +278,7 @@ describe("scanbridge migrate with --adapter", () => {
       expect(r.stderr).toContain("--to tapeline: expected one of canonical, platform, session, estimation, fit")
       const withIt = await run("migrate", input, "--adapter", MODULE, "--to", "nowhere")
       expect(withIt.code).toBe(2)
-      expect(withIt.stderr).toContain("--to nowhere: expected one of canonical, platform, session, estimation, fit, tapeline")
+      expect(withIt.stderr).toContain("--to nowhere: expected one of canonical, platform, session, estimation, fit, fhir, tapeline")
     },
     TIMEOUT
   )

@@ -138,7 +138,7 @@ describe("not a terminal", () => {
     async () => {
       const r = await run("migrate", "examples/export", "--to", "xml")
       expect(r.code).toBe(2)
-      expect(r.stderr).toContain("--to xml: expected one of canonical, platform, session, estimation, fit, csv, parquet")
+      expect(r.stderr).toContain("--to xml: expected one of canonical, platform, session, estimation, fit, fhir, csv, parquet")
       expect(r.stderr).not.toContain("\u001b")
     },
     TIMEOUT
@@ -173,7 +173,7 @@ describe("unknown flags", () => {
 
   it("are found wherever they are, told from option values and from arguments after --", () => {
     expect(unknownFlag(["migrate", "in.ndjson", "--to", "session", "--bogus=1"])).toMatch(
-      /^unknown option --bogus for migrate \(its options: --from, --query, --into, --table, --resumable, --resume, --verify, --to, --units, --length-unit, --body-fat-scale, --muscle-mass-unit, --adapter, --out, --rejects, --report, --strict, --workers, --progress, --quiet\)/
+      /^unknown option --bogus for migrate \(its options: --from, --query, --into, --table, --resumable, --resume, --verify, --to, --units, --fhir-patient-system, --length-unit, --body-fat-scale, --muscle-mass-unit, --adapter, --out, --rejects, --report, --strict, --workers, --progress, --quiet\)/
     )
     expect(unknownFlag(["migrate", "-x", "in.ndjson"])).toMatch(/^unknown option -x for migrate/)
     expect(unknownFlag(["inspect", "--to", "platform", "f.json"])).toMatch(

@@ -2,14 +2,17 @@
  * `scanbridge gateway` as it ships: the CLI built by its own tsup config (one bundle, no
  * dependencies installed beside it) into a folder outside the repository, where no node_modules
  * can be found, and run by node. Its embedded store must find everything it needs in the bundle:
- * the database driver, and PGlite's WebAssembly and data files.
+ * the database driver, and PGlite's WebAssembly and data files. So must `migrate --to fhir`, the
+ * FHIR adapter and what it uses (uuid), on the bundle's worker threads too.
  */
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { Effect, Layer, ManagedRuntime } from "effect"
-import { mkdtemp, rm, writeFile } from "node:fs/promises"
+import { execFile } from "node:child_process"
+import { cp, mkdtemp, readFile, rm, writeFile } from "node:fs/promises"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath, pathToFileURL } from "node:url"
+import { promisify } from "node:util"
 import type { Options } from "tsup"
 import { embeddedStoreLayer } from "@scanbridge/gateway"
 import { DEMO_ORG, Simulator } from "@scanbridge/simulator"
@@ -65,5 +68,35 @@ describe("the built scanbridge gateway", () => {
     expect(Object.keys((await created.json()) as object)).toEqual(["scanningSession"])
     kill("SIGTERM")
     expect(await exit).toBe(0)
+  }, 120_000)
+})
+
+describe("the built scanbridge migrate", () => {
+  it("writes FHIR bundles in inches, naming patients, on its worker threads, with nothing installed beside it", async () => {
+    await cp(join(packageDir, "../../examples/export"), join(tmp, "export"), { recursive: true })
+    const patients = "https://hospital.example/patients"
+    const args = [
+      "migrate",
+      "export",
+      "--to",
+      "fhir",
+      "--units",
+      "in",
+      "--fhir-patient-system",
+      patients,
+      "--workers",
+      "2",
+      "--out",
+      "bundles.ndjson",
+      "--report",
+      "report.json"
+    ]
+    await promisify(execFile)(process.execPath, [join(tmp, "dist", "main.js"), ...args], { cwd: tmp, env: { PATH: process.env["PATH"] ?? "" } })
+    const report = JSON.parse(await readFile(join(tmp, "report.json"), "utf8")) as { readonly scans: number; readonly target: string }
+    const bundles = (await readFile(join(tmp, "bundles.ndjson"), "utf8")).split("\n").filter((l) => l !== "")
+    expect(report.target).toBe("fhir")
+    expect(bundles).toHaveLength(report.scans)
+    expect(bundles.every((l) => (JSON.parse(l) as { resourceType: string }).resourceType === "Bundle")).toBe(true)
+    expect(bundles.some((l) => l.includes('"code":"[in_i]"')) && bundles.some((l) => l.includes(`"system":"${patients}"`))).toBe(true)
   }, 120_000)
 })

@@ -281,7 +281,7 @@ describe("the command line", () => {
     }
   })
 
-  it("migrate --help shows the usage as typed, each flag's default, the exit codes and six examples", async () => {
+  it("migrate --help shows the usage as typed, each flag's default, the exit codes and seven examples", async () => {
     const r = await run("migrate", "--help")
     expect(r.code).toBe(0)
     expect(r.stdout).toContain("scanbridge migrate <inputs>...")
@@ -291,6 +291,8 @@ describe("the command line", () => {
       "(default: counted, not kept)",
       "(default: off)",
       "(default: auto)",
+      "(default: mm for csv and parquet, cm for fhir)",
+      "(default: none: no patient is named)",
       "64 MiB or more or come --from a database, else 0)"
     ]) {
       expect(r.stdout).toContain(d)
@@ -300,7 +302,7 @@ describe("the command line", () => {
       .slice(r.stdout.indexOf("EXAMPLES"))
       .split("\n")
       .filter((l) => l.trim().startsWith("$ "))
-    expect(examples).toHaveLength(6)
+    expect(examples).toHaveLength(7)
     for (const e of examples) expect(e).toContain("scanbridge migrate ")
   })
 })

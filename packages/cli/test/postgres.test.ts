@@ -68,7 +68,8 @@ describe("scanbridge migrate with PostgreSQL", () => {
         [["migrate", "--from", url], "--from and --query go together"],
         [["migrate", "in.ndjson", "--from", url, "--query", "select 1, 2"], "give no input files with it"],
         [["migrate", "--from", url, "--query", "select 1, 2", "--into", url, "--out", "x.ndjson"], "drop --out"],
-        [["migrate", "in.ndjson", "--into", url, "--to", "csv"], "drop --to and --units"],
+        [["migrate", "in.ndjson", "--into", url, "--to", "csv", "--units", "cm"], "drop --to and --units"],
+        [["migrate", "in.ndjson", "--into", url, "--to", "fhir", "--fhir-patient-system", "urn:oid:1.2.3"], "drop --to and --fhir-patient-system"],
         [
           ["migrate", "in.ndjson", "--into", `mysql://u:${Redacted.value(running.server.password)}@h/db`],
           "--into: expected a postgres:// or postgresql:// URL"

@@ -63,7 +63,7 @@ const checkpointOf = (out: string) => join(dirname(out), `.${basename(out)}.resu
 /**
  * `scanbridge ...args` (a --resumable run writing `out`) stopped by `signal` somewhere after its
  * first checkpoint: the machine's speed decides where, and any place must do. A run that ends
- * before its signal is run again, with less time.
+ * before its signal, or is stopped only once its outputs are in place, is run again, with less time.
  */
 const stopMidway = async (args: ReadonlyArray<string>, out: string, signal: NodeJS.Signals = "SIGKILL") => {
   for (let wait = 300; ; wait = Math.floor(wait / 2)) {
@@ -72,7 +72,8 @@ const stopMidway = async (args: ReadonlyArray<string>, out: string, signal: Node
     await whenExists(checkpointOf(out), child)
     await new Promise((r) => setTimeout(r, Math.floor(Math.random() * wait)))
     child.kill(signal)
-    if ((await done) !== 0) return
+    if ((await done) !== 0 && existsSync(checkpointOf(out)) && !existsSync(out)) return
+    await rm(out, { force: true })
   }
 }
 
@@ -333,6 +334,43 @@ describe("a resume of other outputs or flags than the run being resumed", () => 
       const alone = await run("migrate", ...inputs(), "--out", join(folder, "s.ndjson"), "--verify")
       expect(alone.code).toBe(2)
       expect(alone.stderr).toContain("--verify checks the inputs of the run being resumed: give it with --resume")
+    },
+    TIMEOUT
+  )
+})
+
+describe("a resumable run --to fhir", () => {
+  it(
+    "stopped midway, refuses a resume with other --units or another --fhir-patient-system, leaving its files, and resumes with the same",
+    async () => {
+      const own = join(dir, "fhir")
+      await mkdir(own)
+      // Four chunks, most of their records rejected (counted, not kept), each with bundles to write.
+      const all = records()
+      const input = join(own, "in.ndjson")
+      await writeFile(input, `${Array.from({ length: 4096 }, (_, i) => (i % 16 === 0 ? all[(i / 16) % all.length] : `{"no":"scan","i":${i}}`)).join("\n")}\n`)
+      const patients = "https://hospital.example/patients"
+      const args = (out: string, ...flags: ReadonlyArray<string>) => ["migrate", input, "--to", "fhir", ...flags, "--out", join(own, out), "--quiet"]
+      const flags = ["--units", "in", "--fhir-patient-system", patients]
+      expect((await run(...args("clean.ndjson", ...flags))).code).toBe(0)
+      await stopMidway([...args("out.ndjson", ...flags), "--resumable"], join(own, "out.ndjson"))
+      const left = new Map(
+        await Promise.all((await readdir(own)).filter((f) => f.startsWith(".out.")).map(async (f) => [f, await readFile(join(own, f))] as const))
+      )
+      expect([...left.keys()].sort()).toEqual([".out.ndjson.resumable.checkpoint", ".out.ndjson.resumable.partial"])
+      const was = `fhir in in with patient system ${patients}`
+      for (const [other, now] of [
+        [["--units", "cm", "--fhir-patient-system", patients], `fhir in cm with patient system ${patients}`],
+        [["--fhir-patient-system", patients], `fhir in cm with patient system ${patients}`],
+        [["--units", "in", "--fhir-patient-system", "https://other.example/patients"], "fhir in in with patient system https://other.example/patients"],
+        [["--units", "in"], "fhir in in;"]
+      ] as const) {
+        await refused([...args("out.ndjson", ...other), "--resume"], `cannot resume: the run being resumed wrote ${was}, not ${now}`)
+        for (const [file, bytes] of left) expect(readFileSync(join(own, file)).equals(bytes), file).toBe(true)
+        expect(existsSync(join(own, "out.ndjson"))).toBe(false)
+      }
+      expect((await run(...args("out.ndjson", ...flags), "--resume")).code).toBe(0)
+      expect(readFileSync(join(own, "out.ndjson")).equals(readFileSync(join(own, "clean.ndjson")))).toBe(true)
     },
     TIMEOUT
   )

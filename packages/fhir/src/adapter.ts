@@ -25,6 +25,7 @@ export const fhirAdapter: Adapter = {
   encoder: {
     target: "fhir",
     units: Object.keys(FHIR_UNITS) as ReadonlyArray<FhirUnits>,
+    namesPatient: true,
     encode: (scan, options) =>
       encodeBundleEither(scan, {
         ...(options?.units === undefined ? {} : { units: options.units as FhirUnits }),

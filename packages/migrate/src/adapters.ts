@@ -1,11 +1,11 @@
 /**
- * Collections of adapters: the four built-in ones, and the checks that let a collection hold an
+ * Collections of adapters: the five built-in ones, and the checks that let a collection hold an
  * integrator's own. Everything that lists the adapters (the normalizer's formats and detection
  * order, its encoders, the CLI's targets, the plain encoders, the docs' tables) reads a
  * collection, never a list of its own.
  */
 import { Effect, Either, Schema } from "effect"
-import { type Adapter, SCAN_FORMAT, isRecord } from "@scanbridge/model"
+import { type Adapter, LENGTH_UNITS, SCAN_FORMAT, isRecord } from "@scanbridge/model"
 import { estimationAdapter } from "@scanbridge/estimation/adapter"
 import { fhirAdapter } from "@scanbridge/fhir/adapter"
 import { fitAdapter } from "@scanbridge/fit/adapter"
@@ -45,6 +45,15 @@ const whyNotAnAdapter = (u: unknown): string | undefined => {
   if (!isRecord(encoder) || typeof encoder["target"] !== "string" || encoder["target"] === "" || !isFunction(encoder["encode"])) {
     return "has no encoder ({target, encode})"
   }
+  // A run reads them before it encodes anything (target.ts): a wrong one would fail there, not here.
+  const units = encoder["units"]
+  if (
+    units !== undefined &&
+    (!Array.isArray(units) || units.length === 0 || !units.every((unit) => typeof unit === "string" && Object.hasOwn(LENGTH_UNITS, unit)))
+  ) {
+    return `has an encoder whose units are not a list of length units (${Object.keys(LENGTH_UNITS).join(", ")}), its default first`
+  }
+  if (encoder["namesPatient"] !== undefined && typeof encoder["namesPatient"] !== "boolean") return "has an encoder whose namesPatient is not true or false"
   const dialect = u["dialect"]
   if (dialect !== undefined && (!isRecord(dialect) || dialect["api"] !== name))
     return `has a dialect that is not its own (its api is not ${JSON.stringify(name)})`

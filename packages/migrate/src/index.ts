@@ -39,7 +39,6 @@ export { type Cell, type Column, type ColumnType, SCAN_COLUMNS, TABLE_TARGETS, t
 /** A migration run as one value: `Migration.run(plan)`, `Migration.start(plan)` (run.ts). */
 export * as Migration from "./run.js"
 export type { MigrationError, MigrationPlan, MigrationSink, MigrationSource, ResumeMode, RunningMigration, TextDestination } from "./run.js"
-export { MigratePlanError, type OptionNames, type PlanOption, checkTarget } from "./target.js"
 export { WORKERS_FROM_BYTES, defaultWorkers } from "./internal/default-workers.js"
 export {
   CHECKPOINT_FORMAT,

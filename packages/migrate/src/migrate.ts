@@ -15,9 +15,8 @@ import { readAhead } from "./internal/read-ahead.js"
 import { type MigratedChunk, makeCounter, migrateChunk } from "./internal/pipeline.js"
 import type { InputDigest } from "./internal/digest.js"
 import { type Framing, framingOf } from "./internal/framing.js"
-import type { OutputTarget } from "./internal/targets.js"
 import { Normalizer, UnknownTargetError } from "./normalizer.js"
-import { checkTarget } from "./target.js"
+import { type OutputTarget, checkTarget } from "./target.js"
 import { type MigrateOutputError, type TextWriter, isSettled } from "./output.js"
 import type { Report } from "./report.js"
 import type { MigratePool, MigrateWorkerError } from "./workers.js"
@@ -135,13 +134,19 @@ interface MigrateCommon<R> {
 /** Outputs of text: a file, standard output, memory. */
 export interface TextOutputs {
   /**
-   * `canonical` (default), `platform`, `session`, `estimation`, `fit`, or an added adapter's
-   * target: one JSON per line. Or `csv`: one row per scan, in `scanColumns`' order, after a
-   * header; or `parquet`: the same rows, typed, in a Parquet file.
+   * `canonical` (default), `platform`, `session`, `estimation`, `fit`, `fhir` (a FHIR R4
+   * transaction Bundle per scan), or an added adapter's target: one JSON per line. Or `csv`: one
+   * row per scan, in `scanColumns`' order, after a header; or `parquet`: the same rows, typed, in
+   * a Parquet file.
    */
   readonly to?: string
-  /** With `to: "csv"` or `"parquet"`, the unit of the length columns (default `mm`). */
+  /**
+   * The unit of the lengths, for a target that offers a choice (`checkTarget`): `csv` and
+   * `parquet`, any (default `mm`); `fhir`, `cm` (default) or `in` (masses then in pounds).
+   */
   readonly units?: LengthUnit
+  /** With `to: "fhir"`, the identifier system of the patients, whose identifiers are the scans' `externalId`s (an absolute URI). */
+  readonly patientSystem?: string
   /** Where the migrated records go, one per line. */
   readonly output: TextWriter
   /**
@@ -157,6 +162,7 @@ export interface SinkOutput<W> {
   readonly into: ChunkSink<W>
   readonly to?: undefined
   readonly units?: undefined
+  readonly patientSystem?: undefined
   readonly output?: undefined
   readonly rejects?: undefined
 }
@@ -241,8 +247,13 @@ export const migrate = <R = never, W = never>(options: MigrateOptions<R, W>) =>
     const normalizer = yield* Normalizer
     const into = options.into
     const to = into?.target.to ?? options.to ?? "canonical"
-    const target: OutputTarget = into?.target ?? (options.units === undefined ? { to } : { to, units: options.units })
-    if (into === undefined) yield* checkTarget(normalizer, to, options.units)
+    const target: OutputTarget =
+      into?.target ??
+      (yield* checkTarget(normalizer, {
+        to,
+        ...(options.units === undefined ? {} : { units: options.units }),
+        ...(options.patientSystem === undefined ? {} : { patientSystem: options.patientSystem })
+      }))
     const inputs = options.inputs
     const listed = "records" in inputs ? undefined : "files" in inputs ? inputs : yield* listInputs(inputs)
     // Before anything is read: a run that cannot read all its inputs does not begin.

@@ -17,3 +17,5 @@ export {
   normalize,
   normalizeEither
 } from "./normalizer.js"
+// The rule on targets and their options, which the plain API's encode applies as a run does.
+export { MigratePlanError, type OptionNames, type OutputTarget, type PlanOption, checkTarget } from "./target.js"

@@ -32,7 +32,7 @@ import { type ChunkSink, type MigrateProgress, type MigrateSource, type RecordPo
 import { Normalizer, type NormalizerService, type UnknownTargetError, defaultNormalizer } from "./normalizer.js"
 import { type MigrateOutputError, type OutputFile, type TextWriter, outputFile, outputPath, refuseOverlaps } from "./output.js"
 import type { Report } from "./report.js"
-import { MigratePlanError, type OptionNames, type PlanOption, checkTarget, optionSaid } from "./target.js"
+import { MigratePlanError, type OptionNames, type PlanOption, checkTarget, optionSaid, targetName } from "./target.js"
 import { writtenWhole } from "./internal/targets.js"
 import { type MigrateWorkerError, makeMigratePool } from "./workers.js"
 import { defaultWorkers } from "./internal/default-workers.js"
@@ -55,11 +55,19 @@ export type MigrationSource<E = never> =
 /** Where a run's scans and rejects go. */
 export type MigrationSink<E = never> =
   /**
-   * Text: one JSON per line in `to`'s shape (`canonical` by default, an API's, or an adapter's
-   * target), or a table (`csv`, `parquet`) with its lengths in `units`. A file appears whole when
-   * the run succeeds and is left as it was when it fails. Without `rejects`, rejects are counted.
+   * Text: one JSON per line in `to`'s shape (`canonical` by default, an API's, `fhir`, or an
+   * adapter's target), or a table (`csv`, `parquet`); `units` and `patientSystem` for a target
+   * that takes them (TextOutputs). A file appears whole when the run succeeds and is left as it
+   * was when it fails. Without `rejects`, rejects are counted.
    */
-  | { readonly _tag: "Text"; readonly to?: string; readonly units?: LengthUnit; readonly out: TextDestination; readonly rejects?: TextDestination }
+  | {
+      readonly _tag: "Text"
+      readonly to?: string
+      readonly units?: LengthUnit
+      readonly patientSystem?: string
+      readonly out: TextDestination
+      readonly rejects?: TextDestination
+    }
   /** A PostgreSQL table of canonical scans (created when missing) and its `<table>_rejects`. */
   | { readonly _tag: "Postgres"; readonly url: Redacted.Redacted<string>; readonly table?: string }
   /**
@@ -189,7 +197,19 @@ export const run = <SE = never, KE = never>(plan: MigrationPlan<SE, KE>): Effect
 
       const text = sink._tag === "Text" ? sink : undefined
       const to = text?.to ?? "canonical"
-      if (text !== undefined) yield* checkTarget(normalizer, to, text.units, plan.names)
+      // The units said (a target's default too): a checkpoint names them, and a resume with others is refused.
+      const textTarget =
+        text === undefined
+          ? undefined
+          : yield* checkTarget(
+              normalizer,
+              {
+                to,
+                ...(text.units === undefined ? {} : { units: text.units }),
+                ...(text.patientSystem === undefined ? {} : { patientSystem: text.patientSystem })
+              },
+              plan.names
+            )
       if (plan.verify === true && mode !== "resume")
         return yield* refuse("verify", `${say("verify")} checks the inputs of the run being resumed: give it with ${say("resume")}`)
       if (plan.verify === true && (source._tag !== "Files" || text === undefined)) {
@@ -255,7 +275,7 @@ export const run = <SE = never, KE = never>(plan: MigrationPlan<SE, KE>): Effect
       const checkpointAt = keeps && outFile !== undefined ? Option.some(checkpointFile(path, outFile)) : Option.none<string>()
       const checkpoint = Option.isSome(checkpointAt) && mode === "resume" ? yield* readCheckpoint(checkpointAt.value) : Option.none()
       // What a file checkpoint names the run's output by.
-      const target = text?.units === undefined || text.units === "mm" ? to : `${to} in ${text.units}`
+      const target = targetName(textTarget ?? { to })
       const modules = plan.adapters?.modules ?? []
       // The outputs a checkpoint counts, by real path: a resumed run finds them however they are spelled.
       const resumableOutputs: ReadonlyArray<ResumableOutput & { readonly option: "out" | "rejects" }> = Option.isNone(checkpointAt)
@@ -357,8 +377,7 @@ export const run = <SE = never, KE = never>(plan: MigrationPlan<SE, KE>): Effect
         ...(chunkSink !== undefined
           ? { into: chunkSink }
           : {
-              to,
-              ...(text?.units === undefined ? {} : { units: text.units }),
+              ...textTarget,
               output: writerOf(out, text?.out)!,
               ...(writerOf(rejects, text?.rejects) === undefined ? {} : { rejects: writerOf(rejects, text?.rejects)! })
             }),

@@ -24,6 +24,8 @@ import {
 export const TABLE_TARGETS = ["csv", "parquet"] as const
 export type TableTarget = (typeof TABLE_TARGETS)[number]
 
+export const isTableTarget = (to: string): to is TableTarget => (TABLE_TARGETS as ReadonlyArray<string>).includes(to)
+
 export type ColumnType = "text" | "integer" | "double" | "timestamp"
 
 /** A cell: text (a timestamp as ISO-8601 UTC), a number, or null for a value the scan lacks. */

@@ -1,15 +1,28 @@
 /**
- * The target a run writes, checked once for every caller: the engine (`migrate`) and a run's
- * plan (`Migration.run`) both ask here, before anything is opened.
+ * The target a run writes, checked once for every caller: the engine (`migrate`), a run's plan
+ * (`Migration.run`) and the plain API's `encode` all ask here, before anything is opened or encoded.
  */
-import { Effect, Schema } from "effect"
-import { LENGTH_UNITS, type LengthUnit } from "@scanbridge/model"
+import { Either, Schema } from "effect"
+import { type EncodeOptions, LENGTH_UNITS, type LengthUnit } from "@scanbridge/model"
 import { previewKey, previewValue } from "@scanbridge/model/internal"
 import { type NormalizerService, UnknownTargetError } from "./normalizer.js"
-import { TABLE_TARGETS } from "./table.js"
+import { TABLE_TARGETS, isTableTarget } from "./table.js"
 
 /** The options of a plan, by the names its messages use (a command line names them by its flags). */
-export type PlanOption = "inputs" | "to" | "units" | "out" | "rejects" | "report" | "resumable" | "resume" | "verify" | "workers" | "from" | "into"
+export type PlanOption =
+  | "inputs"
+  | "to"
+  | "units"
+  | "patientSystem"
+  | "out"
+  | "rejects"
+  | "report"
+  | "resumable"
+  | "resume"
+  | "verify"
+  | "workers"
+  | "from"
+  | "into"
 
 /** A plan that cannot be run as it stands: an option that contradicts another, or a value out of range. Nothing was opened. */
 export class MigratePlanError extends Schema.TaggedError<MigratePlanError>("@scanbridge/migrate/MigratePlanError")("MigratePlanError", {
@@ -17,11 +30,20 @@ export class MigratePlanError extends Schema.TaggedError<MigratePlanError>("@sca
   message: Schema.String
 }) {}
 
-const LENGTH_UNIT_NAMES = Object.keys(LENGTH_UNITS)
-const isTable = (to: string) => (TABLE_TARGETS as ReadonlyArray<string>).includes(to)
+/**
+ * Where a migration's scans go: `to`, a target's name, and what its encoder is told: for a table
+ * (csv, parquet) or an encoder that offers a choice (`ScanEncoder.units`: fhir), the unit of its
+ * lengths; for a target that names a patient (fhir), the patients' identifier system. Plain data:
+ * the calling thread hands it to the worker threads, so that both write the same bytes.
+ */
+export interface OutputTarget extends EncodeOptions {
+  readonly to: string
+}
 
 /** What messages call a plan's options: their names, or the caller's (a command line's flags). */
 export type OptionNames = Partial<Readonly<Record<PlanOption, string>>>
+
+const LENGTH_UNIT_NAMES = Object.keys(LENGTH_UNITS) as ReadonlyArray<LengthUnit>
 
 /**
  * An option and its value as a message says them: as a command line is typed (`--units ft`) when
@@ -32,18 +54,39 @@ export const optionSaid = (names: OptionNames | undefined, option: PlanOption, v
   return name === undefined ? `${option} ${previewValue(value)}` : `${name} ${previewKey(String(value))}`
 }
 
+/** The length units `to` can write, its default first (a table's: any, mm first); undefined for a target whose units are its own. */
+const unitsOffered = (normalizer: NormalizerService, to: string): ReadonlyArray<LengthUnit> | undefined =>
+  isTableTarget(to) ? LENGTH_UNIT_NAMES : normalizer.encoders.get(to)?.units
+
+/** `a, b or c`. */
+const oneOf = (names: ReadonlyArray<string>): string => (names.length < 2 ? names.join("") : `${names.slice(0, -1).join(", ")} or ${names.at(-1)}`)
+
 /**
- * `to` is a target of the normalizer's adapters or a table, and `units` one of the length units,
- * other than millimetres only for a table.
+ * An absolute URI as an identifier system must be (FHIR's `Identifier.system`): a scheme, then
+ * something, and no whitespace or control character anywhere (`https://hospital.example/mrn`,
+ * `urn:oid:1.2.36.146.595.217.0.1`).
+ */
+const ABSOLUTE_URI = /^[A-Za-z][A-Za-z0-9+.-]*:[^\s\p{Cc}]+$/u
+
+/**
+ * `to` is a target of the normalizer's adapters or a table; `units`, if given, one it offers (or
+ * `mm` for a target whose units are its own: millimetres are what the canonical form holds); and
+ * `patientSystem`, if given, an absolute URI for a target that names a patient (fhir). Returns
+ * the target with its units said (its default when none was given), as every thread writes it and
+ * a checkpoint names it. An Either, so that an Effect yields it and the plain API's `encode` reads it.
  */
 export const checkTarget = (
   normalizer: NormalizerService,
-  to: string,
-  units: LengthUnit | undefined,
+  target: OutputTarget,
   names?: OptionNames
-): Effect.Effect<void, MigratePlanError | UnknownTargetError> => {
-  if (!normalizer.encoders.has(to) && !isTable(to)) {
-    return Effect.fail(
+): Either.Either<OutputTarget, MigratePlanError | UnknownTargetError> => {
+  const { to, units, patientSystem } = target
+  const say = (option: PlanOption) => names?.[option] ?? option
+  const refuse = (option: PlanOption, why: string) =>
+    Either.left(new MigratePlanError({ option, message: `${optionSaid(names, option, target[option as keyof OutputTarget])}: ${why}` }))
+  const encoder = normalizer.encoders.get(to)
+  if (encoder === undefined && !isTableTarget(to)) {
+    return Either.left(
       new UnknownTargetError({
         target: to,
         message: `${optionSaid(names, "to", to)}: expected one of ${[...normalizer.encoders.keys(), ...TABLE_TARGETS].join(", ")}`
@@ -51,19 +94,37 @@ export const checkTarget = (
     )
   }
   // Checked for callers without types (the plain API's) too.
-  if (units !== undefined && !LENGTH_UNIT_NAMES.includes(units)) {
-    return Effect.fail(
-      new MigratePlanError({ option: "units", message: `${optionSaid(names, "units", units)}: expected one of ${LENGTH_UNIT_NAMES.join(", ")}` })
-    )
+  if (units !== undefined && !LENGTH_UNIT_NAMES.includes(units)) return refuse("units", `expected one of ${LENGTH_UNIT_NAMES.join(", ")}`)
+  const offered = unitsOffered(normalizer, to)
+  if (units !== undefined && offered !== undefined && !offered.includes(units))
+    return refuse("units", `${say("to")} ${to} writes its lengths in ${oneOf(offered)}`)
+  if (units !== undefined && units !== "mm" && offered === undefined) {
+    const choosing = [...TABLE_TARGETS, ...[...normalizer.encoders.values()].flatMap((e) => (e.units === undefined ? [] : [e.target]))]
+    return refuse("units", `only ${say("to")} ${oneOf(choosing)} writes lengths in a chosen unit; ${to} has its own`)
   }
-  if (units !== undefined && units !== "mm" && !isTable(to)) {
-    const say = (option: PlanOption) => names?.[option] ?? option
-    return Effect.fail(
-      new MigratePlanError({
-        option: "units",
-        message: `${optionSaid(names, "units", units)}: only ${say("to")} ${TABLE_TARGETS.join(" or ")} writes lengths in a chosen unit; ${to} has its own`
-      })
-    )
+  if (patientSystem !== undefined) {
+    if (encoder?.namesPatient !== true) {
+      const naming = [...normalizer.encoders.values()].flatMap((e) => (e.namesPatient === true ? [e.target] : []))
+      return refuse("patientSystem", naming.length === 0 ? "no target names a patient" : `only ${say("to")} ${oneOf(naming)} names a patient; ${to} names none`)
+    }
+    if (typeof patientSystem !== "string" || !ABSOLUTE_URI.test(patientSystem))
+      return refuse(
+        "patientSystem",
+        "expected an absolute URI without spaces, the identifier system of your patients (https://hospital.example/patients, urn:oid:1.2.3)"
+      )
   }
-  return Effect.void
+  const said = offered === undefined ? undefined : (units ?? offered[0])
+  return Either.right({ to, ...(said === undefined ? {} : { units: said }), ...(patientSystem === undefined ? {} : { patientSystem }) })
 }
+
+/**
+ * What a checkpoint names a target by: `csv`, `csv in cm`, `fhir in in with patient system
+ * https://...`. Millimetres go unsaid, as before targets had other units, so that a checkpoint
+ * of an earlier run in millimetres still resumes.
+ */
+export const targetName = (target: OutputTarget): string =>
+  [
+    target.to,
+    ...(target.units === undefined || target.units === "mm" ? [] : [`in ${target.units}`]),
+    ...(target.patientSystem === undefined ? [] : [`with patient system ${target.patientSystem}`])
+  ].join(" ")

@@ -19,7 +19,8 @@ import { type AdapterError, importAdapters } from "./adapters.js"
 import { giveBytes, spareBuffer } from "./internal/buffers.js"
 import { type MigratedChunk, emptyTally, migrateChunk } from "./internal/pipeline.js"
 import type { InputChunk } from "./internal/read.js"
-import { type OutputTarget, scanLine } from "./internal/targets.js"
+import { scanLine } from "./internal/targets.js"
+import type { OutputTarget } from "./target.js"
 import { Normalizer, type NormalizerService, UnknownTargetError } from "./normalizer.js"
 
 /** A worker could not be started, or stopped while it held a chunk. */
@@ -257,7 +258,8 @@ export const runMigrateWorker: Effect.Effect<void, MigrateWorkerError, Normalize
   const handle = (request: PoolRequest): Effect.Effect<MigratedChunk, ChunkFailure> =>
     Effect.suspend(() => {
       if (request._tag === "Setup") return Effect.sync(() => (setup(request.modules, request.jitless, request.options), nothing()))
-      const key = `${request.keepRejects ? "keep" : "count"} ${request.target.units ?? "mm"} ${request.target.to}`
+      const { to, units, patientSystem } = request.target
+      const key = JSON.stringify([request.keepRejects, to, units ?? null, patientSystem ?? null])
       const run = byTarget.get(key)
       if (run !== undefined) return Effect.sync(() => migrated(run, request))
       return Effect.flatMap(normalizerNow, (normalizer): Effect.Effect<MigratedChunk, ChunkFailure> => {

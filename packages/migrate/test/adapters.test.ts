@@ -25,16 +25,16 @@ const RECORDS: ReadonlyArray<unknown> = [
 describe("a normalizer built from a collection", () => {
   it("detects in the collection's order, after the canonical form, and encodes to each adapter's target", () => {
     const n = make([ACME, ...builtInAdapters])
-    expect(n.adapters.map((a) => a.name)).toEqual(["acme", "platform", "session", "estimation", "fit"])
+    expect(n.adapters.map((a) => a.name)).toEqual(["acme", "platform", "session", "estimation", "fit", "fhir"])
     expect(n.formats.map((f) => f.name)).toEqual(["scanbridge.scan/v1", ...[ACME, ...builtInAdapters].flatMap((a) => a.formats.map((f) => f.name))])
-    expect([...n.encoders.keys()]).toEqual(["canonical", "acme", "platform", "session", "estimation", "fit"])
+    expect([...n.encoders.keys()]).toEqual(["canonical", "acme", "platform", "session", "estimation", "fit", "fhir"])
   })
 
   it("over the built-in adapters is the default normalizer", () => {
     expect(defaultNormalizer.adapters).toBe(builtInAdapters)
-    expect(defaultNormalizer.adapters.map((a) => a.name)).toEqual(["platform", "session", "estimation", "fit"])
-    // Each with its own dialect.
-    expect(builtInAdapters.map((a) => a.dialect?.api)).toEqual(["platform", "session", "estimation", "fit"])
+    expect(defaultNormalizer.adapters.map((a) => a.name)).toEqual(["platform", "session", "estimation", "fit", "fhir"])
+    // Each vendor API with its own dialect; FHIR names the catalogue's quantities by codes, in its code table.
+    expect(builtInAdapters.map((a) => a.dialect?.api)).toEqual(["platform", "session", "estimation", "fit", undefined])
   })
 
   it("reads every record alike whatever the order of the collection", () => {
@@ -42,7 +42,7 @@ describe("a normalizer built from a collection", () => {
     // Each record is exactly one format's: the order decides nothing but the order of `tried`.
     expect(RECORDS.every((r) => Either.isRight(inOrder.normalize(r)))).toBe(true)
     fc.assert(
-      fc.property(fc.shuffledSubarray([ACME, ...builtInAdapters], { minLength: 5 }), (adapters) => {
+      fc.property(fc.shuffledSubarray([ACME, ...builtInAdapters], { minLength: builtInAdapters.length + 1 }), (adapters) => {
         const n = make(adapters)
         for (const record of [...RECORDS, "acme,scan_1,700"]) expect(n.normalize(record)).toEqual(inOrder.normalize(record))
       }),
@@ -58,7 +58,7 @@ describe("a normalizer built from a collection", () => {
     expect(Either.isRight(byApi) && byApi.right.format.name).toBe("acme csv row")
     // The default normalizer does not know it, and says which APIs it does know.
     const unknown = defaultNormalizer.detect({ source: "acme", payload: "acme,scan_3,700" })
-    expect(Either.isLeft(unknown) && unknown.left.message).toContain("expected an API (platform, session, estimation, fit)")
+    expect(Either.isLeft(unknown) && unknown.left.message).toContain("expected an API (platform, session, estimation, fit, fhir)")
   })
 
   it.effect("is a layer that fails with AdapterError on a collection it cannot use", () =>
@@ -78,8 +78,8 @@ describe("checkAdapters", () => {
   })
 
   const refusals: ReadonlyArray<[string, unknown, string]> = [
-    ["a value that is not an object", 42, "adapter #5 is not an object"],
-    ["an adapter without a name", { ...ACME, name: "" }, "adapter #5 has no name (a non-empty string)"],
+    ["a value that is not an object", 42, "adapter #6 is not an object"],
+    ["an adapter without a name", { ...ACME, name: "" }, "adapter #6 has no name (a non-empty string)"],
     ["an adapter without formats", { ...ACME, formats: [] }, "adapter acme has no formats (a non-empty array)"],
     [
       "a format without detect",
@@ -92,6 +92,16 @@ describe("checkAdapters", () => {
       'adapter acme formats[0] ("acme csv row") names the API "platform", not its adapter\'s "acme"'
     ],
     ["an adapter without an encoder", { ...ACME, encoder: { target: "acme" } }, "adapter acme has no encoder ({target, encode})"],
+    ...[["mm", "ft"], [], "cm", [["cm"]]].map((units): [string, unknown, string] => [
+      `an encoder whose units are ${JSON.stringify(units)}`,
+      { ...ACME, encoder: { ...ACME.encoder, units } },
+      "adapter acme has an encoder whose units are not a list of length units (mm, cm, in), its default first"
+    ]),
+    [
+      "an encoder that names a patient with something else than true or false",
+      { ...ACME, encoder: { ...ACME.encoder, namesPatient: "yes" } },
+      "adapter acme has an encoder whose namesPatient is not true or false"
+    ],
     [
       "an adapter with another API's dialect",
       { ...ACME, dialect: builtInAdapters[0]!.dialect },

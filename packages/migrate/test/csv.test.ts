@@ -78,7 +78,7 @@ describe("migrate to csv", () => {
         Effect.flip(migrate({ inputs: [file], to: "platform", units: "cm", output: () => Effect.void })).pipe(Effect.provide(layer))
       )
       expect(refused).toMatchObject({ _tag: "MigratePlanError", option: "units" })
-      expect(refused.message).toContain('units "cm": only to csv or parquet writes lengths in a chosen unit; platform has its own')
+      expect(refused.message).toContain('units "cm": only to csv, parquet or fhir writes lengths in a chosen unit; platform has its own')
       // A caller without types (the plain API's) gets a typed error for a unit that is none.
       const feet = await Effect.runPromise(
         Effect.flip(migrate({ inputs: [file], to: "csv", units: "feet" as LengthUnit, output: () => Effect.void })).pipe(Effect.provide(layer))

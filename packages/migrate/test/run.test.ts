@@ -7,7 +7,7 @@
 import * as NodeContext from "@effect/platform-node/NodeContext"
 import { describe, expect, it } from "@effect/vitest"
 import { Chunk, Effect, Exit, FastCheck as fc, Stream } from "effect"
-import { existsSync, readdirSync } from "node:fs"
+import { existsSync, readFileSync, readdirSync } from "node:fs"
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
@@ -18,6 +18,7 @@ import { samples } from "./records.js"
 const records = samples.map((s) => JSON.stringify(s))
 const line = (i: number) => (i % 41 === 3 ? "{not json" : records[i % records.length]!)
 const many = (n: number, from = 0) => Array.from({ length: n }, (_, i) => line(from + i)).join("\n")
+const PATIENTS = "https://hospital.example/patients"
 
 /** A folder with two inputs of several chunks each, and the plan's outputs beside them. */
 const withInputs =
@@ -138,7 +139,28 @@ describe("Migration.run", () => {
         expect(error?.error?.message).toMatch(message)
       }
       const out = join(dir, "x.ndjson")
-      await refused({ source: Migration.files(inputs), sink: { _tag: "Text", units: "cm", out } }, "units", /^units "cm": only to csv or parquet/)
+      await refused({ source: Migration.files(inputs), sink: { _tag: "Text", units: "cm", out } }, "units", /^units "cm": only to csv, parquet or fhir/)
+      await refused(
+        { source: Migration.files(inputs), sink: { _tag: "Text", to: "fhir", units: "mm", out } },
+        "units",
+        /^units "mm": to fhir writes its lengths in cm or in$/
+      )
+      await refused(
+        { source: Migration.files(inputs), sink: { _tag: "Text", patientSystem: PATIENTS, out } },
+        "patientSystem",
+        /^patientSystem "https:\/\/hospital.example\/patients": only to fhir names a patient; canonical names none$/
+      )
+      for (const system of ["patients", "https://hospital.example/my patients", "https://x/\u0007", ""])
+        await refused(
+          { source: Migration.files(inputs), sink: { _tag: "Text", to: "fhir", patientSystem: system, out } },
+          "patientSystem",
+          /expected an absolute URI/
+        )
+      await refused(
+        { source: Migration.files(inputs), sink: { _tag: "Text", to: "fhir", patientSystem: 42 as unknown as string, out } },
+        "patientSystem",
+        /^patientSystem 42: expected an absolute URI/
+      )
       await refused(
         { source: Migration.files(inputs), sink: { _tag: "Text", to: "parquet", out }, resume: "resumable" },
         "resumable",
@@ -151,6 +173,57 @@ describe("Migration.run", () => {
       expect(readdirSync(dir).sort()).toEqual(["a.ndjson", "b.ndjson"])
     })
   )
+
+  it("resumes --to fhir only with the units and patient system of the run being resumed, into the bytes of a run that never stopped", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "scanbridge-run-fhir-"))
+    try {
+      // Three chunks, most of their records rejected (not JSON), each with bundles to write.
+      const input = join(dir, "a.ndjson")
+      await writeFile(
+        input,
+        `${Array.from({ length: CHUNK_LINES * 3 }, (_, i) => (i % 20 === 0 ? records[(i / 20) % records.length] : "{not json")).join("\n")}\n`
+      )
+      const plan = (name: string, units: "cm" | "in" | undefined, patientSystem: string | undefined, extra: Partial<MigrationPlan> = {}): MigrationPlan => ({
+        source: Migration.files([input]),
+        sink: {
+          _tag: "Text",
+          to: "fhir",
+          ...(units === undefined ? {} : { units }),
+          ...(patientSystem === undefined ? {} : { patientSystem }),
+          out: join(dir, `${name}.ndjson`)
+        },
+        workers: 0,
+        ...extra
+      })
+      expect(Exit.isSuccess(await runIt(plan("clean", "in", PATIENTS)))).toBe(true)
+      const clean = await readFile(join(dir, "clean.ndjson"))
+      expect(clean.includes('"code":"[in_i]"') && clean.includes(PATIENTS)).toBe(true)
+      expect(Exit.isInterrupted(await runIt(plan("r", "in", PATIENTS, { resume: "resumable", onProgress: stopAfter(1) })))).toBe(true)
+      const kept = new Map(
+        readdirSync(dir)
+          .filter((f) => f.startsWith(".r."))
+          .map((f) => [f, readFileSync(join(dir, f))] as const)
+      )
+      expect([...kept.keys()].sort()).toEqual([".r.ndjson.resumable.checkpoint", ".r.ndjson.resumable.partial"])
+      const refused = async (units: "cm" | "in" | undefined, patientSystem: string | undefined, now: string) => {
+        const exit = await runIt(plan("r", units, patientSystem, { resume: "resume" }))
+        const error = Exit.isFailure(exit) ? (exit.cause as { readonly error?: { readonly _tag: string; readonly message: string } }).error : undefined
+        expect(error?._tag).toBe("ResumeError")
+        expect(error?.message).toContain(`cannot resume: the run being resumed wrote fhir in in with patient system ${PATIENTS}, not ${now}`)
+        // Refused before anything was opened: what the stopped run left is as it was.
+        for (const [file, bytes] of kept) expect(readFileSync(join(dir, file)).equals(bytes)).toBe(true)
+        expect(existsSync(join(dir, "r.ndjson"))).toBe(false)
+      }
+      await refused("cm", PATIENTS, `fhir in cm with patient system ${PATIENTS}`)
+      await refused(undefined, PATIENTS, `fhir in cm with patient system ${PATIENTS}`)
+      await refused("in", "https://other.example/patients", "fhir in in with patient system https://other.example/patients")
+      await refused("in", undefined, "fhir in in;")
+      expect(Exit.isSuccess(await runIt(plan("r", "in", PATIENTS, { resume: "resume" })))).toBe(true)
+      expect((await readFile(join(dir, "r.ndjson"))).equals(clean)).toBe(true)
+    } finally {
+      await rm(dir, { recursive: true, force: true })
+    }
+  })
 
   it("reads an integrator's source into an integrator's sink, and resumes it from the sink's checkpoint", async () => {
     const rows: ReadonlyArray<SourceRecord> = records.map((raw, i) => ({ file: "legacy", line: i + 1, raw, key: `k${i}` }))

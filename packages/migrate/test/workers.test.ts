@@ -14,7 +14,7 @@ import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { Worker } from "node:worker_threads"
 import { type MigratePool, Normalizer, defaultNormalizer, makeMigratePool, migrate, outputFile, textOf } from "../src/index.js"
-import type { LengthUnit } from "@scanbridge/model"
+import type { EncodeOptions } from "@scanbridge/model"
 import { CHUNK_BYTES, CHUNK_LINES } from "../src/internal/read.js"
 
 const repo = fileURLToPath(new URL("../../..", import.meta.url))
@@ -82,8 +82,8 @@ afterAll(async () => {
 /** The inputs written above: a folder of NDJSON and JSON files, and a `.jsonl` file, 12 quarters of a chunk, with rejects. */
 const exampleInputs = () => [join(dir, "folder"), join(dir, "c.jsonl")]
 
-/** A migration into memory, on the pool if given. */
-const run = (inputs: ReadonlyArray<string>, to: string, pool?: MigratePool, units?: LengthUnit) =>
+/** A migration into memory, on the pool if given, its target told `options` (units, a patient system). */
+const run = (inputs: ReadonlyArray<string>, to: string, pool?: MigratePool, options: EncodeOptions = {}) =>
   Effect.gen(function* () {
     let out = ""
     let rejects = ""
@@ -91,7 +91,7 @@ const run = (inputs: ReadonlyArray<string>, to: string, pool?: MigratePool, unit
     const report = yield* migrate({
       inputs,
       to,
-      ...(units === undefined ? {} : { units }),
+      ...options,
       output: (t) => Effect.sync(() => void (out += textOf(t))),
       rejects: (t) => Effect.sync(() => void (rejects += textOf(t))),
       onProgress: () => Effect.sync(() => void progress++),
@@ -108,8 +108,9 @@ describe("migrate on worker threads", () => {
         const inputs = exampleInputs()
         const pool = yield* startedPool(2)
         for (const [to, units] of [["canonical"], ["platform"], ["csv", "in"]] as const) {
-          const here = yield* run(inputs, to, undefined, units)
-          const there = yield* run(inputs, to, pool, units)
+          const options = units === undefined ? {} : { units }
+          const here = yield* run(inputs, to, undefined, options)
+          const there = yield* run(inputs, to, pool, options)
           expect(here.report.records).toBe(12 * QUARTER)
           expect(here.report.records).toBe(here.report.migrated + here.report.rejected)
           expect(here.report.rejected).toBeGreaterThan(12 * 6)
@@ -120,6 +121,29 @@ describe("migrate on worker threads", () => {
           expect(JSON.stringify(there.report)).toBe(JSON.stringify(here.report))
           expect(there.progress).toBe(here.progress)
         }
+      }).pipe(Effect.scoped, Effect.provide(platformOf("./worker-entry.ts"))),
+    TIMEOUT
+  )
+
+  it.effect(
+    "writes fhir in the units and with the patient system it is told, as the calling thread does",
+    () =>
+      Effect.gen(function* () {
+        // A quarter of a chunk, one chunk: the started pool's worker migrates it.
+        const inputs = [join(dir, "c.jsonl")]
+        const told = { units: "in", patientSystem: "https://hospital.example/patients" } as const
+        const pool = yield* startedPool(1)
+        const here = yield* run(inputs, "fhir", undefined, told)
+        const there = yield* run(inputs, "fhir", pool, told)
+        expect(here.report.scans).toBeGreaterThan(100)
+        // Searched and compared as booleans: a diff of megabytes would not help anyone.
+        expect(here.out.includes('"code":"[in_i]"') && here.out.includes(`"system":"${told.patientSystem}"`)).toBe(true)
+        expect(there.out === here.out).toBe(true)
+        expect(there.rejects === here.rejects).toBe(true)
+        // The same worker, told nothing: the default units (cm), no patient.
+        const metric = yield* run(inputs, "fhir", pool)
+        expect(metric.out.includes('"code":"[in_i]"') || metric.out.includes(told.patientSystem)).toBe(false)
+        expect(metric.out === (yield* run(inputs, "fhir")).out).toBe(true)
       }).pipe(Effect.scoped, Effect.provide(platformOf("./worker-entry.ts"))),
     TIMEOUT
   )

@@ -69,6 +69,8 @@ export interface ScanEncoder {
   readonly target: string
   /** The length units it can write, its default first; absent for a target whose units are its own. */
   readonly units?: ReadonlyArray<LengthUnit>
+  /** Whether it names a patient (`fhir`): only such a target takes `EncodeOptions.patientSystem`, which a run refuses for any other. */
+  readonly namesPatient?: boolean
   readonly encode: (scan: Scan, options?: EncodeOptions) => Either.Either<Encoded<unknown>, EncodeError>
 }
 

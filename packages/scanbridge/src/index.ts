@@ -30,7 +30,7 @@ import type {
 // The types named here are the package's own (types.ts): the published declarations resolve
 // without effect or the Scanbridge packages, which the bundle holds and its users do not install.
 // Each value below is assigned to its plain type, so the compiler holds the implementation to it.
-export { normalizePlain as normalize, detectFormatPlain as detectFormat, migrate, migrateFile, migratePostgres, encode, encoders } from "./plain.js"
+export { normalizePlain as normalize, detectFormatPlain as detectFormat, migrate, migrateFile, migratePostgres, encode, encoders, toFhir } from "./plain.js"
 export type {
   AdapterOptions,
   EncodeOptions,
@@ -59,6 +59,9 @@ export type {
   EstimationClient,
   EstimationClientOptions,
   Failure,
+  FhirBundle,
+  FhirOptions,
+  FhirResource,
   FitClient,
   FitClientOptions,
   Gateway,
@@ -99,6 +102,7 @@ export type {
   SessionClientOptions,
   SizeDocument,
   Stats,
+  TargetOptions,
   UploadedPhoto
 } from "./types.js"
 

@@ -3,15 +3,15 @@
  * objects and throw one error class, `ScanbridgeError` (from `@scanbridge/model/plain`): an
  * Effect runs through runPlain, which makes every way it can stop one (errors.ts).
  */
-import { Effect, Layer, Redacted } from "effect"
+import { Effect, Either, Layer, Redacted } from "effect"
 import { DecodeError, type DecodeOptions, type LengthUnit, type Scan } from "@scanbridge/model"
 import { previewValue } from "@scanbridge/model/internal"
 import { ScanbridgeError, orThrow, throwsOnlyScanbridgeError } from "@scanbridge/model/plain"
 import type { MigrateProgress as RunProgress, MigrationPlan, Report } from "@scanbridge/migrate"
-import { type NormalizerService, Normalizer, UnknownTargetError, defaultNormalizer } from "@scanbridge/migrate/normalizer"
+import { type NormalizerService, Normalizer, UnknownTargetError, checkTarget, defaultNormalizer } from "@scanbridge/migrate/normalizer"
 import { defectsAsErrors, hidingUrls, runPlain } from "./errors.js"
 import { engineAdapters } from "./adapters.js"
-import type { Adapter, Encoded, ScanJson } from "./types.js"
+import type { Adapter, Encoded, FhirBundle, FhirOptions, ScanJson, TargetOptions } from "./types.js"
 
 export { ScanbridgeError }
 
@@ -131,13 +131,18 @@ export interface MigrateOptions extends NormalizeOptions {
   readonly out?: string
   readonly into?: { readonly url: string; readonly table: string }
   /**
-   * With `out`: `canonical` (default), `platform`, `session`, `estimation`, `fit`, or a given
-   * adapter's target: one JSON per line; or `csv`, one row per scan under a header, or `parquet`,
-   * the same rows typed (docs/databases.md).
+   * With `out`: `canonical` (default), `platform`, `session`, `estimation`, `fit`, `fhir` (a FHIR
+   * R4 transaction Bundle per scan, docs/fhir.md), or a given adapter's target: one JSON per line;
+   * or `csv`, one row per scan under a header, or `parquet`, the same rows typed (docs/databases.md).
    */
   readonly to?: string
-  /** With `to: "csv"` or `"parquet"`, the unit of the length columns: `mm` (default), `cm` or `in`. */
+  /**
+   * The unit of the lengths: with `to: "csv"` or `"parquet"`, of the length columns, `mm`
+   * (default), `cm` or `in`; with `to: "fhir"`, `cm` (default) or `in` (masses then in pounds).
+   */
   readonly units?: LengthUnit
+  /** With `to: "fhir"`: the identifier system of your patients (an absolute URI), when each scan's `externalId` is its patient's identifier there. */
+  readonly patientSystem?: string
   /** The rejects file; without it rejects are counted, not kept (a database keeps them in `<table>_rejects`). */
   readonly rejects?: string
   /** The report as JSON, written whole when the run succeeds (it is also what the Promise resolves with). */
@@ -195,6 +200,7 @@ export const migrate = (options: MigrateOptions): Promise<Report> =>
                 _tag: "Text",
                 ...(options.to === undefined ? {} : { to: options.to }),
                 ...(options.units === undefined ? {} : { units: options.units }),
+                ...(options.patientSystem === undefined ? {} : { patientSystem: options.patientSystem }),
                 out: options.out as string,
                 ...(options.rejects === undefined ? {} : { rejects: options.rejects })
               },
@@ -215,6 +221,8 @@ export const migrate = (options: MigrateOptions): Promise<Report> =>
       }
       if (into !== undefined && options.out !== undefined)
         return yield* new MigratePlanError({ option: "into", message: "out and into: give one destination, not both" })
+      if (into !== undefined && options.patientSystem !== undefined)
+        return yield* new MigratePlanError({ option: "patientSystem", message: "patientSystem: into writes canonical scans, which name no patient" })
       return yield* Migration.run(plan).pipe(Effect.provide(fileSystem))
     }),
     hidingUrls(urlsOf(options)),
@@ -235,7 +243,7 @@ export interface MigrateFileOptions extends Omit<MigrateOptions, "from" | "into"
 /** `migrate` from files into a file: `migrate({ from: inputs, ...options })`. */
 export const migrateFile = (inputs: string | ReadonlyArray<string>, options: MigrateFileOptions): Promise<Report> => migrate({ ...options, from: inputs })
 
-export interface MigratePostgresOptions extends Omit<MigrateOptions, "into" | "out" | "to" | "units" | "rejects"> {
+export interface MigratePostgresOptions extends Omit<MigrateOptions, "into" | "out" | "to" | "units" | "patientSystem" | "rejects"> {
   readonly into: { readonly url: string; readonly table: string }
 }
 
@@ -267,25 +275,53 @@ const nodeFiles = Effect.promise(() =>
   )
 )
 
-export interface EncodeOptions extends AdapterOptions {
-  /** The target: `canonical`, `platform`, `session`, `estimation`, `fit`, or a given adapter's. */
+export interface EncodeOptions extends AdapterOptions, TargetOptions {
+  /** The target: `canonical`, `platform`, `session`, `estimation`, `fit`, `fhir`, or a given adapter's. */
   readonly to: string
 }
 
 /**
  * A canonical scan (or the first scan of any record Scanbridge reads) written in a target's
  * shape, with a note for everything that shape cannot hold. ScanbridgeError UnknownTargetError
- * for a target no adapter offers.
+ * for a target no adapter offers, OptionError for `units` or a `patientSystem` the target does
+ * not take (as a migration refuses them), EncodeError for a scan the target cannot hold.
  */
 export const encode = (scan: unknown, options: EncodeOptions): Encoded<unknown> =>
   throwsOnlyScanbridgeError(scan, () => {
     const normalizer = normalizerOf(options)
     const encoder = normalizer.encoders.get(options.to)
     if (encoder === undefined) throw new ScanbridgeError(UnknownTargetError.of(options.to, normalizer))
+    const target = targetOf(normalizer, options)
     const [canonical] = scansOf(scan, normalizer)
     // A record that holds no scan (an empty list page) has nothing to encode.
     if (canonical === undefined) throw new ScanbridgeError(DecodeError.at("record", [], scan, "holds no scan to encode"))
-    return orThrow(encoder.encode(canonical))
+    return orThrow(encoder.encode(canonical, target))
+  })
+
+/** The call's target options as a run checks them (checkTarget); a ScanbridgeError OptionError naming the option and its value for one the target does not take. */
+const targetOf = (normalizer: NormalizerService, options: EncodeOptions): TargetOptions => {
+  const { to, units, patientSystem } = options
+  const checked = checkTarget(normalizer, { to, ...(units === undefined ? {} : { units }), ...(patientSystem === undefined ? {} : { patientSystem }) })
+  if (Either.isRight(checked)) return checked.right
+  const error = checked.left
+  if (error._tag === "UnknownTargetError") throw new ScanbridgeError(error)
+  throw new ScanbridgeError({ _tag: "OptionError", value: error.option === "units" ? units : patientSystem, message: error.message })
+}
+
+/**
+ * A canonical scan (or the first scan of any record Scanbridge reads) as one FHIR R4 transaction
+ * Bundle (docs/fhir.md): `encode(scan, { to: "fhir", units, patientSystem })`.
+ */
+export const toFhir = (scan: unknown, options?: FhirOptions): Encoded<FhirBundle> =>
+  throwsOnlyScanbridgeError(scan, () => {
+    const units = options?.units
+    const patientSystem = options?.patientSystem
+    // The fhir encoder writes a Bundle, whose JSON FhirBundle describes.
+    return encode(scan, {
+      to: "fhir",
+      ...(units === undefined ? {} : { units }),
+      ...(patientSystem === undefined ? {} : { patientSystem })
+    }) as Encoded<FhirBundle>
   })
 
 /** The compatibility encoders of the built-in APIs by the names the README promises: `encode` with their target. */
@@ -293,5 +329,6 @@ export const encoders = {
   toPlatformEntry: (scan: unknown) => encode(scan, { to: "platform" }),
   toSessionResults: (scan: unknown) => encode(scan, { to: "session" }),
   toEstimationResponse: (scan: unknown) => encode(scan, { to: "estimation" }),
-  toFitEstimation: (scan: unknown) => encode(scan, { to: "fit" })
+  toFitEstimation: (scan: unknown) => encode(scan, { to: "fit" }),
+  toFhir
 } as const

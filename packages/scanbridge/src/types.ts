@@ -149,6 +149,47 @@ export interface Encoded<A> {
   readonly notes: ReadonlyArray<Note>
 }
 
+/** What a target is told besides the scan, for a target that takes it (`encode`, `migrate`). */
+export interface TargetOptions {
+  /**
+   * The unit of the lengths, for a target that offers a choice: `csv` and `parquet` any (default
+   * `mm`), `fhir` `cm` (default) or `in` (its masses then in pounds).
+   */
+  readonly units?: LengthUnit
+  /**
+   * For `fhir`: the identifier system of your patients (an absolute URI), when each scan's
+   * `externalId` is its patient's identifier there. Every Observation's subject is then that
+   * Patient, by a conditional reference; without it no patient is named.
+   */
+  readonly patientSystem?: string
+}
+
+/** `toFhir`'s options: FHIR's lengths are in cm (and masses in kg) or in inches (and pounds). */
+export interface FhirOptions extends TargetOptions {
+  readonly units?: "cm" | "in"
+}
+
+/** A FHIR R4 resource as JSON: its type and its elements (docs/fhir.md says which Scanbridge writes). */
+export interface FhirResource {
+  readonly resourceType: string
+  readonly [element: string]: unknown
+}
+
+/**
+ * One scan as a FHIR R4 transaction: its Device, its panel Observation and one Observation per
+ * quantity, each created once (`ifNoneExist` on its identifier), referring to each other by
+ * `urn:uuid` full URLs. POSTed as it is to a FHIR server's base URL.
+ */
+export interface FhirBundle {
+  readonly resourceType: "Bundle"
+  readonly type: "transaction"
+  readonly entry: ReadonlyArray<{
+    readonly fullUrl: string
+    readonly resource: FhirResource
+    readonly request: { readonly method: "POST"; readonly url: string; readonly ifNoneExist: string }
+  }>
+}
+
 // --- Adapters -----------------------------------------------------------------------------
 
 /**
@@ -176,7 +217,11 @@ export interface ScanFormat {
 /** Writes a canonical scan in an API's shape, with a note for what the shape cannot hold. */
 export interface ScanEncoder {
   readonly target: string
-  encode(scan: ScanJson): Outcome<Encoded<unknown>, AdapterFailure>
+  /** The length units it can write, its default first; absent for a target whose units are its own. */
+  readonly units?: ReadonlyArray<LengthUnit>
+  /** Whether it names a patient: only such a target takes `patientSystem`. */
+  readonly namesPatient?: boolean
+  encode(scan: ScanJson, options?: TargetOptions): Outcome<Encoded<unknown>, AdapterFailure>
 }
 
 /**

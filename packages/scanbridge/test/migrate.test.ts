@@ -168,7 +168,14 @@ describe("migrate: options that cannot go together", () => {
         expect(error.message).toMatch(message)
       }
       await refused({ from: inputs }, "out", /^out: give the file/)
-      await refused({ from: inputs, out, units: "cm" }, "units", /^units "cm": only to csv or parquet/)
+      await refused({ from: inputs, out, units: "cm" }, "units", /^units "cm": only to csv, parquet or fhir/)
+      await refused({ from: inputs, out, to: "fhir", units: "mm" }, "units", /^units "mm": to fhir writes its lengths in cm or in$/)
+      await refused({ from: inputs, out, to: "fhir", patientSystem: "my patients" }, "patientSystem", /^patientSystem "my patients": expected an absolute URI/)
+      await refused(
+        { from: inputs, into: { url: "postgres://u@127.0.0.1:1/db", table: "t" }, patientSystem: "urn:oid:1.2.3" },
+        "patientSystem",
+        /^patientSystem: into writes canonical scans/
+      )
       await refused({ from: inputs, out, verify: true }, "verify", /give it with resume/)
       await refused({ from: inputs, out: join(dir, "x.parquet"), to: "parquet", resumable: true }, "resumable", /Parquet file is written whole/)
       await refused({ from: [dir], out: join(dir, "in-the-input.ndjson") }, "out", /inside the input folder/)

@@ -9,7 +9,19 @@ import { mkdtemp, readFile, readdir, rm, writeFile } from "node:fs/promises"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
-import { type Report, ScanbridgeError, detectFormat, encoders, migrateFile, migratePostgres, normalize } from "../src/index.js"
+import {
+  type FhirBundle,
+  type LengthUnit,
+  type Report,
+  ScanbridgeError,
+  detectFormat,
+  encode,
+  encoders,
+  migrateFile,
+  migratePostgres,
+  normalize,
+  toFhir
+} from "../src/index.js"
 
 const repoRoot = fileURLToPath(new URL("../../..", import.meta.url))
 const text = (file: string) => readFileSync(join(repoRoot, file), "utf8")
@@ -405,5 +417,92 @@ describe("encoders", () => {
 
   it("an encoder given garbage throws UnknownFormatError", () => {
     expect(thrown(() => encoders.toFitEstimation({ kind: "not a scan" })).code).toBe("UnknownFormatError")
+  })
+})
+
+describe("toFhir", () => {
+  const PATIENTS = "https://hospital.example/patients"
+  const observations = (bundle: FhirBundle) => bundle.entry.map((e) => e.resource).filter((r) => r.resourceType === "Observation")
+  /** The value of the member Observation coded `code` in Scanbridge's CodeSystem. */
+  const quantityOf = (bundle: FhirBundle, code: string) =>
+    observations(bundle).find((o) => (o["code"] as { coding: ReadonlyArray<{ code: string }> }).coding.some((c) => c.code === code))?.["valueQuantity"]
+
+  it("writes a scan as one transaction Bundle, lengths in cm and masses in kg, as encode and encoders.toFhir do", () => {
+    const encoded = toFhir(photoScan)
+    expect(encoded.value).toMatchObject({ resourceType: "Bundle", type: "transaction" })
+    expect(quantityOf(encoded.value, "height")).toMatchObject({ value: 164, code: "cm" })
+    expect(quantityOf(encoded.value, "weight")).toMatchObject({ value: 54, code: "kg" })
+    // No patient is named without a patient system.
+    expect(observations(encoded.value).filter((o) => o["subject"] !== undefined)).toEqual([])
+    expect(encoders.toFhir(photoScan)).toEqual(encoded)
+    expect(encode(photoScan, { to: "fhir" })).toEqual(encoded)
+    expect(toFhir(photoScan, { units: "cm" })).toEqual(encoded)
+    // Any record Scanbridge reads.
+    expect(toFhir(platformEntries[0]).value.resourceType).toBe("Bundle")
+  })
+
+  it("tells the encoder the units and the patient system", () => {
+    const encoded = toFhir(photoScan, { units: "in", patientSystem: PATIENTS })
+    // 1640 mm and 54000 g, to a hundredth.
+    expect(quantityOf(encoded.value, "height")).toMatchObject({ value: 64.57, code: "[in_i]" })
+    expect(quantityOf(encoded.value, "weight")).toMatchObject({ value: 119.05, code: "[lb_av]" })
+    const subjects = observations(encoded.value).map((o) => o["subject"])
+    expect(subjects.length).toBeGreaterThan(1)
+    for (const subject of subjects) expect(subject).toMatchObject({ identifier: { system: PATIENTS, value: "customer-4711" } })
+    expect(encoders.toFhir(photoScan, { units: "in", patientSystem: PATIENTS })).toEqual(encoded)
+    expect(encode(photoScan, { to: "fhir", units: "in", patientSystem: PATIENTS })).toEqual(encoded)
+  })
+
+  it("refuses options the target does not take with OptionError, naming the option and the value, as a migration does", () => {
+    const refused = (f: () => unknown, value: unknown, message: string) => {
+      const e = thrown(f)
+      expect(e.code).toBe("OptionError")
+      expect(e.value).toBe(value)
+      expect(e.message).toBe(message)
+    }
+    refused(() => toFhir(photoScan, { units: "mm" as "cm" }), "mm", 'units "mm": to fhir writes its lengths in cm or in')
+    refused(() => encode(photoScan, { to: "fhir", units: "ft" as LengthUnit }), "ft", 'units "ft": expected one of mm, cm, in')
+    refused(
+      () => encode(photoScan, { to: "platform", units: "cm" }),
+      "cm",
+      'units "cm": only to csv, parquet or fhir writes lengths in a chosen unit; platform has its own'
+    )
+    refused(
+      () => encode(photoScan, { to: "platform", patientSystem: PATIENTS }),
+      PATIENTS,
+      `patientSystem "${PATIENTS}": only to fhir names a patient; platform names none`
+    )
+    for (const system of ["patients", "https://hospital.example/my patients", ""])
+      refused(
+        () => toFhir(photoScan, { patientSystem: system }),
+        system,
+        `patientSystem "${system}": expected an absolute URI without spaces, the identifier system of your patients (https://hospital.example/patients, urn:oid:1.2.3)`
+      )
+    expect(thrown(() => toFhir({ kind: "not a scan" })).code).toBe("UnknownFormatError")
+  })
+
+  it("migrateFile writes one bundle per scan, in the units and with the patient system given, and refuses a patient system elsewhere", async () => {
+    const tmp = await mkdtemp(join(tmpdir(), "scanbridge-plain-fhir-"))
+    try {
+      const out = join(tmp, "bundles.ndjson")
+      const report = await migrateFile(join(repoRoot, "examples/export/session"), { out, to: "fhir", units: "in", patientSystem: PATIENTS })
+      expect(report).toMatchObject({ target: "fhir", rejected: 0 })
+      const bundles = (await readFile(out, "utf8"))
+        .split("\n")
+        .filter((l) => l !== "")
+        .map((l) => JSON.parse(l) as FhirBundle)
+      expect(bundles).toHaveLength(report.scans)
+      // The same bundles toFhir writes of the same records.
+      expect(bundles).toEqual(sessionResults.map((r) => toFhir(r, { units: "in", patientSystem: PATIENTS }).value))
+      expect(bundles.some((b) => JSON.stringify(b).includes(`"system":"${PATIENTS}"`))).toBe(true)
+      const elsewhere = await migrateFile(join(repoRoot, "examples/export/session"), { out: join(tmp, "x.ndjson"), patientSystem: PATIENTS }).then(
+        () => undefined,
+        (e: unknown) => e
+      )
+      expect(elsewhere).toMatchObject({ code: "MigratePlanError", message: `patientSystem "${PATIENTS}": only to fhir names a patient; canonical names none` })
+      expect(await readdir(tmp)).toEqual(["bundles.ndjson"])
+    } finally {
+      await rm(tmp, { recursive: true, force: true })
+    }
   })
 })

@@ -12,22 +12,30 @@ export const invalid = (message: string) => ValidationError.invalidValue(HelpDoc
 const described = <A>(options: Options.Options<A>, description: string, shownDefault: string | undefined) =>
   Options.withDescription(options, shownDefault === undefined ? description : `${description} (default: ${shownDefault})`)
 
+const oneOf = <const C extends ReadonlyArray<string>>(name: string, values: C): Options.Options<C[number]> =>
+  Options.text(name).pipe(
+    Options.withPseudoName(values.join("|")),
+    Options.mapEffect((value) => {
+      const found = values.find((v) => v === value)
+      return found === undefined ? Effect.fail(invalid(`--${name} ${value}: expected one of ${values.join(", ")}`)) : Effect.succeed(found as C[number])
+    })
+  )
+
 /** One of `values`, defaulting to `defaultValue`. */
 export const choice = <const C extends ReadonlyArray<string>>(
   name: string,
   values: C,
   defaultValue: C[number],
   description: string
-): Options.Options<C[number]> =>
-  Options.text(name).pipe(
-    Options.withPseudoName(values.join("|")),
-    Options.mapEffect((value) => {
-      const found = values.find((v) => v === value)
-      return found === undefined ? Effect.fail(invalid(`--${name} ${value}: expected one of ${values.join(", ")}`)) : Effect.succeed(found as C[number])
-    }),
-    Options.withDefault(defaultValue),
-    (o) => described(o, description, defaultValue)
-  )
+): Options.Options<C[number]> => oneOf(name, values).pipe(Options.withDefault(defaultValue), (o) => described(o, description, defaultValue))
+
+/** One of `values`; absent when not given, with what that means as `shownDefault`. */
+export const optionalChoice = <const C extends ReadonlyArray<string>>(
+  name: string,
+  values: C,
+  description: string,
+  shownDefault: string
+): Options.Options<Option.Option<C[number]>> => oneOf(name, values).pipe(Options.optional, (o) => described(o, description, shownDefault))
 
 const WHOLE = /^\s*-?\d+\s*$/
 
@@ -91,7 +99,7 @@ export const adapterOption = Options.text("adapter").pipe(
  * than read from the adapters, so that `--help` does not load the migration engine; a test pins it
  * to the default normalizer's targets. `--to` itself is checked against the run's adapters.
  */
-export const BUILT_IN_TARGETS: ReadonlyArray<string> = ["canonical", "platform", "session", "estimation", "fit", "csv", "parquet"]
+export const BUILT_IN_TARGETS: ReadonlyArray<string> = ["canonical", "platform", "session", "estimation", "fit", "fhir", "csv", "parquet"]
 
 /** A database URL, held redacted from the moment it is parsed; absent when not given. */
 export const databaseUrl = (name: string, description: string) =>

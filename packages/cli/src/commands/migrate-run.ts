@@ -26,7 +26,8 @@ export interface MigrateArgs extends DecodeFlags {
   readonly resume: boolean
   readonly verify: boolean
   readonly to: string
-  readonly units: "mm" | "cm" | "in"
+  readonly units: Option.Option<"mm" | "cm" | "in">
+  readonly fhirPatientSystem: Option.Option<string>
   readonly out: Option.Option<string>
   readonly rejects: Option.Option<string>
   readonly report: Option.Option<string>
@@ -50,6 +51,7 @@ const FLAGS: Readonly<Record<PlanOption, string>> = {
   inputs: "the inputs",
   to: "--to",
   units: "--units",
+  patientSystem: "--fhir-patient-system",
   out: "--out",
   rejects: "--rejects",
   report: "--report",
@@ -69,7 +71,19 @@ const checkFlags = (args: MigrateArgs): string | undefined => {
   if (Option.isSome(args.into)) {
     const dropped = (["out", "rejects"] as const).filter((flag) => Option.isSome(args[flag]))
     if (dropped.length > 0) return `--into writes scans and rejects to the database: drop ${dropped.map((f) => `--${f}`).join(" and ")}`
-    if (args.to !== "canonical" || args.units !== "mm") return "--into writes canonical scans in millimetres: drop --to and --units"
+    const targetFlags = (
+      [
+        ["--to", args.to !== "canonical"],
+        // Millimetres are what the canonical form holds: saying so is no contradiction.
+        ["--units", Option.exists(args.units, (u) => u !== "mm")],
+        ["--fhir-patient-system", Option.isSome(args.fhirPatientSystem)]
+      ] as const
+    ).flatMap(([f, given]) => (given ? [f] : []))
+    if (targetFlags.length > 0) {
+      const last = targetFlags.length - 1
+      const said = last === 0 ? targetFlags[0] : `${targetFlags.slice(0, last).join(", ")} and ${targetFlags[last]}`
+      return `--into writes canonical scans in millimetres: drop ${said}`
+    }
   }
   for (const [flag, url] of [
     ["--from", args.from],
@@ -119,7 +133,8 @@ export const runMigrate = (args: MigrateArgs) => {
         : {
             _tag: "Text",
             to: args.to,
-            units: args.units,
+            ...(Option.isSome(args.units) ? { units: args.units.value } : {}),
+            ...(Option.isSome(args.fhirPatientSystem) ? { patientSystem: args.fhirPatientSystem.value } : {}),
             out: destination(args.out) ?? toStdout,
             ...(Option.isNone(args.rejects) ? {} : { rejects: destination(args.rejects)! })
           },

@@ -9,7 +9,7 @@
 import { Args, Command } from "@effect/cli"
 import { ExitCode } from "../exit.js"
 import { WORKERS_FROM_BYTES } from "../workers.js"
-import { BUILT_IN_TARGETS, adapterOption, choice, count, databaseUrl, decodeFlags, file, flag, optionalText, text } from "./flags.js"
+import { BUILT_IN_TARGETS, adapterOption, choice, count, databaseUrl, decodeFlags, file, flag, optionalChoice, optionalText, text } from "./flags.js"
 import { lazy } from "./lazy.js"
 
 export { STDIN_ARGUMENT } from "./flags.js"
@@ -17,7 +17,7 @@ export { STDIN_ARGUMENT } from "./flags.js"
 /** What `scanbridge migrate --help` shows after the flags (see help.ts). */
 export const migrateHelp = {
   usage:
-    "scanbridge migrate <inputs>... | --from URL --query SQL [--to TARGET] [--units mm|cm|in] [--length-unit auto|mm|cm|in] [--body-fat-scale auto|percent|e4] [--muscle-mass-unit auto|g|kg] [--into URL [--table NAME]] [--resumable] [--resume [--verify]] [--adapter MODULE]... [--out FILE] [--rejects FILE] [--report FILE] [--strict] [--workers N] [--progress WHEN] [--quiet]",
+    "scanbridge migrate <inputs>... | --from URL --query SQL [--to TARGET] [--units mm|cm|in] [--fhir-patient-system URI] [--length-unit auto|mm|cm|in] [--body-fat-scale auto|percent|e4] [--muscle-mass-unit auto|g|kg] [--into URL [--table NAME]] [--resumable] [--resume [--verify]] [--adapter MODULE]... [--out FILE] [--rejects FILE] [--report FILE] [--strict] [--workers N] [--progress WHEN] [--quiet]",
   exitCodes: [
     [ExitCode.ok, "every record was migrated or rejected, and the outputs are in place"],
     [ExitCode.failure, "the run failed (an unreadable input, an output that cannot be written); every destination is as it was"],
@@ -32,6 +32,7 @@ export const migrateHelp = {
     "gunzip -c results.ndjson.gz | scanbridge migrate - --to platform --strict --quiet > entries.ndjson",
     "scanbridge migrate acme-export/ --adapter ./acme-adapter.js --out scans.ndjson",
     "scanbridge migrate export/ --to csv --units cm --out scans.csv",
+    "scanbridge migrate export/ --to fhir --fhir-patient-system https://hospital.example/patients --out bundles.ndjson --resumable",
     "scanbridge migrate old-export/ --length-unit in --out scans.ndjson",
     "PGPASSWORD=... scanbridge migrate --from postgres://app@db/legacy --query 'select id, payload from legacy_scans' --into postgres://app@db/analytics --table scans"
   ]
@@ -75,9 +76,20 @@ export const migrateCommand = Command.make(
       "to",
       BUILT_IN_TARGETS.join("|"),
       "canonical",
-      "the shape to write (csv, parquet: one row per scan, for a spreadsheet or an analyst's table), or an --adapter's target"
+      "the shape to write (fhir: a FHIR R4 transaction Bundle per scan; csv, parquet: one row per scan, for a spreadsheet or an analyst's table), or an --adapter's target"
     ),
-    units: choice("units", ["mm", "cm", "in"] as const, "mm", "with --to csv or parquet, the unit of the length columns (height and measurements)"),
+    units: optionalChoice(
+      "units",
+      ["mm", "cm", "in"] as const,
+      "the unit of the lengths (height and measurements): with --to csv or parquet, of the length columns, mm, cm or in; with --to fhir, cm or in (masses then in pounds)",
+      "mm for csv and parquet, cm for fhir"
+    ),
+    fhirPatientSystem: optionalText(
+      "fhir-patient-system",
+      "URI",
+      "with --to fhir, the identifier system of your patients (an absolute URI), when each scan's externalId is its patient's identifier there: every Observation's subject is then that Patient",
+      "none: no patient is named"
+    ),
     ...decodeFlags,
     adapter: adapterOption,
     out: file("out", "where to write the records; - for standard output", "standard output"),

@@ -4,7 +4,8 @@
  */
 import { scanColumns } from "../table.js"
 import { parquetRows } from "./parquet.js"
-import { type OutputTarget, csvLine } from "./targets.js"
+import type { OutputTarget } from "../target.js"
+import { csvLine } from "./targets.js"
 
 /**
  * What a text output holds around its lines, made by the writing thread: a CSV's header row, or a

@@ -11,7 +11,8 @@ import { type NormalizerService, decodeDetected } from "../normalizer.js"
 import type { Reject, Report } from "../report.js"
 import { type InputChunk, type InputRecord, type RecordPosition, type Unreadable, forEachRecord } from "./read.js"
 import { giveBytes } from "./buffers.js"
-import { type OutputTarget, scanLine } from "./targets.js"
+import type { OutputTarget } from "../target.js"
+import { scanLine } from "./targets.js"
 import { utf8Lines } from "./utf8-lines.js"
 
 export type Outcome =

@@ -6,25 +6,17 @@
  */
 import { stringify } from "csv-stringify/sync"
 import { Either } from "effect"
-import type { EncodeError, LengthUnit, Scan } from "@scanbridge/model"
+import type { EncodeError, EncodeOptions, Scan } from "@scanbridge/model"
 import type { NormalizerService } from "../normalizer.js"
 import { POSTGRES_ROWS, postgresRow } from "../postgres/rows.js"
-import { type Cell, TABLE_TARGETS, type TableTarget, scanColumns } from "../table.js"
-
-/** Where a migration's scans go: `to`, a target's name, and for a table target (csv, parquet) the unit of its lengths. */
-export interface OutputTarget {
-  readonly to: string
-  /** Only for a table target (`csv`, `parquet`): the unit of its length columns. Default `mm`. */
-  readonly units?: LengthUnit
-}
+import { type Cell, scanColumns } from "../table.js"
+import type { OutputTarget } from "../target.js"
 
 /** A scan as one line of the output, without its line end; `format` is the format it was read from. */
 export type ScanLine = (scan: Scan, format: string) => Either.Either<string, EncodeError>
 
 /** A target written whole, its footer last (a Parquet file's): a run writing one cannot be resumed. */
 export const writtenWhole = (to: string): boolean => to === "parquet"
-
-export const isTableTarget = (to: string): to is TableTarget => (TABLE_TARGETS as ReadonlyArray<string>).includes(to)
 
 // RFC 4180: fields quoted when they hold a comma, a quote or a line break, records ended by CRLF.
 // Text is always quoted and a missing value is an empty field, so an empty text (`""`) is not a
@@ -47,8 +39,12 @@ export const scanLine = (normalizer: NormalizerService, target: OutputTarget): S
   }
   const encoder = normalizer.encoders.get(target.to)
   if (encoder === undefined) return undefined
+  const options: EncodeOptions = {
+    ...(target.units === undefined ? {} : { units: target.units }),
+    ...(target.patientSystem === undefined ? {} : { patientSystem: target.patientSystem })
+  }
   return (scan) => {
-    const encoded = encoder.encode(scan)
+    const encoded = encoder.encode(scan, options)
     // Notes of the encoding travel with a canonical scan; other shapes have no place for them.
     return Either.isLeft(encoded) ? Either.left(encoded.left) : Either.right(JSON.stringify(encoded.right.value))
   }
