@@ -38,6 +38,7 @@ holds<Extends<Model.Scan, Plain.ScanJson>>(true)
 holds<Same<Plain.MeasurementName, Model.MeasurementName>>(true)
 holds<Same<Plain.Note, Model.Note>>(true)
 holds<Same<Plain.Encoded<unknown>, Model.Encoded<unknown>>>(true)
+holds<Same<Plain.TargetOptions, Model.EncodeOptions>>(true)
 holds<Same<Plain.Issue, Model.Issue>>(true)
 holds<Same<Plain.ScanbridgeErrorCode, CodeOfErrors>>(true)
 // Every adapter made with the kit is one the plain API takes.
@@ -99,6 +100,11 @@ run.then((report) => {
   console.log(migrated, wrong, first)
 })
 
+const bundle: FhirBundle = toFhir(record, { units: "in", patientSystem: "https://hospital.example/patients" }).value
+console.log(bundle.entry[0]?.resource.resourceType)
+// @ts-expect-error FHIR's lengths are in cm or in
+toFhir(record, { units: "mm" })
+
 try {
   detectFormat(record)
 } catch (e) {
@@ -135,9 +141,10 @@ async function clients(): Promise<void> {
 void clients
 `
 
-const ESM = `import { createGateway, detectFormat, fitClient, migrate, normalize, platformClient, ScanbridgeError, type Report, type ScanbridgeErrorCode, type ScanJson } from "scanbridge"`
+const ESM = `import { createGateway, detectFormat, fitClient, migrate, normalize, platformClient, ScanbridgeError, toFhir, type FhirBundle, type Report, type ScanbridgeErrorCode, type ScanJson } from "scanbridge"`
 const CJS = `import scanbridge = require("scanbridge")
-const { createGateway, detectFormat, fitClient, migrate, normalize, platformClient, ScanbridgeError } = scanbridge
+const { createGateway, detectFormat, fitClient, migrate, normalize, platformClient, ScanbridgeError, toFhir } = scanbridge
+type FhirBundle = scanbridge.FhirBundle
 type Report = scanbridge.Report
 type ScanbridgeErrorCode = scanbridge.ScanbridgeErrorCode
 type ScanJson = scanbridge.ScanJson`
