@@ -247,13 +247,16 @@ export const migrate = <R = never, W = never>(options: MigrateOptions<R, W>) =>
     const normalizer = yield* Normalizer
     const into = options.into
     const to = into?.target.to ?? options.to ?? "canonical"
+    // Not `into?.target ?? (yield* ...)`: a CommonJS build wraps the right side of `??` in an
+    // arrow function, where `yield` is no keyword.
     const target: OutputTarget =
-      into?.target ??
-      (yield* checkTarget(normalizer, {
-        to,
-        ...(options.units === undefined ? {} : { units: options.units }),
-        ...(options.patientSystem === undefined ? {} : { patientSystem: options.patientSystem })
-      }))
+      into !== undefined
+        ? into.target
+        : yield* checkTarget(normalizer, {
+            to,
+            ...(options.units === undefined ? {} : { units: options.units }),
+            ...(options.patientSystem === undefined ? {} : { patientSystem: options.patientSystem })
+          })
     const inputs = options.inputs
     const listed = "records" in inputs ? undefined : "files" in inputs ? inputs : yield* listInputs(inputs)
     // Before anything is read: a run that cannot read all its inputs does not begin.
