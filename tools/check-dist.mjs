@@ -1,6 +1,8 @@
 // After `pnpm build`: loads every entry point a package publishes (its exports' import and
 // require targets), with require() and with import(), and checks that its .d.ts files exist; runs
 // every executable (bin) with --version and --help, from inside the repository and as installed.
+// Every JavaScript file of every dist is parsed too (`node --check`): a chunk loaded only lazily
+// (the plain package's PostgreSQL code) would otherwise ship a syntax error unseen.
 // Catches a build that passes but ships something consumers cannot load or run.
 //
 // In the workspace, packages resolve each other to their sources (the @scanbridge/source export
@@ -45,12 +47,30 @@ const runs = (name, bin, cwd) => {
   }
 }
 
+/** Parses every .js and .cjs file under `dir`; fails on the first that is not valid JavaScript. */
+const parses = (dir) => {
+  let files = 0
+  for (const entry of readdirSync(dir, { withFileTypes: true, recursive: true })) {
+    if (!entry.isFile() || !/\.c?js$/.test(entry.name)) continue
+    const file = join(entry.parentPath, entry.name)
+    try {
+      execFileSync(process.execPath, ["--check", file], { stdio: ["ignore", "ignore", "pipe"] })
+    } catch (e) {
+      throw new Error(`${file} is not valid JavaScript: ${String(e.stderr).split("\n").slice(0, 5).join("\n")}`)
+    }
+    files++
+  }
+  return files
+}
+
 let checked = 0
 let executables = 0
+let parsed = 0
 try {
   for (const { dir: source, pkg } of packages) {
     const dir = join(modules, pkg.name)
     const require = createRequire(join(dir, "package.json"))
+    parsed += parses(join(source, "dist"))
     for (const [name, bin] of Object.entries(pkg.bin ?? {})) {
       runs(name, join(source, bin), repo)
       runs(name, join(dir, bin), store)
@@ -72,4 +92,4 @@ try {
 } finally {
   rmSync(store, { recursive: true, force: true })
 }
-console.log(`dist: ${checked} entry points load as ESM and CJS; ${executables} executable(s) run from the repository and as installed`)
+console.log(`dist: ${parsed} files parse; ${checked} entry points load as ESM and CJS; ${executables} executable(s) run from the repository and as installed`)

@@ -65,20 +65,21 @@ const sourcePaths = (): Record<string, Array<string>> => {
 // Some bundled dependencies still call require(); an ESM chunk gets one.
 const requireInEsm = { js: "import { createRequire as createRequireOfBundle } from 'node:module'; const require = createRequireOfBundle(import.meta.url);" }
 
+const index = {
+  ...bundled,
+  entry: ["src/index.ts"],
+  // Named, so that the declarations of every package's sources are made with this one config
+  // (the paths above, one program) rather than each with the tsconfig found beside it.
+  tsconfig: "tsconfig.json",
+  dts: { compilerOptions: { composite: false, stripInternal: true, rootDir: "..", paths: sourcePaths() } }
+} satisfies Options
+
 export default defineConfig([
-  {
-    ...bundled,
-    entry: ["src/index.ts"],
-    format: ["esm", "cjs"],
-    splitting: true,
-    // import.meta.url (where the worker entry is) in the CJS build too.
-    shims: true,
-    banner: (context) => (context.format === "esm" ? requireInEsm : {}),
-    // Named, so that the declarations of every package's sources are made with this one config
-    // (the paths above, one program) rather than each with the tsconfig found beside it.
-    tsconfig: "tsconfig.json",
-    dts: { compilerOptions: { composite: false, stripInternal: true, rootDir: "..", paths: sourcePaths() } },
-    clean: ["!worker.js"]
-  },
+  { ...index, format: ["esm"], splitting: true, banner: requireInEsm, clean: ["!worker.js"] },
+  // CommonJS in one file: tsup makes split CommonJS chunks from ESM ones with sucrase, which
+  // rewrites `a ?? (yield* b)` (bundled @effect/sql-pg has it) into an arrow function around the
+  // yield, a syntax error that threw when the gateway's PostgreSQL store loaded. import.meta.url
+  // (where the worker entry is) is shimmed.
+  { ...index, format: ["cjs"], splitting: false, shims: true, clean: false },
   { ...bundled, entry: { worker: "../migrate/src/node/worker.ts" }, format: ["esm"], splitting: false, banner: requireInEsm, clean: false }
 ] satisfies Array<Options>)
