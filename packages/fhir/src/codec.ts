@@ -7,7 +7,7 @@
  */
 import type { Effect, Either } from "effect"
 import { type EncodeError, type Encoded, type Path, type Scan, convertLength, convertMass } from "@scanbridge/model"
-import { EncodeWalk, runWalk } from "@scanbridge/model/adapter"
+import { EncodeWalk, isAbsoluteUri, runWalk } from "@scanbridge/model/adapter"
 import { v5 as uuidV5 } from "uuid"
 import {
   ADMINISTRATIVE_GENDER_SYSTEM,
@@ -126,7 +126,8 @@ export const encodeBundleEither = (scan: Scan, options: FhirOptions = {}): Eithe
     fhirText(w, ["source", "api"], api)
     if (id !== null) fhirText(w, ["source", "id"], id)
     if (scan.externalId !== null) fhirText(w, ["externalId"], scan.externalId)
-    if (options.patientSystem !== undefined) fhirText(w, [], options.patientSystem)
+    if (options.patientSystem !== undefined && !isAbsoluteUri(options.patientSystem))
+      w.fail([], options.patientSystem, "the patient system is an absolute URI without whitespace (https://hospital.example/patients, urn:oid:1.2.3)")
     if (scan.failure !== null) {
       fhirText(w, ["failure", "code"], scan.failure.code)
       if (scan.failure.message !== null) fhirText(w, ["failure", "message"], scan.failure.message)

@@ -34,10 +34,14 @@ describe("text FHIR cannot hold", () => {
     expect(error.message).toContain("lone UTF-16 surrogate")
   })
 
-  it("a patient system FHIR cannot hold is refused", () => {
-    const error = refusal({ ...base, externalId: "user-7" }, { patientSystem: "https://example.org/\uD800" })
-    expect(error.message).toContain("lone UTF-16 surrogate")
-  })
+  it.each(["https://example.org/\uD800", "patients", "https://example.org/my patients", ""])(
+    "the patient system %j, no absolute URI, is refused",
+    (patientSystem) => {
+      const error = refusal({ ...base, externalId: "user-7" }, { patientSystem })
+      expect(error.message).toContain("absolute URI")
+      expect(error.value).toBe(patientSystem)
+    }
+  )
 
   it("Scanbridge's own notes are mended, and the bundle validates", () => {
     const scan: Scan = { ...base, notes: [{ kind: "dropped", path: "x\uD800", detail: "key \u00A0 \u2028 \uDC00 = 1" }] }

@@ -4,6 +4,7 @@
  */
 import { Either, Schema } from "effect"
 import { type EncodeOptions, LENGTH_UNITS, type LengthUnit } from "@scanbridge/model"
+import { isAbsoluteUri } from "@scanbridge/model/adapter"
 import { previewKey, previewValue } from "@scanbridge/model/internal"
 import { type NormalizerService, UnknownTargetError } from "./normalizer.js"
 import { TABLE_TARGETS, isTableTarget } from "./table.js"
@@ -62,13 +63,6 @@ const unitsOffered = (normalizer: NormalizerService, to: string): ReadonlyArray<
 const oneOf = (names: ReadonlyArray<string>): string => (names.length < 2 ? names.join("") : `${names.slice(0, -1).join(", ")} or ${names.at(-1)}`)
 
 /**
- * An absolute URI as an identifier system must be (FHIR's `Identifier.system`): a scheme, then
- * something, and no whitespace or control character anywhere (`https://hospital.example/mrn`,
- * `urn:oid:1.2.36.146.595.217.0.1`).
- */
-const ABSOLUTE_URI = /^[A-Za-z][A-Za-z0-9+.-]*:[^\s\p{Cc}]+$/u
-
-/**
  * `to` is a target of the normalizer's adapters or a table; `units`, if given, one it offers (or
  * `mm` for a target whose units are its own: millimetres are what the canonical form holds); and
  * `patientSystem`, if given, an absolute URI for a target that names a patient (fhir). Returns
@@ -107,7 +101,7 @@ export const checkTarget = (
       const naming = [...normalizer.encoders.values()].flatMap((e) => (e.namesPatient === true ? [e.target] : []))
       return refuse("patientSystem", naming.length === 0 ? "no target names a patient" : `only ${say("to")} ${oneOf(naming)} names a patient; ${to} names none`)
     }
-    if (typeof patientSystem !== "string" || !ABSOLUTE_URI.test(patientSystem))
+    if (typeof patientSystem !== "string" || !isAbsoluteUri(patientSystem))
       return refuse(
         "patientSystem",
         "expected an absolute URI without spaces, the identifier system of your patients (https://hospital.example/patients, urn:oid:1.2.3)"

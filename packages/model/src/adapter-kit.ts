@@ -16,7 +16,7 @@ export { DecodeWalk, LENGTH_UNIT_FLAG_AND_OPTION, oneScan, runWalk, walkScan } f
 
 // --- Encoding a scan ----------------------------------------------------------------------
 export { EncodeWalk } from "./internal/walk.js"
-export { type IdField, sourceIdFor } from "./internal/codec.js"
+export { type IdField, isAbsoluteUri, sourceIdFor } from "./internal/codec.js"
 
 // --- Wire schemas and their keys ----------------------------------------------------------
 export { type ExactRead, exactSchemaDecoder, oneOfKeys, schemaDecoder } from "./internal/walk.js"

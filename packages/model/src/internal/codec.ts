@@ -129,3 +129,14 @@ export const writePosture = <U extends string>(names: PostureNames, unit: U, pos
           }
   }
 }
+
+// --- Identifier systems -------------------------------------------------------------------
+
+const ABSOLUTE_URI = /^[A-Za-z][A-Za-z0-9+.-]*:[^\s\p{Cc}\p{Cs}]+$/u
+
+/**
+ * An absolute URI as an identifier system must be (FHIR's `Identifier.system`): a scheme, then
+ * something, and no whitespace, control character or lone surrogate anywhere
+ * (`https://hospital.example/mrn`, `urn:oid:1.2.36.146.595.217.0.1`).
+ */
+export const isAbsoluteUri = (s: string): boolean => ABSOLUTE_URI.test(s)
