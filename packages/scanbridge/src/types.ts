@@ -9,6 +9,7 @@
  */
 import type { DecodeOptions, LengthUnit, Path, Stats } from "@scanbridge/model"
 import type { CreatedEstimation, Photos, UploadedPhoto } from "@scanbridge/estimation"
+import type { Wire } from "@scanbridge/fhir"
 import type { PurchaseItem, PurchaseOrder } from "@scanbridge/fit"
 import type { Reject, Report } from "@scanbridge/migrate"
 import type { AdjustParameter, CreateScanInput, ListOptions, ScanTokenOptions } from "@scanbridge/platform"
@@ -169,26 +170,15 @@ export interface FhirOptions extends TargetOptions {
   readonly units?: "cm" | "in"
 }
 
-/** A FHIR R4 resource as JSON: its type and its elements (docs/fhir.md says which Scanbridge writes). */
-export interface FhirResource {
-  readonly resourceType: string
-  readonly [element: string]: unknown
-}
+/** A resource of a FHIR bundle: the Device or an Observation, as docs/fhir.md describes them. */
+export type FhirResource = Wire.Observation | Wire.Device
 
 /**
  * One scan as a FHIR R4 transaction: its Device, its panel Observation and one Observation per
  * quantity, each created once (`ifNoneExist` on its identifier), referring to each other by
  * `urn:uuid` full URLs. POSTed as it is to a FHIR server's base URL.
  */
-export interface FhirBundle {
-  readonly resourceType: "Bundle"
-  readonly type: "transaction"
-  readonly entry: ReadonlyArray<{
-    readonly fullUrl: string
-    readonly resource: FhirResource
-    readonly request: { readonly method: "POST"; readonly url: string; readonly ifNoneExist: string }
-  }>
-}
+export type FhirBundle = Wire.Bundle
 
 // --- Adapters -----------------------------------------------------------------------------
 

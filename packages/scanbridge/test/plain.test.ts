@@ -422,10 +422,9 @@ describe("encoders", () => {
 
 describe("toFhir", () => {
   const PATIENTS = "https://hospital.example/patients"
-  const observations = (bundle: FhirBundle) => bundle.entry.map((e) => e.resource).filter((r) => r.resourceType === "Observation")
+  const observations = (bundle: FhirBundle) => bundle.entry.flatMap((e) => (e.resource.resourceType === "Observation" ? [e.resource] : []))
   /** The value of the member Observation coded `code` in Scanbridge's CodeSystem. */
-  const quantityOf = (bundle: FhirBundle, code: string) =>
-    observations(bundle).find((o) => (o["code"] as { coding: ReadonlyArray<{ code: string }> }).coding.some((c) => c.code === code))?.["valueQuantity"]
+  const quantityOf = (bundle: FhirBundle, code: string) => observations(bundle).find((o) => o.code.coding?.some((c) => c.code === code))?.valueQuantity
 
   it("writes a scan as one transaction Bundle, lengths in cm and masses in kg, as encode and encoders.toFhir do", () => {
     const encoded = toFhir(photoScan)
@@ -433,7 +432,7 @@ describe("toFhir", () => {
     expect(quantityOf(encoded.value, "height")).toMatchObject({ value: 164, code: "cm" })
     expect(quantityOf(encoded.value, "weight")).toMatchObject({ value: 54, code: "kg" })
     // No patient is named without a patient system.
-    expect(observations(encoded.value).filter((o) => o["subject"] !== undefined)).toEqual([])
+    expect(observations(encoded.value).filter((o) => o.subject !== undefined)).toEqual([])
     expect(encoders.toFhir(photoScan)).toEqual(encoded)
     expect(encode(photoScan, { to: "fhir" })).toEqual(encoded)
     expect(toFhir(photoScan, { units: "cm" })).toEqual(encoded)
