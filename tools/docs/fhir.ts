@@ -22,10 +22,10 @@ import {
   SCAN_CODE_SYSTEM,
   VERSION,
   type Wire,
+  LOINC_NOT_WRITTEN,
   encodeBundleEither,
   loincTerm
-} from "../../packages/fhir/src/adapter-entry.js"
-import { LOINC_NOT_WRITTEN } from "../../packages/fhir/src/loinc.js"
+} from "@scanbridge/fhir/adapter"
 import { code, table } from "./tables.js"
 
 const UNITS: Readonly<Record<FhirQuantityKind, string>> = {

@@ -43,6 +43,7 @@ export {
   SOURCE_ID_SYSTEM,
   encodeBundleEither,
   identifierQuery,
+  toContainedPanel,
   toFhir
 } from "./codec.js"
 export { decodeBundleEither, decodePanelEither, isScanBundle, isScanPanel } from "./decode.js"

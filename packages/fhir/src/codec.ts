@@ -301,3 +301,32 @@ const massQuantity = (w: EncodeWalk, path: Path, g: number, code: "kg" | "[lb_av
 
 /** The scan as one FHIR R4 transaction Bundle, in Effect: fails with the EncodeError. */
 export const toFhir = (scan: Scan, options?: FhirOptions): Effect.Effect<Encoded<Wire.Bundle>, EncodeError> => encodeBundleEither(scan, options)
+
+/**
+ * A bundle's panel as one resource, its Device and members `contained` and referred to as
+ * `#id`: for a store that keeps one resource per scan. It reads back as the bundle does.
+ */
+export const toContainedPanel = (bundle: Wire.Bundle): Wire.ContainedPanel => {
+  const [device, panel, ...members] = bundle.entry
+  const ids = new Map(bundle.entry.map((e, i) => [e.fullUrl, i === 0 ? "device" : `m${i - 2}`]))
+  const local = (r: Wire.Reference): Wire.Reference => ({ reference: `#${ids.get(r.reference ?? "")}` })
+  const observation = (e: Wire.BundleEntry | undefined) => e?.resource as Wire.Observation
+  const own = observation(panel)
+  return {
+    ...own,
+    contained: [
+      { ...(device!.resource as Wire.Device), id: "device" },
+      ...members.map((e) => {
+        const m = observation(e)
+        return {
+          ...m,
+          id: ids.get(e.fullUrl)!,
+          device: { reference: "#device" },
+          ...(m.derivedFrom === undefined ? {} : { derivedFrom: m.derivedFrom.map(local) })
+        }
+      })
+    ],
+    ...(own.device === undefined ? {} : { device: local(own.device) }),
+    ...(own.hasMember === undefined ? {} : { hasMember: own.hasMember.map(local) })
+  }
+}

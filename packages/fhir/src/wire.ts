@@ -156,3 +156,11 @@ export const BundleIn = Schema.Struct({
   entry: optional(Schema.Array(BundleEntryIn))
 })
 export type BundleIn = typeof BundleIn.Type
+
+/** A resource held inside another, named by its `id` (`#id` in a reference). */
+export type Contained<R> = R & { readonly id: string }
+
+/** A scan as one resource: the panel, its Device and members contained. */
+export interface ContainedPanel extends Observation {
+  readonly contained: ReadonlyArray<Contained<Device> | Contained<Observation>>
+}
