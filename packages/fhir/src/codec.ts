@@ -71,6 +71,8 @@ export const identifierQuery = (identifier: Wire.Identifier): string => {
 // The namespace parsed once and names given as UTF-8 bytes: uuid parses a namespace string and
 // encodes a name string (by encodeURIComponent) on every call, a third of a bundle's writing.
 const NAMESPACE_BYTES = parseUuid(NAMESPACE)
+// Every runtime the package runs on has TextEncoder (Node, browsers); the package's types name no platform.
+declare const TextEncoder: new () => { encode(input: string): Uint8Array }
 const utf8 = new TextEncoder()
 const nameUuid = (name: string): string => uuidV5(utf8.encode(name), NAMESPACE_BYTES)
 
