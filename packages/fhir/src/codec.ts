@@ -78,6 +78,13 @@ const nameUuid = (name: string): string => uuidV5(utf8.encode(name), NAMESPACE_B
 
 const urnOf = (identifier: Wire.Identifier): string => `urn:uuid:${nameUuid(`${identifier.system}|${identifier.value}`)}`
 
+/** A resource as a transaction creates it: once, unless one with its identifier exists. */
+const entryOf = (resource: Wire.Observation | Wire.Device, identifier: Wire.Identifier, url: string): Wire.BundleEntry => ({
+  fullUrl: url,
+  resource,
+  request: { method: "POST", url: resource.resourceType, ifNoneExist: `identifier=${identifierQuery(identifier)}` }
+})
+
 const STATUS = { success: "final", failure: "cancelled", pending: "registered" } as const
 
 /** FHIR's strings hold some content: an empty or all-whitespace one is written as none. */
@@ -193,7 +200,7 @@ export const encodeBundleEither = (scan: Scan, options: FhirOptions = {}): Eithe
         ...value,
         device: { reference: deviceUrl }
       }
-      members.push({ fullUrl: url, resource, request: { method: "POST", url: "Observation", ifNoneExist: `identifier=${identifierQuery(identifier)}` } })
+      members.push(entryOf(resource, identifier, url))
     }
 
     if (scan.status === "success") {
@@ -285,16 +292,11 @@ export const encodeBundleEither = (scan: Scan, options: FhirOptions = {}): Eithe
       device: { reference: deviceUrl },
       ...(members.length === 0 ? {} : { hasMember: members.map((m) => ({ reference: m.fullUrl })) })
     }
-    const entry = (resource: Wire.Observation | Wire.Device, identifier: Wire.Identifier, url: string): Wire.BundleEntry => ({
-      fullUrl: url,
-      resource,
-      request: { method: "POST", url: resource.resourceType, ifNoneExist: `identifier=${identifierQuery(identifier)}` }
-    })
     return {
       value: {
         resourceType: "Bundle",
         type: "transaction",
-        entry: [entry(device, deviceId, deviceUrl), entry(panel, scanId, urnOf(scanId)), ...members]
+        entry: [entryOf(device, deviceId, deviceUrl), entryOf(panel, scanId, urnOf(scanId)), ...members]
       },
       notes: w.notes
     }
