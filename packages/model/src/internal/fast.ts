@@ -484,5 +484,20 @@ const refuseAll = (_: unknown): boolean => false
  * loads compiles nothing until data arrives. Where the schema transforms its input (no guard
  * compiles), the guard refuses everything: the caller's slow path (Schema) then decides.
  */
-export const lazyGuard = <A, I>(schema: Schema.Schema<A, I>, onExcessProperty: Excess = "ignore", options: GuardOptions = {}): ((u: unknown) => u is A) =>
-  lazily(() => compileGuard(schema, onExcessProperty, options) ?? refuseAll) as (u: unknown) => u is A
+export const lazyGuard = <A, I>(schema: Schema.Schema<A, I>, onExcessProperty: Excess = "ignore", options: GuardOptions = {}): ((u: unknown) => u is A) => {
+  const guard = lazily(() => compileGuard(schema, onExcessProperty, options) ?? refuseAll)
+  return ((u: unknown) => !schemaPathOnly && guard(u)) as (u: unknown) => u is A
+}
+
+// Read on every call, not when a guard is made: the differential test runs both paths in one process.
+let schemaPathOnly = false
+
+/**
+ * Every lazy guard refuses everything while this is on, so every record takes the reference path:
+ * Effect Schema decodes it and the keys it does not name are found by walking the schema. For the
+ * differential test, which holds the fast path to the reference's bytes and rejects; not an
+ * option for users (the answers are the same, only slower).
+ */
+export const setSchemaPathOnly = (on: boolean): void => {
+  schemaPathOnly = on
+}

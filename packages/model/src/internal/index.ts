@@ -12,5 +12,6 @@ export { collectIssues, previewKey, previewValue, unreadableReason } from "../er
 export { isBase64 } from "../scan.js"
 export { expectedBodyFatPercent, humanStats } from "../stats.js"
 export { countSlowPaths, decodeCounted, slowPaths } from "./slow.js"
+export { setSchemaPathOnly } from "./fast.js"
 export { OMITTED_PATH, boundNotes } from "./notes.js"
 export { unknownFields, unknownNames } from "./refusals.js"
