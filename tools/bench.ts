@@ -29,14 +29,16 @@
  * 7. The legacy gateway (tools/bench-gateway.ts): p50 and p99 of an estimation read and of a
  *    session results read through the gateway against the platform's getScan on the simulator
  *    alone, and the gateway's RSS and heap around waves of 200 concurrent estimation flows.
+ * 8. Peers (tools/bench-peers.ts): the platform entry records through zod 4 and valibot, the
+ *    session records through protobuf-es `fromJson`, against JSON.parse, normalize beside them.
  *
- * Parts 5 and 7, run without the others (`--parts tables`, `--parts postgres,gateway`, ...),
+ * Parts 5, 7 and 8, run without the others (`--parts tables`, `--parts postgres,gateway,peers`, ...),
  * rewrite only their own sections of bench/results.md (tools/bench-results.ts).
  *
  * `--quick`: small inputs and one round, for working on the bench. Sizes and rounds: `--rounds N`,
  * `--format-records N`, `--records N`, `--large-records N`, `--huge-records N`, `--pairs N`,
  * `--cold-runs N`, `--postgres-records N`, `--gateway-samples N`, `--gateway-flows N`, `--gateway-waves N`;
- * `--parts normalize,cold,migrate,rss,tables,postgres,import,gateway` runs only those; `--no-build` packs the
+ * `--parts normalize,cold,migrate,rss,tables,postgres,import,gateway,peers` runs only those; `--no-build` packs the
  * CLI's dist as it is.
  */
 import { spawnSync } from "node:child_process"
@@ -83,13 +85,15 @@ const HUGE_RECORDS = arg("huge-records", 3_000_000, 300_000)
 const PAIRS = arg("pairs", 31, 5)
 const COLD_RUNS = arg("cold-runs", 7, 3)
 const partsAt = process.argv.indexOf("--parts")
-const PARTS = new Set(partsAt >= 0 ? process.argv[partsAt + 1]!.split(",") : ["normalize", "cold", "migrate", "rss", "tables", "postgres", "import", "gateway"])
+const PARTS = new Set(
+  partsAt >= 0 ? process.argv[partsAt + 1]!.split(",") : ["normalize", "cold", "migrate", "rss", "tables", "postgres", "import", "gateway", "peers"]
+)
 const POSTGRES_RECORDS = arg("postgres-records", 100_000, 10_000)
 const GATEWAY_SAMPLES = arg("gateway-samples", 2_000, 200)
 const GATEWAY_FLOWS = arg("gateway-flows", 200, 200)
 const GATEWAY_WAVES = arg("gateway-waves", 3, 1)
 // Parts with a section of their own: run without the others, they leave the rest of bench/results.md as it is.
-const SECTION_PARTS = new Set(["tables", "postgres", "gateway"])
+const SECTION_PARTS = new Set(["tables", "postgres", "gateway", "peers"])
 const SECTIONS_ONLY = [...PARTS].every((part) => SECTION_PARTS.has(part))
 const BUILD = !process.argv.includes("--no-build")
 
@@ -102,6 +106,8 @@ const BUSY =
 
 // The targets of issue 16.
 const TARGET = { defaultVsFloor: 0.7, inThreadMixedVsFloor: 1.2, defaultVsInThread: 1, rssMb: 250, flat: 1.1, coldSeconds: 0.5, coldMb: 100 }
+// Issue 34: the main thread's share of the run's CPU time at default settings, 200k platform entries.
+const MAIN_THREAD_SHARE = 0.1
 
 const cpuAtStart = cpuSnapshot()
 const started = cpuAtStart.at
@@ -168,6 +174,14 @@ interface Measured {
   readonly cpuSeconds: number
   readonly rssMb: number
   readonly stderr: string
+  /** When measured (`measure`'s `threads`): the CPU seconds of the main thread and of the whole process, at its exit. */
+  readonly threads?: ThreadsCpu
+}
+
+/** What tools/bench-threads.cjs writes. */
+interface ThreadsCpu {
+  readonly main: number
+  readonly process: number
 }
 
 // GNU time reports the peak RSS and CPU time of the program itself, with nothing loaded into it;
@@ -177,11 +191,20 @@ const timeFile = join(dir, "time.txt")
 // The bin's `#!/usr/bin/env node` finds the node running the bench.
 const childEnv: NodeJS.ProcessEnv = { ...process.env, PATH: `${dirname(process.execPath)}${delimiter}${process.env["PATH"] ?? ""}` }
 
-const measure = (command: string, args: ReadonlyArray<string>): Measured => {
+const threadsFile = join(dir, "threads.json")
+// Loaded into a measured program to sample its main thread's CPU time at exit (`measure`'s `threads`).
+const THREADS = join(repoRoot, "tools", "bench-threads.cjs")
+
+const measure = (command: string, args: ReadonlyArray<string>, options: { readonly threads?: boolean } = {}): Measured => {
+  const base =
+    options.threads === true
+      ? { ...childEnv, SCANBRIDGE_BENCH_THREADS: threadsFile, NODE_OPTIONS: `${childEnv["NODE_OPTIONS"] ?? ""} --require=${THREADS}` }
+      : childEnv
   const env =
     TIME !== undefined
-      ? childEnv
-      : { ...childEnv, SCANBRIDGE_BENCH_RSS: "1", NODE_OPTIONS: `${childEnv["NODE_OPTIONS"] ?? ""} --import=${join(repoRoot, "tools", "bench-rss.mjs")}` }
+      ? base
+      : { ...base, SCANBRIDGE_BENCH_RSS: "1", NODE_OPTIONS: `${base["NODE_OPTIONS"] ?? ""} --import=${join(repoRoot, "tools", "bench-rss.mjs")}` }
+  rmSync(threadsFile, { force: true })
   const [program, programArgs] = TIME !== undefined ? [TIME, ["-f", "%U %S %M", "-o", timeFile, command, ...args]] : [command, args]
   const start = performance.now()
   const child = spawnSync(program, programArgs, { cwd: dir, env, encoding: "utf8", stdio: ["ignore", "ignore", "pipe"], maxBuffer: 64 * 1024 * 1024 })
@@ -189,12 +212,13 @@ const measure = (command: string, args: ReadonlyArray<string>): Measured => {
   if (child.error !== undefined) throw child.error
   stopIfInterrupted(child)
   if (child.status !== 0) throw new Error(`${command} ${args.join(" ")} exited with ${child.status ?? child.signal}: ${child.stderr}`)
+  const threads = options.threads === true ? { threads: JSON.parse(readFileSync(threadsFile, "utf8")) as ThreadsCpu } : {}
   if (TIME !== undefined) {
     const [user, system, rssKb] = readFileSync(timeFile, "utf8").trim().split("\n").at(-1)!.split(" ").map(Number)
-    return { seconds, cpuSeconds: user! + system!, rssMb: rssKb! / 1024, stderr: child.stderr }
+    return { seconds, cpuSeconds: user! + system!, rssMb: rssKb! / 1024, stderr: child.stderr, ...threads }
   }
   const [, rssKb, user, system] = /bench-rss maxRSS (\d+) user (\d+) system (\d+)/.exec(child.stderr)!.map(Number)
-  return { seconds, cpuSeconds: (user! + system!) / 1e6, rssMb: rssKb! / 1024, stderr: child.stderr }
+  return { seconds, cpuSeconds: (user! + system!) / 1e6, rssMb: rssKb! / 1024, stderr: child.stderr, ...threads }
 }
 
 /** Whether two files hold the same bytes. */
@@ -279,6 +303,18 @@ const normalizeTables = async () => {
       judge(`4. normalize ≥ 0.8 x JSON.parse, every format, ${harness}`, misses.length === 0 ? "every format" : below, misses.length === 0)
     }
   }
+}
+
+// --- 8. peers ---------------------------------------------------------------------------------
+
+/** zod, valibot and protobuf-es beside normalize, with a GC inside each timed round as normalize's figure of record. */
+const peersTable = async () => {
+  const script = join(dir, "bench-peers.mjs")
+  await bundle("tools/bench-peers.ts", script)
+  note("peers")
+  const table = spawn(process.execPath, ["--expose-gc", script, "--gc", "--pairs", String(Math.max(Math.round(PAIRS / 2), 1))]).stdout
+  log()
+  for (const line of table.trimEnd().split("\n")) log(line)
 }
 
 // --- 2. cold start ----------------------------------------------------------------------------
@@ -400,7 +436,7 @@ const measureInput = (bin: string, label: string, kind: InputKind, records: numb
     for (const name of order) {
       note(`${label}: round ${r + 1}/${ROUNDS}, ${name}`)
       const [command, commandArgs] = args[name]
-      const m = measure(command, commandArgs)
+      const m = measure(command, commandArgs, { threads: name === "default" || name === "inThread" })
       round[name] = m
       runs[name].push(m)
       if (name === "floor" || name === "floor2") {
@@ -553,8 +589,40 @@ const migrateTables = (bin: string): { platform: InputResult; mixed: InputResult
   const largeMixed = measureInput(bin, mixedLabel, "mixed", LARGE_RECORDS, LIMITS_LARGE)
   migrateRow(largeMixed, [...targetsOf(largeMixed, true), rssTarget(largeMixed)])
   limitsTable([largePlatform, largeMixed])
+  threadsTable([platform, mixed, largePlatform, largeMixed])
   const figures = [limitFigures(platform, false), limitFigures(mixed, true), limitFigures(largePlatform, false), limitFigures(largeMixed, true)]
   return { platform: largePlatform, mixed: largeMixed, figures }
+}
+
+/**
+ * The main thread's share of the run's CPU time (issue 34): whatever only it does caps the speedup
+ * more cores can give at 1 / share (Amdahl), however many workers share the rest.
+ */
+const threadsTable = (results: ReadonlyArray<InputResult>) => {
+  log("\n## The main thread's share of the run's CPU time (medians of the rounds above)\n")
+  log(
+    "Sampled at the program's exit by tools/bench-threads.cjs (loaded with `--require`): the main thread's CPU time from `/proc/self/task/<pid>/stat`, the whole process's (every thread, those that have exited included: workers, libuv's pool, V8's GC helpers) from `/proc/self/stat`. The speedup it allows is 1 / share: what the main thread does alone caps the run, however many cores share the rest.\n"
+  )
+  log("| input | records | program | main thread CPU seconds | process CPU seconds | main thread's share | speedup it allows | target |")
+  log("|---|---|---|---|---|---|---|---|")
+  for (const result of results) {
+    for (const [name, program] of [
+      ["default", "default"],
+      ["inThread", "`--workers 0`"]
+    ] as const) {
+      const sampled = result.runs[name].flatMap((m) => (m.threads === undefined ? [] : [m.threads]))
+      if (sampled.length === 0) continue
+      const share = median(sampled.map((t) => t.main / t.process))
+      const input = `${result.label}, ${count(result.expected.records)}`
+      const target =
+        name === "default" && result.expected.records === RECORDS && result.label.startsWith("platform")
+          ? `≤ ${MAIN_THREAD_SHARE * 100} %: ${judge(`34.4 ${input}: the main thread ≤ ${MAIN_THREAD_SHARE * 100} % of the run's CPU (default)`, `${(share * 100).toFixed(1)} % (allows ${x(1 / share)})`, share <= MAIN_THREAD_SHARE)}`
+          : "none"
+      log(
+        `| ${result.label} | ${count(result.expected.records)} | ${program} | ${median(sampled.map((t) => t.main)).toFixed(2)} | ${median(sampled.map((t) => t.process)).toFixed(2)} | ${(share * 100).toFixed(1)} % | ${x(1 / share)} | ${target} |`
+      )
+    }
+  }
 }
 
 const rssTarget = (result: InputResult) => {
@@ -639,6 +707,7 @@ const run = async () => {
     : []
   const postgres = PARTS.has("postgres") ? await sectionOf(() => postgresToPostgres(context, bin, POSTGRES_RECORDS)) : []
   if (PARTS.has("import")) importFigures(context, COLD_RUNS, judge, pnpm, BUILD)
+  const peers = PARTS.has("peers") ? await sectionOf(peersTable) : []
   const gateway = PARTS.has("gateway") ? await gatewayBench({ samples: GATEWAY_SAMPLES, flows: GATEWAY_FLOWS, waves: GATEWAY_WAVES, note }) : []
   const misses =
     large === undefined
@@ -664,7 +733,7 @@ const run = async () => {
       : `other processes took ${(others * 100).toFixed(1)} % of the cores' time during the run (load average ${loadAtStart[0]!.toFixed(1)} at the start)`
   const settings = `${ROUNDS} round(s); ${count(FORMAT_RECORDS)} records per format, ${count(RECORDS)} and ${count(LARGE_RECORDS)} platform-only and mixed, ${count(HUGE_RECORDS)} for peak RSS; ${PAIRS} normalize pairs`
   const targets = [
-    "## Targets (issue 16; 6: issue 31)",
+    "## Targets (issue 16; 6: issue 31; 34.4: issue 34)",
     "",
     "| target | measured | |",
     "|---|---|---|",
@@ -680,7 +749,8 @@ const run = async () => {
     const sections = [
       [tables, slowerRuns, installed],
       [postgres, slowerRuns, installed],
-      [gateway, "every latency is longer than on a quiet machine; the ratios compare requests made in the same moments", []]
+      [gateway, "every latency is longer than on a quiet machine; the ratios compare requests made in the same moments", []],
+      [peers, "every rate is lower than on a quiet machine; each ratio compares rounds run back to back in one process", []]
     ] as const
     for (const [section, slower, measured] of sections) {
       if (section.length === 0) continue
