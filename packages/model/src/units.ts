@@ -159,8 +159,14 @@ const LENGTH_UNIT_SPELLINGS: ReadonlyMap<string, LengthUnit> = new Map<string, L
 /** Every spelling `lengthUnitOf` reads, for messages that say what is accepted. */
 export const LENGTH_UNIT_NAMES: ReadonlyArray<string> = [...LENGTH_UNIT_SPELLINGS.keys()]
 
+// The spellings as written in lower and in upper case, the cases records use: found without
+// toLowerCase, whose new string (hashed anew by the lookup) was most of a fit record's unit reads.
+const CASED_SPELLINGS: ReadonlyMap<string, LengthUnit> = new Map(
+  [...LENGTH_UNIT_SPELLINGS].flatMap(([spelling, unit]) => [[spelling, unit] as const, [spelling.toUpperCase(), unit] as const])
+)
+
 /** The unit a record's spelling of it names, whatever its case (`INCHES`, `Inch`, `cm`), or undefined. */
-export const lengthUnitOf = (spelling: string): LengthUnit | undefined => LENGTH_UNIT_SPELLINGS.get(spelling.toLowerCase())
+export const lengthUnitOf = (spelling: string): LengthUnit | undefined => CASED_SPELLINGS.get(spelling) ?? LENGTH_UNIT_SPELLINGS.get(spelling.toLowerCase())
 
 /** What `lengthUnitOf` accepts, for a message: `mm, cm or in (any case; also millimetres, inches, ...)`. */
 export const LENGTH_UNITS_ACCEPTED = "mm, cm or in (in any case, or spelt out: millimetres, MILLIMETERS, centimetres, inch, INCHES, ...)"

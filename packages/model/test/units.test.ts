@@ -22,6 +22,7 @@ import {
   isExactE4,
   kgToG,
   lbToG,
+  lengthUnitOf,
   mmToCm,
   mmToInches,
   percentToE4,
@@ -70,6 +71,36 @@ describe("lengths", () => {
     // @ts-expect-error a bare number is not a length in mm either
     mmToInches(1750)
     expect(mmToInches(cmToMm(cm))).toBeCloseTo(68.8976, 4)
+  })
+})
+
+describe("lengthUnitOf", () => {
+  // Written out here, not read from the module: the test holds the lookup to the documented spellings.
+  const SPELLINGS = {
+    mm: ["mm", "millimeter", "millimeters", "millimetre", "millimetres"],
+    cm: ["cm", "centimeter", "centimeters", "centimetre", "centimetres"],
+    in: ["in", "inch", "inches", '"']
+  } as const
+  const spelled = fc.constantFrom(...Object.entries(SPELLINGS).flatMap(([unit, names]) => names.map((name) => ({ unit, name }))))
+  // Each letter in either case, or an "i" as "İ", which looks like one but lower-cases to two characters.
+  const recased = (name: string) =>
+    fc
+      .array(fc.constantFrom("lower", "upper", "lookalike"), { minLength: name.length, maxLength: name.length })
+      .map((cases) => [...name].map((c, i) => (cases[i] === "upper" ? c.toUpperCase() : cases[i] === "lookalike" && c === "i" ? "İ" : c)).join(""))
+
+  it.prop(
+    "reads every spelling in any case of its letters, and nothing else",
+    [spelled.chain(({ unit, name }) => recased(name).map((text) => ({ unit, name, text })))],
+    ([{ unit, name, text }]) => {
+      const expected = text.toLowerCase() === name ? unit : undefined
+      expect(lengthUnitOf(text)).toBe(expected)
+    },
+    { fastCheck: { seed: 34 } }
+  )
+
+  it("reads the cases records use and refuses near misses", () => {
+    expect(["mm", "MILLIMETERS", "Millimetres", "CM", "centiMetres", "INCH", '"'].map(lengthUnitOf)).toEqual(["mm", "mm", "mm", "cm", "cm", "in", "in"])
+    expect(["", "m", "MMS", "İnch", " mm", "millimetre "].map(lengthUnitOf)).toEqual([undefined, undefined, undefined, undefined, undefined, undefined])
   })
 })
 
