@@ -16,7 +16,8 @@
 import { Either } from "effect"
 import { defaultNormalizer } from "@scanbridge/migrate"
 import { Codegen } from "@scanbridge/model"
-import { FORMATS, type Template, templates } from "./bench-inputs.js"
+import { FORMATS, templates } from "./bench-inputs.js"
+import { againstParse, meanBytes, measure as pairedRounds, middleHalf, normalizeOrThrow, quantile, recordsOf, timeWith } from "./bench-pairs.js"
 
 // Before the first record: importing compiled nothing, so every guard is made as configured here.
 const JITLESS = process.argv.includes("--jitless")
@@ -37,64 +38,11 @@ const TARGET = 0.8
 
 const all = templates(process.cwd())
 
-const time = (run: () => void): number => {
-  collect()
-  const start = performance.now()
-  run()
-  collect()
-  return performance.now() - start
-}
-
-const quantile = (xs: ReadonlyArray<number>, q: number): number => [...xs].sort((a, b) => a - b)[Math.round((xs.length - 1) * q)]!
-
-/**
- * JSON.parse rounds and normalize rounds in pairs, back to back, in alternating order, so that
- * both halves of a pair run on the same machine weather; the ratio is the median of the pairs'
- * ratios, with the middle half of them beside it. A neighbour's burst of load spoils a pair or
- * two, where "best of n" of each side apart let one burst move the ratio by a third.
- */
-const measure = (parse: () => void, normalize: () => void) => {
-  for (let r = 0; r < 3; r++) parse(), normalize()
-  const parseMs: Array<number> = []
-  const normalizeMs: Array<number> = []
-  const ratios: Array<number> = []
-  for (let r = 0; r < PAIRS; r++) {
-    // Each side goes first in half the pairs.
-    let p: number
-    let n: number
-    if (r % 2 === 0) {
-      p = time(parse)
-      n = time(normalize)
-    } else {
-      n = time(normalize)
-      p = time(parse)
-    }
-    parseMs.push(p)
-    normalizeMs.push(n)
-    ratios.push(p / n)
-  }
-  return {
-    parse: quantile(parseMs, 0.5),
-    normalize: quantile(normalizeMs, 0.5),
-    ratio: quantile(ratios, 0.5),
-    low: quantile(ratios, 0.25),
-    high: quantile(ratios, 0.75)
-  }
-}
+const time = timeWith(collect)
+const measure = (parse: () => void, normalize: () => void) => pairedRounds(parse, normalize, { pairs: PAIRS, collect })
 
 /** JSON.parse against normalize over these lines; throws on a record normalize rejects. */
-const compare = (name: string, lines: ReadonlyArray<string>) =>
-  measure(
-    () => {
-      for (const l of lines) JSON.parse(l)
-    },
-    () => {
-      for (const l of lines) {
-        const result = defaultNormalizer.normalize(JSON.parse(l))
-        if (Either.isLeft(result)) throw new Error(`${name}: ${result.left.message}`)
-      }
-    }
-  )
+const compare = (name: string, lines: ReadonlyArray<string>) => againstParse(lines, normalizeOrThrow(name), { pairs: PAIRS, collect })
 /**
  * The body of a function that builds, field by field, an object of `sample`'s shape out of one of
  * the same shape (two samples of one shape give the same body): the least a normalizer must do
@@ -159,10 +107,6 @@ const wouldTake = (ratio: number, limit: number): string => {
   const restBudget = 1 / TARGET - 1 - building
   return restBudget <= 0 ? "cannot pass: the limit is below the target" : `the rest of the work ${((beyond - building) / restBudget).toFixed(1)} x faster`
 }
-const recordsOf = (variants: ReadonlyArray<Template>, n: number) =>
-  Array.from({ length: n }, (_, i) => variants[i % variants.length]!.pieces.join(i.toString(36).padStart(7, "0")))
-const meanBytes = (lines: ReadonlyArray<string>) => Math.round(lines.reduce((n, l) => n + Buffer.byteLength(l), 0) / lines.length)
-const range = (m: { low: number; high: number }) => `${m.low.toFixed(2)}-${m.high.toFixed(2)} x`
 
 if (VARIANTS) {
   // Which of a format's variants costs what: one that leaves the fast path shows here.
@@ -175,7 +119,7 @@ if (VARIANTS) {
     for (const variant of all[key]) {
       const lines = recordsOf([variant], LINES)
       const m = compare(`${FORMATS[key]}, ${variant.variant}`, lines)
-      console.log(`| ${FORMATS[key]} | ${variant.variant} | ${meanBytes(lines)} | ${m.ratio.toFixed(2)} x | ${range(m)} |`)
+      console.log(`| ${FORMATS[key]} | ${variant.variant} | ${meanBytes(lines)} | ${m.ratio.toFixed(2)} x | ${middleHalf(m)} |`)
     }
   }
 } else {
@@ -203,7 +147,7 @@ if (VARIANTS) {
     const target = JITLESS ? "none" : `${TARGET} x: ${m.ratio >= TARGET ? "PASS" : "MISS"}`
     const limit = JITLESS ? undefined : limitOf(lines)
     console.log(
-      `| ${FORMATS[key]} | ${variants.length} | ${meanBytes(lines)} | ${perSecond(m.parse)} | ${perSecond(m.normalize)} | ${m.ratio.toFixed(2)} x | ${range(m)} | ${limit === undefined ? "-" : `${limit.toFixed(2)} x`} | ${target} | ${limit === undefined ? "-" : wouldTake(m.ratio, limit)} |`
+      `| ${FORMATS[key]} | ${variants.length} | ${meanBytes(lines)} | ${perSecond(m.base)} | ${perSecond(m.other)} | ${m.ratio.toFixed(2)} x | ${middleHalf(m)} | ${limit === undefined ? "-" : `${limit.toFixed(2)} x`} | ${target} | ${limit === undefined ? "-" : wouldTake(m.ratio, limit)} |`
     )
   }
 }
