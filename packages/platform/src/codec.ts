@@ -29,7 +29,6 @@ import {
   measurementIndex,
   type FullScanInit,
   isBase64,
-  isUtcTimestamp,
   utcTimestampOfMillis,
   runWalk,
   walkScan,
@@ -435,6 +434,8 @@ export const decodeEntryEither = (json: unknown, options: DecodeOptions = NO_OPT
 
 // --- Decode: list summaries and pages -----------------------------------------------------
 
+const UTC_TIMESTAMP_LENGTH = "2026-01-02T03:04:05.000Z".length
+
 const readSummary = (r: DecodeWalk, s: Wire.Summary, unknownKeys: ReadonlyArray<UnknownKey>): ScanInit => {
   r.noteUnknownKeys([], unknownKeys)
   // As `new Date(seconds * 1000).toISOString()` prints it, without the Date (a microsecond in
@@ -442,7 +443,9 @@ const readSummary = (r: DecodeWalk, s: Wire.Summary, unknownKeys: ReadonlyArray<
   const ms = s.createdAt * 1000
   const clipped = Math.abs(ms) > 8.64e15 ? Number.NaN : Math.trunc(ms) + 0
   const createdAt = Number.isNaN(clipped) ? "" : utcTimestampOfMillis(clipped)
-  if (!isUtcTimestamp(createdAt)) r.fail(["createdAt"], s.createdAt, "a UNIX timestamp in seconds, of a year from 0 to 9999")
+  // Its own output needs no parse to be judged: a year 0000-9999 prints in 24 characters, any
+  // other as a signed six-digit year (27), NaN as none.
+  if (createdAt.length !== UTC_TIMESTAMP_LENGTH) r.fail(["createdAt"], s.createdAt, "a UNIX timestamp in seconds, of a year from 0 to 9999")
   r.note("converted", ["createdAt"], `UNIX seconds ${s.createdAt} -> ${createdAt}`)
   if (s.memberId !== undefined) r.note("dropped", ["memberId"], `memberId ${s.memberId}: the canonical scan does not record which credential created it`)
   if (s.status === "failure") r.note("assumed", ["status"], "a list summary carries no error code: recorded with code unknown; get the scan for its code")

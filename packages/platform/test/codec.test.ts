@@ -919,6 +919,12 @@ describe("decoding list summaries and pages", () => {
       expect(error.value).toBe(createdAt)
       expect(expectDecodeError(err(decodeSummaryEither({ ...SUMMARY, createdAt }))).path).toEqual(["createdAt"])
     }
+    // The edges of four-digit years: the first and last second read, one second past either refused.
+    expect(ok(decodeSummaryEither({ ...SUMMARY, createdAt: -62_167_219_200 })).createdAt).toBe("0000-01-01T00:00:00.000Z")
+    expect(ok(decodeSummaryEither({ ...SUMMARY, createdAt: 253_402_300_799 })).createdAt).toBe("9999-12-31T23:59:59.000Z")
+    for (const createdAt of [-62_167_219_201, 253_402_300_800]) {
+      expect(expectDecodeError(err(decodeSummaryEither({ ...SUMMARY, createdAt }))).value).toBe(createdAt)
+    }
   })
 
   it("refuses a page without results", () => {
