@@ -129,6 +129,8 @@ const assumeUnit = (w: DecodeWalk, i: number, type: string, unit: string): void 
  * unit: `mm`, `CENTIMETERS`, `INCHES`), its format's millimetres when it states none (noted).
  */
 const statedLength = (w: DecodeWalk, i: number, type: string, unit: string): LengthUnit => {
+  // Spec 03's own spelling, as nearly every item states it, without lengthUnitOf's lower-cased copy.
+  if (unit === UNITS.length) return "mm"
   if (unit === "") {
     assumeUnit(w, i, type, UNITS.length)
     return "mm"
