@@ -158,7 +158,14 @@ export const boundedIssues = (ast: SchemaAST.AST, value: unknown, excess: Excess
 export const boundedDecodeEither = <A, I>(schema: Schema.Schema<A, I>, options: { readonly onExcessProperty?: Excess } = {}) => {
   const excess = options.onExcessProperty ?? "ignore"
   const guard = lazyGuard(schema, excess)
-  const first = ParseResult.decodeUnknownEither(schema, { errors: "first", onExcessProperty: excess })
+  // What the guard passes is the input itself, its keys in their order and those the schema does
+  // not name kept: Schema's value is made the same ("preserve", "original"), so that a decoder
+  // that writes an object (a note's preview, a canonical line) writes the same bytes either way.
+  const first = ParseResult.decodeUnknownEither(schema, {
+    errors: "first",
+    onExcessProperty: excess === "ignore" ? "preserve" : excess,
+    propertyOrder: "original"
+  })
   return (u: unknown, base: Path = []): Either.Either<A, IssueList> => {
     if (guard(u)) return Either.right(u)
     slowPaths.schemaDecodes++
