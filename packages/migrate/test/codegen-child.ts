@@ -3,26 +3,15 @@
  * start, imports @scanbridge/migrate, then normalizes the JSON lines of standard input and
  * prints `{ onImport, afterUse, results }`. `--jitless` configures Codegen before the import.
  */
+import { generatedCode } from "./count-generated-code.js"
 import { readFileSync } from "node:fs"
-
-let calls = 0
-globalThis.Function = new Proxy(Function, {
-  construct: (target, args, newTarget) => {
-    calls++
-    return Reflect.construct(target, args, newTarget) as object
-  },
-  apply: (target, self, args) => {
-    calls++
-    return Reflect.apply(target, self, args) as unknown
-  }
-})
 
 if (process.argv.includes("--jitless")) {
   const { Codegen } = await import("@scanbridge/model")
   Codegen.configure({ jitless: true })
 }
 const { defaultNormalizer } = await import("../src/index.js")
-const onImport = calls
+const onImport = generatedCode()
 
 const results = readFileSync(0, "utf8")
   .split("\n")
@@ -34,4 +23,4 @@ const results = readFileSync(0, "utf8")
       : { error: { tag: result.left._tag, message: result.left.message, path: "path" in result.left ? result.left.path : null } }
   })
 
-process.stdout.write(JSON.stringify({ onImport, afterUse: calls, results }))
+process.stdout.write(JSON.stringify({ onImport, afterUse: generatedCode(), results }))

@@ -1,0 +1,18 @@
+/**
+ * A process of its own for the differential test: `--jitless` configures Codegen before anything
+ * is imported (guards compiled before stay compiled, so jitless needs a fresh process), then it
+ * compares the two sides on batches `from` to `from + count - 1` of the corpus and prints the
+ * summary as JSON, with how many times code was generated (none, when jitless).
+ *
+ *   node --conditions=@scanbridge/source --import tsx differential-child.ts SEED FROM COUNT SIZE [--jitless]
+ */
+import { generatedCode } from "./count-generated-code.js"
+
+if (process.argv.includes("--jitless")) {
+  const { Codegen } = await import("@scanbridge/model")
+  Codegen.configure({ jitless: true })
+}
+const { compareCorpus } = await import("./differential-sides.js")
+const [seed, from, count, size] = process.argv.slice(2, 6).map(Number) as [number, number, number, number]
+const summary = compareCorpus(seed, from, count, size)
+process.stdout.write(JSON.stringify({ ...summary, generatedCode: generatedCode() }))
