@@ -266,14 +266,27 @@ const heightMm = (c: Ctx, i: number, type: string, value: number, stated: Length
 
 // --- Avatar and posture ---------------------------------------------------------------------
 
-const finite = (w: DecodeWalk, path: () => Path, value: number): number => (Number.isFinite(value) ? value : w.fail(path(), value, "a finite number"))
+const NOT_FINITE = "a finite number"
+
+// Checked in a loop, the path built only for the error: no closure per number of a record.
+const firstNotFinite = (values: ReadonlyArray<number>): number => {
+  for (let i = 0; i < values.length; i++) if (!Number.isFinite(values[i])) return i
+  return -1
+}
+
+/** A copy of `values`, or the walk stops at the first one that is not finite (at `path` + its index). */
+const finiteList = (w: DecodeWalk, path: () => Path, values: ReadonlyArray<number>): Array<number> => {
+  const bad = firstNotFinite(values)
+  return bad < 0 ? values.slice() : w.fail([...path(), bad], values[bad], NOT_FINITE)
+}
+
+const vertexPath = (): Path => ["results", "avatar", "meshVerticesOnly", "vertices"]
 
 const readAvatar = (c: Ctx, avatar: typeof Wire.Avatar.Type | undefined): FullScanInit["avatar"] => {
   const mesh = avatar?.meshVerticesOnly
   if (mesh === undefined) return null
-  const path = ["results", "avatar", "meshVerticesOnly", "vertices"]
-  const vertices = (mesh.vertices ?? []).map((v, i) => finite(c.w, () => [...path, i], v))
-  if (vertices.length % 3 !== 0) c.w.fail(path, `${vertices.length} numbers`, "x, y, z triples (a multiple of 3 numbers)")
+  const vertices = finiteList(c.w, vertexPath, mesh.vertices ?? [])
+  if (vertices.length % 3 !== 0) c.w.fail(vertexPath(), `${vertices.length} numbers`, "x, y, z triples (a multiple of 3 numbers)")
   return { format: "vertices", type: null, data: null, vertices }
 }
 
@@ -296,7 +309,15 @@ const inDegrees = (c: Ctx, path: () => Path, unit: string | number | undefined, 
 const points = (c: Ctx, path: () => Path, ps: ReadonlyArray<Wire.Point> | undefined, count: number, label: string): Array<PointJson> => {
   const list = ps ?? []
   if (list.length !== count) c.w.fail([...path(), "points"], list, `${count} points for ${label}`)
-  return list.map((p, j) => ({ x: finite(c.w, () => [...path(), "points", j, "x"], p.x ?? 0), y: finite(c.w, () => [...path(), "points", j, "y"], p.y ?? 0) }))
+  const out: Array<PointJson> = []
+  for (let j = 0; j < list.length; j++) {
+    const x = list[j]!.x ?? 0
+    const y = list[j]!.y ?? 0
+    if (!Number.isFinite(x)) c.w.fail([...path(), "points", j, "x"], x, NOT_FINITE)
+    if (!Number.isFinite(y)) c.w.fail([...path(), "points", j, "y"], y, NOT_FINITE)
+    out.push({ x, y })
+  }
+  return out
 }
 
 /** The canonical name of a posture item, or undefined when it is dropped. */
@@ -335,7 +356,8 @@ const readFront = (c: Ctx, front: NonNullable<Wire.Posture["front"]>): FrontView
     const path = postureItem("front", "angles", i)
     const name = postureName(c, path, a.name, POSTURE.front, seenAngles)
     if (name === undefined) return
-    const value = finite(c.w, () => [...path(), "value"], a.value ?? 0)
+    const value = a.value ?? 0
+    if (!Number.isFinite(value)) c.w.fail([...path(), "value"], value, NOT_FINITE)
     angles[name] = inDegrees(c, path, a.unit, String(a.name), [value])[0]!
   })
   front.lines?.forEach((l, i) => {
@@ -364,7 +386,7 @@ const readRight = (c: Ctx, right: NonNullable<Wire.Posture["right"]>): RightView
       path,
       a.unit,
       String(a.name),
-      values.map((v, j) => finite(c.w, () => [...path(), "angles", j], v))
+      finiteList(c.w, () => [...path(), "angles"], values)
     )
   })
   right.lines?.forEach((l, i) => {

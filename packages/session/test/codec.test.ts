@@ -464,6 +464,35 @@ describe("decodeResultsEither: posture", () => {
     }
   })
 
+  it("refuses a non-finite angle or coordinate, at its path", () => {
+    const at = (posture: Obj) => decodeError(withPosture(posture)).path
+    expect(at({ front: { angles: [{ name: "EAR", value: "Infinity", unit: DEG }] } })).toEqual(["results", "posture", "front", "angles", 0, "value"])
+    expect(at({ right: { angles: [{ name: "BACK_WAIST_LINE", angles: [1, 2, "-Infinity"], unit: DEG }] } })).toEqual([
+      "results",
+      "posture",
+      "right",
+      "angles",
+      0,
+      "angles",
+      2
+    ])
+    const points = [
+      { x: 1, y: 2 },
+      { x: 3, y: "NaN" }
+    ]
+    expect(at({ front: { lines: [{ name: "EAR", points }] } })).toEqual(["results", "posture", "front", "lines", 0, "points", 1, "y"])
+    expect(at({ front: { lines: [{ name: "EAR", points: [{ x: "NaN", y: 1 }, points[0]] }] } })).toEqual([
+      "results",
+      "posture",
+      "front",
+      "lines",
+      0,
+      "points",
+      0,
+      "x"
+    ])
+  })
+
   it("reads a missing point coordinate as 0", () => {
     const scan = decode(withPosture({ front: { lines: [{ name: "FOOT", points: [{ x: 1 }, { y: 2 }] }] } }))
     expect(scan.posture!.front!.lines.foot).toEqual([
