@@ -26,7 +26,11 @@ export const compareInChild = (seed: number, from: number, count: number, size: 
     const out: Array<Buffer> = []
     const err: Array<Buffer> = []
     child.stdout.on("data", (b: Buffer) => out.push(b))
-    child.stderr.on("data", (b: Buffer) => err.push(b))
+    // Shown as it comes (the sweep's progress), and kept for the error should the child fail.
+    child.stderr.on("data", (b: Buffer) => {
+      err.push(b)
+      process.stderr.write(b)
+    })
     child.on("error", reject)
     child.on("close", (code) => {
       if (code === 0) resolve(JSON.parse(Buffer.concat(out).toString("utf8")) as ChildSummary)

@@ -157,11 +157,17 @@ export const mergeSummaries = (a: Summary, b: Summary): Summary => {
 export const allSides = (): ReadonlyArray<readonly [string, Side, Side]> =>
   OPTIONS.map(([name, options]) => [name, fastSide(options), referenceSide(options)] as const)
 
-/** Batches `from` to `from + count - 1` of the corpus seeded by `seed`, made and compared one at a time. */
-export const compareCorpus = (seed: number, from: number, count: number, batchSize: number): Summary => {
+/**
+ * Batches `from` to `from + count - 1` of the corpus seeded by `seed`, made and compared one at a
+ * time; `progress` is told the summary after each.
+ */
+export const compareCorpus = (seed: number, from: number, count: number, batchSize: number, progress?: (summary: Summary, batch: number) => void): Summary => {
   const summary = emptySummary()
   const sides = allSides()
-  for (let batch = from; batch < from + count; batch++) compareBatch(summary, sides, { seed, batch, batchSize }, corpusBatch(seed, batch, batchSize))
+  for (let batch = from; batch < from + count; batch++) {
+    compareBatch(summary, sides, { seed, batch, batchSize }, corpusBatch(seed, batch, batchSize))
+    progress?.(summary, batch)
+  }
   return summary
 }
 
