@@ -12,6 +12,7 @@ import {
   type EncodeError,
   type Encoded,
   HUMAN_RANGES,
+  LENGTH_UNITS,
   LENGTH_UNIT_LABELS,
   type Path,
   Proto3,
@@ -213,6 +214,17 @@ const MUSCLE = place([...COMPOSITION_PATH, "skeletal_muscle_mass"])
 // Every result.measurement key: its canonical name, band and catalogue position.
 const TARGETS: ReadonlyArray<LengthTarget> = [...Wire.MEASUREMENT_KEYS].map(([key, name]) => lengthTarget(key, name))
 const surveyLengths = compileLengthSurvey(TARGETS)
+// Each catalogue position a key fills, once: a record's other spelling stands at its key's.
+const TARGET_INDICES: ReadonlyArray<number> = TARGETS.map((t) => t.index)
+
+/** Each length read replaced, in place, by `toMm` of it: a plain loop, no iterator or destructuring per key. */
+const convertLengths = (values: Array<number | undefined>, toMm: (raw: number) => number): void => {
+  for (let i = 0; i < TARGET_INDICES.length; i++) {
+    const at = TARGET_INDICES[i]!
+    const raw = values[at]
+    if (raw !== undefined) values[at] = toMm(raw)
+  }
+}
 // And the other spellings records are known to hold (`knee_height`), weighed like any length: a
 // survey of their own, for the rare record that has one.
 const WITH_OTHER_SPELLINGS: ReadonlyArray<LengthTarget> = [...TARGETS, ...estimationDialect.aliasList.map((a) => lengthTarget(a.alias, a.name))]
@@ -274,20 +286,12 @@ const readMeasurements = (w: DecodeWalk, result: Wire.Result, statureMm: number 
     // body as every format's, and refuses them, with that evidence, where they are plausible only
     // in another unit.
     w.note("assumed", MEASUREMENT.text, `${LENGTH.what} read as ${LENGTH_UNIT_LABELS[givenUnit]}: given by the caller (lengthUnit)`)
-    for (const { index } of TARGETS) {
-      const raw = values[index]
-      if (raw !== undefined) values[index] = w.lengthMm(raw, givenUnit, MEASUREMENT.path)
-    }
+    convertLengths(values, (raw) => w.lengthMm(raw, givenUnit, MEASUREMENT.path))
     return measurementsFrom(values, survey.set)
   }
   const unit = decided(w, MEASUREMENT, LENGTH, inferLength(targets, values, survey, statureMm, MEASUREMENT.path, record))
-  if (unit.unit !== "mm") {
-    // Each catalogue position once: a record's other spelling stands at its key's.
-    for (const { index } of TARGETS) {
-      const raw = values[index]
-      if (raw !== undefined) values[index] = convertLength(raw, unit.unit, "mm")
-    }
-  }
+  // Millimetres are the base unit: toBase is convertLength to mm without its lookups per value.
+  if (unit.unit !== "mm") convertLengths(values, LENGTH_UNITS[unit.unit].toBase)
   return measurementsFrom(values, survey.set)
 }
 
@@ -362,38 +366,37 @@ const readItem = (
 ): ScanInit => {
   w.noteUnknownKeys([], unknownKeys)
   const e = item.estimation
-  const common = {
-    source: { api: "estimation" as const, id: item.estimation_id },
-    createdAt: readCreatedAt(w, item.created_at),
-    // The estimation API takes a front and a right photo; it has no other method.
-    method: "photo" as const,
-    subject: readSubject(w, e.input)
-  }
+  // Locals, not an object copied into each outcome's literal. The estimation API takes a front
+  // and a right photo; it has no other method.
+  const source = { api: "estimation" as const, id: item.estimation_id }
+  const createdAt = readCreatedAt(w, item.created_at)
+  const method = "photo" as const
+  const subject = readSubject(w, e.input)
   noteJob(w, e)
   if (item.status === "in-progress") {
     if (e.result !== undefined && e.result !== null) w.note("dropped", RESULT, "a result on an estimation still in progress")
     if (e.status !== undefined) w.note("dropped", ["estimation", "status"], `outcome ${e.status} on an estimation still in progress`)
-    return { source: common.source, createdAt: common.createdAt, method: common.method, subject: common.subject, status: "pending" }
+    return { source, createdAt, method, subject, status: "pending" }
   }
   if (e.status === undefined) return w.fail(["estimation", "status"], undefined, "a completed estimation's outcome: success or fail")
   if (e.status === "fail") {
     if (e.result !== undefined && e.result !== null) w.note("dropped", RESULT, "a result on a failed estimation")
     if (e.code === undefined) w.note("assumed", ["estimation", "code"], "a failed estimation without a code: recorded with code unknown")
     const failure = { code: e.code === undefined ? "unknown" : String(e.code), category: "estimation" as const, message }
-    return { source: common.source, createdAt: common.createdAt, method: common.method, subject: common.subject, status: "failure", failure }
+    return { source, createdAt, method, subject, status: "failure", failure }
   }
   const result = e.result ?? w.fail(RESULT, e.result, "the result of a successful estimation")
   if (result.status !== undefined && result.status !== "success") {
     w.fail([...RESULT, "status"], result.status, `success, as estimation.status says`)
   }
   return {
-    source: common.source,
-    createdAt: common.createdAt,
-    method: common.method,
-    subject: common.subject,
+    source,
+    createdAt,
+    method,
+    subject,
     status: "success",
-    measurementsMm: readMeasurements(w, result, common.subject.heightMm ?? null, exact),
-    composition: readComposition(w, result.body_composition, common.subject.weightG ?? null, options)
+    measurementsMm: readMeasurements(w, result, subject.heightMm ?? null, exact),
+    composition: readComposition(w, result.body_composition, subject.weightG ?? null, options)
   }
 }
 
