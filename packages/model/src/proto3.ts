@@ -14,7 +14,7 @@
  * one message reads to the same result.
  */
 import { boundedDecodeEither } from "./internal/bounded.js"
-import { fastTest, lazyGuard } from "./internal/fast.js"
+import { type SchemaNarrowing, fastTest, lazyGuard } from "./internal/fast.js"
 import { Either, Option, Schema, SchemaAST } from "effect"
 import { isRecord } from "./json.js"
 import { DecodeError, type Path, type PathSegment } from "./errors.js"
@@ -272,7 +272,12 @@ const readEnum = (type: EnumType, value: unknown, at: Trail | null): string | nu
 interface Field {
   readonly name: string
   readonly read: Reader
+  /** The field's bit among the names an object has read (0: past the bits, see compileObject). */
+  readonly bit: number
 }
+
+// The fields of a message that `seen` tracks as bits of a small integer, with no Set per object.
+const SEEN_BITS = 30
 
 // Spellings remembered per message type (the printed and original names come first); a stream
 // of ever new unknown keys is still read, past the bound without being remembered.
@@ -280,7 +285,13 @@ const MAX_SPELLINGS = 256
 
 const compileObject = (ast: SchemaAST.TypeLiteral): Reader => {
   const byName = new Map<string, Field>()
-  for (const p of ast.propertySignatures) if (typeof p.name === "string") byName.set(p.name, { name: p.name, read: compile(p.type) })
+  for (const p of ast.propertySignatures) {
+    if (typeof p.name !== "string") continue
+    const index = byName.size
+    byName.set(p.name, { name: p.name, read: keptAsPrinted(compile(p.type), p.type), bit: index < SEEN_BITS ? 2 ** index : 0 })
+  }
+  // Most messages have a few fields, each a bit of `seenBits`; a larger one counts on a Set.
+  const small = byName.size <= SEEN_BITS
   // The field each key of the input names (null: none), as protobuf's parser resolves it: the
   // printed name itself, else its ToJsonName. Resolved once per spelling, not once per key read.
   const byKey = new Map<string, Field | null>(byName)
@@ -300,6 +311,7 @@ const compileObject = (ast: SchemaAST.TypeLiteral): Reader => {
     // The names read so far: needed only once a key is spelled otherwise than its name, since two
     // keys of one object can only name one field when one of them is.
     let seen: Set<string> | undefined
+    let seenBits = 0
     for (let i = 0; i < keys.length; i++) {
       const key = keys[i]!
       const field = fieldOf(key)
@@ -309,7 +321,12 @@ const compileObject = (ast: SchemaAST.TypeLiteral): Reader => {
         continue
       }
       const name = field.name
-      if (key !== name || seen !== undefined) {
+      if (small) {
+        // Every field read is marked, so a second spelling is found without a look back.
+        if ((seenBits & field.bit) !== 0) return fail({ parent: here, key, name: key }, v, secondSpelling(name))
+        seenBits |= field.bit
+        if (key !== name) ctx.renamed.push(here, name, key, out)
+      } else if (key !== name || seen !== undefined) {
         if (seen === undefined) {
           seen = new Set()
           for (let j = 0; j < i; j++) {
@@ -317,7 +334,7 @@ const compileObject = (ast: SchemaAST.TypeLiteral): Reader => {
             if (earlier !== null) seen.add(earlier.name)
           }
         }
-        if (seen.has(name)) return fail({ parent: here, key, name: key }, v, `no second spelling of field ${name} (protobuf reads each field once)`)
+        if (seen.has(name)) return fail({ parent: here, key, name: key }, v, secondSpelling(name))
         seen.add(name)
         if (key !== name) ctx.renamed.push(here, name, key, out)
       }
@@ -327,6 +344,41 @@ const compileObject = (ast: SchemaAST.TypeLiteral): Reader => {
     }
     return out
   }
+}
+
+const secondSpelling = (name: string): string => `no second spelling of field ${name} (protobuf reads each field once)`
+
+/**
+ * What a printed message holds where the reader would give back the value as it is: no null (the
+ * reader drops a null field and refuses a null in a list), and no value of unknown shape (its null
+ * is not seen), enum fields as names. Stricter is safe: a value refused here is only read.
+ */
+const printedOnly: SchemaNarrowing = (ast) => {
+  if (kindOf(ast)?._tag === "enum") return Schema.String.ast
+  if (ast._tag === "UnknownKeyword" || ast._tag === "AnyKeyword") return SchemaAST.neverKeyword
+  if (ast._tag === "Union" && ast.types.some(isNullLiteral)) {
+    const rest = SchemaAST.Union.make(ast.types.filter((t) => !isNullLiteral(t)))
+    return printedOnly(rest) ?? rest
+  }
+  return undefined
+}
+
+const isNullLiteral = (ast: SchemaAST.AST): boolean => SchemaAST.isLiteral(ast) && ast.literal === null
+
+const isMessageOrList = (ast: SchemaAST.AST): boolean =>
+  ast._tag === "TypeLiteral" ||
+  (ast._tag === "TupleType" && ast.elements.length === 0 && ast.rest.length === 1) ||
+  (ast._tag === "Refinement" && kindOf(ast) === undefined && isMessageOrList(ast.from))
+
+/**
+ * A field's reader that keeps a message or list already in printed spelling as it is: reading
+ * it would copy it key by key into the same value. A record with one key spelled otherwise
+ * (fit's estimation_token) then copies that key's message only, not its every measurement.
+ */
+const keptAsPrinted = (read: Reader, ast: SchemaAST.AST): Reader => {
+  if (!isMessageOrList(ast)) return read
+  const printed = lazyGuard(Schema.make(ast), "error", { narrow: printedOnly })
+  return (value, parent, key, name, ctx) => (printed(value) ? value : read(value, parent, key, name, ctx))
 }
 
 const compileArray = (element: SchemaAST.AST): Reader => {

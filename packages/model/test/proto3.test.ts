@@ -1,6 +1,7 @@
 import { Either, FastCheck as fc, Option, Schema } from "effect"
 import { describe, expect, it } from "@effect/vitest"
 import { DecodeError, Proto3 } from "../src/index.js"
+import { setSchemaPathOnly } from "../src/internal/index.js"
 
 const { field } = Proto3
 
@@ -330,6 +331,102 @@ describe("reader", () => {
       },
       { fastCheck: { numRuns: 300 } }
     )
+  })
+})
+
+describe("reader: messages and lists already printed are kept as they are", () => {
+  /** A read as plain data, key order included: its value, the renamed and ignored keys, or the error. */
+  const readOf = (reader: (json: unknown) => Either.Either<Proto3.Read<unknown>, DecodeError>, json: unknown) => {
+    const r = reader(json)
+    return Either.isLeft(r)
+      ? { error: { message: r.left.message, path: r.left.path } }
+      : { value: JSON.stringify(r.right.value), renamed: r.right.renamed, ignored: r.right.ignored }
+  }
+  /** The read with every guard on, and on the reference path (every value read key by key). */
+  const bothPaths = (reader: (json: unknown) => Either.Either<Proto3.Read<unknown>, DecodeError>, json: unknown) => {
+    const fast = readOf(reader, json)
+    setSchemaPathOnly(true)
+    try {
+      return { fast, reference: readOf(reader, json) }
+    } finally {
+      setSchemaPathOnly(false)
+    }
+  }
+
+  // Printed fields beside one spelled otherwise, nulls, unknown keys, numbers for int64 and
+  // enums, and nested messages and lists in any of those forms.
+  const mutated = fc.letrec<{ record: Record<string, unknown> }>((tie) => ({
+    record: fc.dictionary(
+      fc.constantFrom("bigCount", "big_count", "ratio", "color", "label", "nestedMsg", "nested_msg", "items", "counts", "someField", "some_text", "mystery"),
+      fc.oneof(
+        { depthSize: "small" },
+        fc.constant(null),
+        fc.constantFrom("1", "-7", "01", "RED", "x", "2026-01-02T03:04:05.000Z"),
+        fc.integer({ min: -3, max: 3 }),
+        fc.double(),
+        fc.boolean(),
+        tie("record"),
+        fc.array(fc.oneof(tie("record"), fc.constant(null), fc.constantFrom("1", "2")), { maxLength: 3 })
+      ),
+      { maxKeys: 6 }
+    )
+  })).record
+
+  it.prop(
+    "reads every record as the reference path does: the same value (key order too), renamed and ignored keys, errors",
+    [mutated],
+    ([json]) => {
+      const { fast, reference } = bothPaths(read, json)
+      expect(fast, JSON.stringify(json)).toEqual(reference)
+    },
+    { fastCheck: { numRuns: 2000, seed: 34 } }
+  )
+
+  it("keeps a printed nested message and list as the very objects given", () => {
+    const nestedMsg = { someField: "1", someText: "t" }
+    const items = [{ itemName: "a", weightValue: 1 }]
+    const value = decodedValue({ big_count: "2", nestedMsg, items }) as Record<string, unknown>
+    expect(value["nestedMsg"]).toBe(nestedMsg)
+    expect(value["items"]).toBe(items)
+    // One value to rewrite inside, and the message is read key by key (a copy).
+    const respelled = { someField: 1, someText: "t" }
+    expect((decodedValue({ big_count: "2", nestedMsg: respelled }) as Record<string, unknown>)["nestedMsg"]).not.toBe(respelled)
+  })
+
+  // A field of any value, and one that may be null: their nulls are the reader's to drop (a null
+  // in a list, to refuse), so a message holding one is read, not kept; so is an enum's number.
+  const Loose = Schema.Struct({
+    topName: field(Schema.String),
+    wrapper: field(
+      Schema.Struct({
+        anything: field(Schema.Unknown),
+        maybe: field(Schema.NullOr(Schema.String)),
+        list: field(Schema.Array(Schema.Unknown)),
+        shade: field(Proto3.Enum(Color))
+      })
+    )
+  })
+  const readLoose = Proto3.reader(Loose, FORMAT)
+
+  it.each([
+    ["a null of any-value field", { top_name: "a", wrapper: { anything: null, maybe: "m" } }, { topName: "a", wrapper: { maybe: "m" } }],
+    ["a null where null is allowed", { top_name: "a", wrapper: { maybe: null, shade: "RED" } }, { topName: "a", wrapper: { shade: "RED" } }],
+    ["an enum's number", { top_name: "a", wrapper: { maybe: "m", shade: 2 } }, { topName: "a", wrapper: { maybe: "m", shade: "GREEN" } }],
+    [
+      "no null at all",
+      { top_name: "a", wrapper: { anything: { x: null }, maybe: "m", list: [1, "b"] } },
+      { topName: "a", wrapper: { anything: { x: null }, maybe: "m", list: [1, "b"] } }
+    ]
+  ])("reads %s as the reference path does", (_, json, expected) => {
+    const { fast, reference } = bothPaths(readLoose, json)
+    expect(fast).toEqual(reference)
+    expect(fast.value).toBe(JSON.stringify(expected))
+  })
+
+  it("refuses a null in a list of any values, as the reference path does", () => {
+    const { fast, reference } = bothPaths(readLoose, { top_name: "a", wrapper: { list: [1, null] } })
+    expect(fast).toEqual(reference)
+    expect(fast.error?.path).toEqual(["wrapper", "list", 1])
   })
 })
 
