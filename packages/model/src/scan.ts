@@ -6,7 +6,7 @@
  */
 import { boundedDecodeEither } from "./internal/bounded.js"
 import { fastTest } from "./internal/fast.js"
-import { digitsAt, wallClockMillis } from "./internal/time.js"
+import { digitsAt, isWallClock } from "./internal/time.js"
 import { Either, Schema } from "effect"
 import type { FastCheck } from "effect"
 // makeLazy over the `fc` the annotation is given, not Arbitrary.make, which refers to effect's
@@ -54,7 +54,7 @@ export const isUtcTimestamp = (s: string): boolean => {
     s.charCodeAt(23) !== 90
   )
     return false
-  return digitsAt(s, 20, 3) >= 0 && !Number.isNaN(wallClockMillis(s))
+  return digitsAt(s, 20, 3) >= 0 && isWallClock(s)
 }
 
 /** Exactly the form of `Date.prototype.toISOString()`: one spelling per instant. */

@@ -29,6 +29,27 @@ describe("utcTimestampOfMillis", () => {
     { fastCheck: { numRuns: 5000 } }
   )
 
+  it.prop(
+    "prints runs of nearby instants as toISOString does (each may share its minute or day with the one before)",
+    [
+      fc.integer({ min: FOUR_DIGIT_YEARS_MS.min, max: FOUR_DIGIT_YEARS_MS.max - 1e10 }),
+      fc.array(fc.oneof(fc.integer({ min: 0, max: 999 }), fc.integer({ min: 0, max: 120_000 }), fc.integer({ min: 0, max: 3 * 86_400_000 })), {
+        minLength: 1,
+        maxLength: 30
+      })
+    ],
+    ([start, steps]) => {
+      let ms = start
+      for (const step of steps) {
+        ms += step
+        expect(utcTimestampOfMillis(ms)).toBe(new Date(ms).toISOString())
+        // The same instant back and forth across a minute's and a day's edge.
+        for (const edge of [ms - (ms % 60_000) - 1, ms - (ms % 86_400_000) - 1, ms]) expect(utcTimestampOfMillis(edge)).toBe(new Date(edge).toISOString())
+      }
+    },
+    { fastCheck: { numRuns: 2000, seed: 34 } }
+  )
+
   it("throws as toISOString does on NaN", () => {
     expect(() => utcTimestampOfMillis(Number.NaN)).toThrow(RangeError)
   })

@@ -11,6 +11,13 @@ const MONTH_DAYS = [31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
 /** The earliest and latest instants toISOString prints with a four-digit year (0000-9999). */
 export const FOUR_DIGIT_YEARS_MS = { min: -62_167_219_200_000, max: 253_402_300_799_999 } as const
 
+/** The two digits at s[at, at + 2) as a number; -1 where one is not a digit. Unrolled: most fields are two digits. */
+const twoDigitsAt = (s: string, at: number): number => {
+  const a = s.charCodeAt(at) - 48
+  const b = s.charCodeAt(at + 1) - 48
+  return a >= 0 && a <= 9 && b >= 0 && b <= 9 ? a * 10 + b : -1
+}
+
 /** The digits at s[at, at + length) as a number; -1 where one is not a digit. */
 export const digitsAt = (s: string, at: number, length: number): number => {
   let v = 0
@@ -39,22 +46,47 @@ export const daysFromCivil = (year: number, month: number, day: number): number 
 }
 
 /**
- * The milliseconds from the epoch of the wall-clock `YYYY-MM-DDTHH:MM:SS` that begins `s`, read
- * as UTC (its separators are the caller's to check); NaN when a field is not digits or out of
- * range (February 30th, hour 24). Both timestamp readers (scan.ts, proto3.ts) start here.
+ * Whether `s` begins with a wall clock `YYYY-MM-DDTHH:MM:SS` that is one: every field digits and
+ * in range (no February 30th, no hour 24). Its separators are the caller's to check.
  */
-export const wallClockMillis = (s: string): number => {
+export const isWallClock = (s: string): boolean => {
+  const hour = twoDigitsAt(s, 11)
+  const minute = twoDigitsAt(s, 14)
+  const second = twoDigitsAt(s, 17)
   const year = digitsAt(s, 0, 4)
-  const month = digitsAt(s, 5, 2)
-  const day = digitsAt(s, 8, 2)
-  const hour = digitsAt(s, 11, 2)
-  const minute = digitsAt(s, 14, 2)
-  const second = digitsAt(s, 17, 2)
-  if (year < 0 || hour < 0 || hour > 23 || minute < 0 || minute > 59 || second < 0 || second > 59 || !isCalendarDay(year, month, day)) return NaN
-  return daysFromCivil(year, month, day) * DAY_MS + ((hour * 60 + minute) * 60 + second) * 1000
+  return (
+    hour >= 0 &&
+    hour <= 23 &&
+    minute >= 0 &&
+    minute <= 59 &&
+    second >= 0 &&
+    second <= 59 &&
+    year >= 0 &&
+    isCalendarDay(year, twoDigitsAt(s, 5), twoDigitsAt(s, 8))
+  )
 }
 
-const two = (n: number): string => (n < 10 ? "0" + n : "" + n)
+/**
+ * The milliseconds from the epoch of the wall-clock `YYYY-MM-DDTHH:MM:SS` that begins `s`, read
+ * as UTC (its separators are the caller's to check); NaN where it is none (`isWallClock`). Both
+ * timestamp readers (scan.ts, proto3.ts) start here.
+ */
+export const wallClockMillis = (s: string): number => {
+  if (!isWallClock(s)) return Number.NaN
+  const day = daysFromCivil(digitsAt(s, 0, 4), twoDigitsAt(s, 5), twoDigitsAt(s, 8))
+  return day * DAY_MS + ((twoDigitsAt(s, 11) * 60 + twoDigitsAt(s, 14)) * 60 + twoDigitsAt(s, 17)) * 1000
+}
+
+// Fields by value, so one is printed by a lookup, not a number's conversion and a pad.
+const PADDED_2 = Array.from({ length: 100 }, (_, n) => String(n).padStart(2, "0"))
+const MILLIS_Z = Array.from({ length: 1000 }, (_, n) => `.${String(n).padStart(3, "0")}Z`)
+
+// The last minute printed and its `YYYY-MM-DDTHH:MM:`, and the same of its day: most timestamps
+// of a bulk migration fall on the day, many in the minute, of the one before.
+let lastMinute = Number.NaN
+let minutePrefix = ""
+let lastDay = Number.NaN
+let dayPrefix = ""
 
 /**
  * `new Date(ms).toISOString()` without the Date: by arithmetic (civil_from_days) for an
@@ -62,8 +94,25 @@ const two = (n: number): string => (n < 10 ? "0" + n : "" + n)
  */
 export const utcTimestampOfMillis = (ms: number): string => {
   if (!(ms >= FOUR_DIGIT_YEARS_MS.min && ms <= FOUR_DIGIT_YEARS_MS.max) || !Number.isInteger(ms)) return new Date(ms).toISOString()
-  const days = Math.floor(ms / DAY_MS)
-  let rest = ms - days * DAY_MS
+  const minutes = Math.floor(ms / 60_000)
+  if (minutes !== lastMinute) {
+    const days = Math.floor(minutes / 1440)
+    if (days !== lastDay) {
+      dayPrefix = datePrefix(days)
+      lastDay = days
+    }
+    const minuteOfDay = minutes - days * 1440
+    const hour = Math.floor(minuteOfDay / 60)
+    minutePrefix = dayPrefix + PADDED_2[hour]! + ":" + PADDED_2[minuteOfDay - hour * 60]! + ":"
+    lastMinute = minutes
+  }
+  const millis = ms - minutes * 60_000
+  const second = Math.floor(millis / 1000)
+  return minutePrefix + PADDED_2[second]! + MILLIS_Z[millis - second * 1000]!
+}
+
+/** `YYYY-MM-DDT` of a day from 1970-01-01 in the years 0000-9999 (H. Hinnant's civil_from_days). */
+const datePrefix = (days: number): string => {
   const z = days + 719_468
   const era = Math.floor(z / 146_097)
   const doe = z - era * 146_097
@@ -73,13 +122,5 @@ export const utcTimestampOfMillis = (ms: number): string => {
   const day = doy - Math.floor((153 * mp + 2) / 5) + 1
   const month = mp < 10 ? mp + 3 : mp - 9
   const year = yoe + era * 400 + (month <= 2 ? 1 : 0)
-  const hour = Math.floor(rest / 3_600_000)
-  rest -= hour * 3_600_000
-  const minute = Math.floor(rest / 60_000)
-  rest -= minute * 60_000
-  const second = Math.floor(rest / 1000)
-  const milli = rest - second * 1000
-  const y = year < 10 ? "000" + year : year < 100 ? "00" + year : year < 1000 ? "0" + year : "" + year
-  const m = milli < 10 ? "00" + milli : milli < 100 ? "0" + milli : "" + milli
-  return y + "-" + two(month) + "-" + two(day) + "T" + two(hour) + ":" + two(minute) + ":" + two(second) + "." + m + "Z"
+  return String(year).padStart(4, "0") + "-" + PADDED_2[month]! + "-" + PADDED_2[day]! + "T"
 }
