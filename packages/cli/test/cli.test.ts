@@ -200,8 +200,8 @@ describe("unknown flags", () => {
   it("--workers defaults to one per core for an input of 64 MiB or more, on more than one core", () => {
     expect(WORKERS_FROM_BYTES).toBe(64 * 1024 * 1024)
     expect(defaultWorkers(WORKERS_FROM_BYTES - 1, 2)).toBe(0)
-    expect(defaultWorkers(WORKERS_FROM_BYTES, 2)).toBe(1)
-    expect(defaultWorkers(10 * WORKERS_FROM_BYTES, 8)).toBe(7)
+    expect(defaultWorkers(WORKERS_FROM_BYTES, 2)).toBe(2)
+    expect(defaultWorkers(10 * WORKERS_FROM_BYTES, 8)).toBe(8)
     expect(defaultWorkers(10 * WORKERS_FROM_BYTES, 1)).toBe(0)
   })
 

@@ -232,8 +232,11 @@ const resumedFiles = (listed: ListedInputs, position: RecordPosition | undefined
     : Effect.succeed(listed.files.slice(at))
 }
 
-/** With a pool, the chunks this thread may hold besides the pool's (migrated or being migrated). */
-const CALLING_THREAD_CHUNKS = 3
+/**
+ * With a pool, the chunks held besides the pool's: read and waiting for a worker's place, so a
+ * place that frees is taken at once.
+ */
+const WAITING_CHUNKS = 1
 /** Reads ahead of the migration, in the queue of `readAhead` (a read is a chunk or a few). */
 const READ_AHEAD = 2
 
@@ -265,30 +268,20 @@ export const migrate = <R = never, W = never>(options: MigrateOptions<R, W>) =>
     const keepRejects = into !== undefined || options.rejects !== undefined
     const migrateChunkSync = migrateChunk(normalizer, target, keepRejects)
     const migrateOnThisThread = (chunk: InputChunk) => Effect.sync(() => migrateChunkSync(chunk))
-    // With a pool, this thread migrates too, but only a chunk the workers have no room for: it
-    // also reads and writes, and one worker fewer is one heap fewer. A permit is a place in the
-    // workers' queues; none free, the chunk is migrated here.
-    const workerQueuePlaces = pool === undefined ? undefined : yield* Effect.makeSemaphore(pool.concurrency)
+    // With a pool, once its workers are up, this thread only reads, orders and writes: whatever it
+    // does itself, no number of workers shares (issue 34), so a chunk waits for a worker rather
+    // than be migrated here.
     const run = (chunk: InputChunk): Effect.Effect<MigratedChunk, MigrateWorkerError | UnknownTargetError> => {
       // A chunk past CHUNK_BYTES is one very large record: it stays here, so a worker's heap
       // can be kept small.
       const large = chunk._tag === "Lines" && chunk.bytes.length > CHUNK_BYTES
-      if (pool === undefined || workerQueuePlaces === undefined || large) return migrateOnThisThread(chunk)
+      if (pool === undefined || large) return migrateOnThisThread(chunk)
       // Until the workers have started, this thread migrates rather than wait for them.
-      return Effect.flatMap(pool.isStarted, (started) =>
-        started
-          ? workerQueuePlaces
-              .withPermitsIfAvailable(1)(pool.migrateChunk(target, chunk, keepRejects))
-              .pipe(Effect.flatMap(Option.match({ onNone: (): Effect.Effect<MigratedChunk> => migrateOnThisThread(chunk), onSome: Effect.succeed })))
-          : migrateOnThisThread(chunk)
-      )
+      return Effect.flatMap(pool.isStarted, (started) => (started ? pool.migrateChunk(target, chunk, keepRejects) : migrateOnThisThread(chunk)))
     }
     const counter = makeCounter(to)
-    // Chunks are migrated side by side (as many as the pool takes at once, plus a few here, so
-    // memory stays bounded), but taken back in input order: the output is the same bytes with or
-    // without a pool. With a single place here, this thread would wait, idle, for the worker's
-    // oldest chunk each time it finished its own (its result cannot be taken before that one's);
-    // with CALLING_THREAD_CHUNKS it migrates on meanwhile.
+    // Chunks are migrated side by side (as many as the pool takes at once, so memory stays
+    // bounded), but taken back in input order: the output is the same bytes with or without a pool.
     let bytesRead = 0
     const framing = options.output === undefined ? undefined : framingOf(target)
     // An output with a footer cannot be appended to: a resumed run's would need the end the first one never wrote.
@@ -335,7 +328,7 @@ export const migrate = <R = never, W = never>(options: MigrateOptions<R, W>) =>
     let position = after?.position
     const migrated = readAhead(chunks, READ_AHEAD).pipe(
       Stream.mapEffect((chunk) => Effect.map(run(chunk), (migrated): PlacedChunk => ({ ...migrated, inputBytes: chunk.inputBytes, digest: chunk.digest })), {
-        concurrency: pool === undefined ? 1 : pool.concurrency + CALLING_THREAD_CHUNKS
+        concurrency: pool === undefined ? 1 : pool.concurrency + WAITING_CHUNKS
       }),
       // Written behind: the next chunk is migrated while the last one's bytes are written.
       Stream.buffer({ capacity: 2 }),

@@ -105,7 +105,7 @@ export interface MigrationPlan<SE = never, KE = never> {
   readonly verify?: boolean
   /**
    * Worker threads besides the calling thread; the output is the same bytes either way. `auto`
-   * (the default): one per core but one from 64 MiB of input files or from a database, else none.
+   * (the default): one per core from 64 MiB of input files or from a database, else none.
    */
   readonly workers?: number | "auto"
   /**

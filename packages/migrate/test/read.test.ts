@@ -25,7 +25,7 @@ import {
   migrate,
   textOf
 } from "../src/index.js"
-import { CHUNK_BYTES, CHUNK_LINES, type InputRecord, readChunks, readRecords } from "../src/internal/read.js"
+import { CHUNK_BYTES, CHUNK_LINES, type InputRecord, afterLine, lastRecordEnd, readChunks, readRecords, recordsOf } from "../src/internal/read.js"
 
 const reference = (file: string, bytes: Uint8Array): ReadonlyArray<InputRecord> =>
   Effect.runSync(
@@ -118,6 +118,38 @@ describe("reading NDJSON in chunks of bytes", () => {
       rmSync(dir, { recursive: true, force: true })
     }
   }, 60_000)
+
+  it("reads a chunk whose bytes are a view into a larger buffer by the view's bytes alone (lines, last record, resume cut)", () => {
+    // Line ends are found through a Buffer over the same memory: one made from the whole
+    // ArrayBuffer would find the newlines around the view, at offsets off by the view's.
+    const before = '{"outside":1}\n{"outside":2}\n'
+    const own = '{"a":1}\r\n\n{"b":2}\n{"c":3}\n  \n'
+    const after = '\n{"outside":3}\n'
+    const all = new TextEncoder().encode(before + own + after)
+    const start = before.length
+    const chunk = () => ({
+      _tag: "Lines" as const,
+      file: "f",
+      firstLine: 10,
+      first: false,
+      offset: 100,
+      bytes: all.subarray(start, start + own.length),
+      inputBytes: own.length
+    })
+    expect(recordsOf(chunk()).map((r) => [r.line, r.raw])).toEqual([
+      [10, '{"a":1}'],
+      [12, '{"b":2}'],
+      [13, '{"c":3}']
+    ])
+    // After the last record's \n: the blank line after it is not read.
+    expect(lastRecordEnd(chunk())).toBe(own.indexOf('{"c":3}') + '{"c":3}\n'.length)
+    const rest = afterLine(chunk(), 11)
+    expect(rest?._tag === "Lines" && [rest.firstLine, rest.offset, new TextDecoder().decode(rest.bytes)]).toEqual([
+      12,
+      100 + own.indexOf('{"b":2}'),
+      '{"b":2}\n{"c":3}\n  \n'
+    ])
+  })
 
   it("cuts chunks of CHUNK_LINES lines, blank ones included, each in a buffer of its own", async () => {
     const dir = mkdtempSync(join(tmpdir(), "scanbridge-read-"))

@@ -16,6 +16,7 @@ import { Worker } from "node:worker_threads"
 import { type MigratePool, Normalizer, defaultNormalizer, makeMigratePool, migrate, outputFile, textOf } from "../src/index.js"
 import type { EncodeOptions } from "@scanbridge/model"
 import { CHUNK_BYTES, CHUNK_LINES } from "../src/internal/read.js"
+import { migrateChunk } from "../src/internal/pipeline.js"
 
 const repo = fileURLToPath(new URL("../../..", import.meta.url))
 const EXPORT = join(repo, "examples", "export")
@@ -215,6 +216,41 @@ describe("migrate on worker threads", () => {
         expect(JSON.stringify(report)).toBe(JSON.stringify(here.report))
         expect(yield* pool.isStarted).toBe(true)
       }).pipe(Effect.scoped, Effect.provide(platformOf("./worker-entry.ts"))),
+    TIMEOUT
+  )
+
+  // Live: the pool's chunks take real time (the test clock would hold them for ever).
+  it.live(
+    "once the workers are up, sends them every chunk, waiting for a place rather than migrating one here",
+    () =>
+      Effect.gen(function* () {
+        const inputs = exampleInputs()
+        const here = yield* run(inputs, "canonical")
+        // A pool of one place whose chunks take a while: every chunk read meanwhile finds it full.
+        // The calling thread used to migrate those itself, and then did what no worker shares.
+        let onPool = 0
+        const slow: MigratePool = {
+          size: 1,
+          concurrency: 1,
+          started: Effect.void,
+          isStarted: Effect.succeed(true),
+          migrateChunk: (target, chunk, keepRejects) =>
+            Effect.map(
+              Effect.delay(
+                Effect.sync(() => migrateChunk(defaultNormalizer, target, keepRejects)(chunk)),
+                "20 millis"
+              ),
+              (migrated) => {
+                onPool += migrated.tally.records
+                return migrated
+              }
+            )
+        }
+        const there = yield* run(inputs, "canonical", slow)
+        expect(there.out).toBe(here.out)
+        expect(JSON.stringify(there.report)).toBe(JSON.stringify(here.report))
+        expect(onPool).toBe(here.report.records)
+      }).pipe(Effect.provide(Layer.merge(NodeContext.layer, Normalizer.default))),
     TIMEOUT
   )
 

@@ -162,7 +162,7 @@ export interface MigrateOptions extends NormalizeOptions {
   readonly verify?: boolean
   /**
    * Worker threads besides the calling one; the output is the same bytes either way. `auto`
-   * (default): one per core but one from 64 MiB of input or from a database, else none. Adapters
+   * (default): one per core from 64 MiB of input or from a database, else none. Adapters
    * given as values (not modules) migrate on the calling thread only.
    */
   readonly workers?: number | "auto"

@@ -100,7 +100,7 @@ export const migrateCommand = Command.make(
       "workers",
       0,
       "worker threads to migrate on besides the main thread, 0 for none; the output is the same either way",
-      `one per core but one when the inputs hold ${WORKERS_FROM_BYTES / 1024 / 1024} MiB or more or come --from a database, else 0`
+      `one per core when the inputs hold ${WORKERS_FROM_BYTES / 1024 / 1024} MiB or more or come --from a database, else 0`
     ),
     progress: choice("progress", ["auto", "always", "never"] as const, "auto", "a progress line on standard error; auto shows it on a terminal"),
     quiet: flag("quiet", "nothing on standard error but errors: no progress line, no summary (default: off)")

@@ -8,9 +8,9 @@ import { availableParallelism } from "node:os"
 export const WORKERS_FROM_BYTES = 64 * 1024 * 1024
 
 /**
- * The default number of worker threads for an input of `inputBytes`: one per core but the calling
- * thread's, which migrates what the workers have no room for besides reading and writing; none on
- * one core.
+ * The default number of worker threads for an input of `inputBytes`: one per core, since the calling
+ * thread, once they are up, only reads, orders and writes (a small share of a core, issue 34); none
+ * on one core.
  */
 export const defaultWorkers = (inputBytes: number, cores: number = availableParallelism()): number =>
-  inputBytes >= WORKERS_FROM_BYTES && cores > 1 ? cores - 1 : 0
+  inputBytes >= WORKERS_FROM_BYTES && cores > 1 ? cores : 0

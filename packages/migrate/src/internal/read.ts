@@ -4,6 +4,7 @@
  * UTF-8 is marked, not silently mended), and a regular file that changes size while it is read
  * fails the run. The reader cuts the input into chunks, the unit a worker thread takes.
  */
+import { Buffer } from "node:buffer"
 import { createHash } from "node:crypto"
 import * as FileSystem from "@effect/platform/FileSystem"
 import type * as Path from "@effect/platform/Path"
@@ -94,6 +95,13 @@ export const firstInvalidUtf8 = (bytes: Uint8Array): number => {
   return -1
 }
 
+/**
+ * The same bytes as a Buffer, for its indexOf: memchr, some twenty times faster than
+ * Uint8Array's element by element. Finding line ends is most of what the reading thread does
+ * (issue 34), so every search for a \n goes through one.
+ */
+const searchable = (bytes: Uint8Array): Buffer => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)
+
 const lossy = new TextDecoder("utf-8", { ignoreBOM: true })
 const hasBom = (bytes: Uint8Array, at = 0) => bytes[at] === 0xef && bytes[at + 1] === 0xbb && bytes[at + 2] === 0xbf
 
@@ -123,9 +131,10 @@ const strict = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true })
  */
 const eachRecordOfLines = (chunk: Extract<InputChunk, { _tag: "Lines" }>, f: (record: InputRecord) => void): void => {
   const { file, bytes, offset } = chunk
+  const lines = searchable(bytes)
   let line = chunk.firstLine
   for (let from = chunk.first && hasBom(bytes) ? 3 : 0; from < bytes.length; line++) {
-    const lf = bytes.indexOf(10, from)
+    const lf = lines.indexOf(10, from)
     const end = lf < 0 ? bytes.length : lf
     const own = bytes.subarray(from, bytes[end - 1] === 13 && end > from ? end - 1 : end)
     let raw: string | undefined
@@ -183,11 +192,12 @@ const holdsRecord = (own: Uint8Array): boolean => {
  */
 export const lastRecordEnd = (chunk: Extract<InputChunk, { _tag: "Lines" }>): number => {
   const { bytes } = chunk
+  const lines = searchable(bytes)
   const start = chunk.first && hasBom(bytes) ? 3 : 0
   for (let end = bytes.length; end > start; ) {
     const stop = bytes[end - 1] === 10 ? end - 1 : end
     // lastIndexOf counts a negative index from the end: no search before the first byte.
-    const lf = stop > 0 ? bytes.lastIndexOf(10, stop - 1) : -1
+    const lf = stop > 0 ? lines.lastIndexOf(10, stop - 1) : -1
     const from = Math.max(lf + 1, start)
     if (holdsRecord(bytes.subarray(from, bytes[stop - 1] === 13 && stop > from ? stop - 1 : stop))) return end
     end = lf + 1
@@ -289,7 +299,8 @@ const linesOf = <E, R>(
         chunks.push(chunk())
         start = end
       }
-      for (let lf = buffer.indexOf(10); lf >= 0; lf = buffer.indexOf(10, lf + 1)) {
+      const lines = searchable(buffer)
+      for (let lf = lines.indexOf(10); lf >= 0; lf = lines.indexOf(10, lf + 1)) {
         // At most CHUNK_LINES lines and CHUNK_BYTES bytes, unless one line is larger: it is then
         // a chunk of its own, which `migrate` keeps off the workers, so a worker's heap stays small.
         const lineBytes = partialBytes + lf + 1 - lineStart
@@ -803,8 +814,9 @@ export const afterLine = (chunk: InputChunk, line: number): InputChunk | undefin
   }
   if (chunk.firstLine > line) return chunk
   let cut = 0
+  const lines = searchable(chunk.bytes)
   for (let n = chunk.firstLine; n <= line && cut < chunk.bytes.length; n++) {
-    const lf = chunk.bytes.indexOf(10, cut)
+    const lf = lines.indexOf(10, cut)
     cut = lf < 0 ? chunk.bytes.length : lf + 1
   }
   if (cut >= chunk.bytes.length) {
