@@ -4,11 +4,11 @@
  * ones are refused, by every peer and by normalize alike (where normalize's answer differs, the
  * case says so).
  */
-import { Either, FastCheck as fc, type SchemaAST } from "effect"
+import { FastCheck as fc, type SchemaAST } from "effect"
 import { describe, expect, it } from "vitest"
-import { defaultNormalizer } from "@scanbridge/migrate"
 import { Wire } from "@scanbridge/platform/adapter"
 import { templates } from "../bench-inputs.js"
+import { normalizeOrThrow } from "../bench-pairs.js"
 import { repoRoot } from "../docs/generated.js"
 import * as ValibotPeer from "../peers/platform-entry.valibot.js"
 import * as ZodPeer from "../peers/platform-entry.zod.js"
@@ -19,7 +19,7 @@ type JsonObject = { [key: string]: Json }
 
 const all = templates(repoRoot)
 const FORMATS = Object.keys(PEERS) as Array<PeerFormat>
-const recordsOf = (format: PeerFormat) => all[format].map((t) => ({ variant: t.variant, json: JSON.parse(t.pieces.join("0000abc")) as JsonObject }))
+const jsonOf = (format: PeerFormat) => all[format].map((t) => ({ variant: t.variant, json: JSON.parse(t.pieces.join("0000abc")) as JsonObject }))
 
 const accepts = (read: (json: unknown) => unknown, json: unknown) => {
   try {
@@ -29,16 +29,14 @@ const accepts = (read: (json: unknown) => unknown, json: unknown) => {
     return false
   }
 }
-const normalizes = (json: unknown) => Either.isRight(defaultNormalizer.normalize(json))
+const normalize = normalizeOrThrow("normalize")
+const normalizes = (json: unknown) => accepts(normalize, json)
 
 /** Every reader of a format: normalize and its peers. */
-const readersOf = (format: PeerFormat) => [
-  { name: "normalize", read: (json: unknown) => Either.getOrThrow(defaultNormalizer.normalize(json)) },
-  ...PEERS[format]
-]
+const readersOf = (format: PeerFormat) => [{ name: "normalize", read: normalize }, ...PEERS[format]]
 
 describe("the bench's peers accept every bench record of their formats", () => {
-  it.each(FORMATS.flatMap((format) => recordsOf(format).flatMap(({ variant, json }) => readersOf(format).map((r) => ({ format, variant, json, ...r })))))(
+  it.each(FORMATS.flatMap((format) => jsonOf(format).flatMap(({ variant, json }) => readersOf(format).map((r) => ({ format, variant, json, ...r })))))(
     "$format, $variant: $name",
     ({ read, json }) => {
       expect(read(json)).toBeDefined()
@@ -54,7 +52,7 @@ const broken = (json: JsonObject, change: (copy: JsonObject) => void): JsonObjec
 }
 const at = (json: Json, ...path: Array<string | number>): JsonObject => path.reduce<Json>((j, k) => (j as Record<string, Json>)[k]!, json) as JsonObject
 
-const entry = recordsOf("platformEntry")[0]!.json
+const entry = jsonOf("platformEntry")[0]!.json
 const entryCases: ReadonlyArray<readonly [string, (e: JsonObject) => void]> = [
   ["a height of words", (e) => void (at(e, "input", "statsEstimations")["height"] = "tall")],
   ["no status", (e) => void delete e["status"]],
@@ -66,7 +64,7 @@ const entryCases: ReadonlyArray<readonly [string, (e: JsonObject) => void]> = [
   ["no measurements", (e) => void delete e["measurements"]]
 ]
 
-const session = recordsOf("session")[0]!.json
+const session = jsonOf("session")[0]!.json
 const sessionCases: ReadonlyArray<readonly [string, (s: JsonObject) => void, { normalizeRefuses: boolean }]> = [
   ["a session id of a number", (s) => void (s["scanningSessionId"] = 5), { normalizeRefuses: true }],
   ["an int64 of a fraction", (s) => void (at(s, "results", "measurements", 0)["value"] = "20.5"), { normalizeRefuses: true }],
@@ -108,7 +106,7 @@ describe("no peer accepts a value of the wrong kind anywhere", () => {
   // no string is a client-library entry, whose error may be anything). No field of these wire schemas holds a boolean, so a leaf made `true` is the wrong type wherever it is: a peer that reads
   // some field as anything (a typo'd schema, z.any) fails here.
   it.each(FORMATS)("%s: every record with one leaf made `true` is refused by every peer (seeded)", (format) => {
-    const records = recordsOf(format).map((r) => r.json)
+    const records = jsonOf(format).map((r) => r.json)
     const mutated = fc.integer({ min: 0, max: records.length - 1 }).chain((i) => {
       const leaves = leavesOf(records[i]!)
       return fc.integer({ min: 0, max: leaves.length - 1 }).map((l) => ({ record: records[i]!, path: leaves[l]! }))
