@@ -7,6 +7,7 @@
 import { Context, Effect, Either, Layer, Schema } from "effect"
 import {
   type Adapter,
+  Codegen,
   DecodeError,
   type DecodeOptions,
   SCAN_FORMAT,
@@ -52,7 +53,10 @@ export type NormalizeError = DecodeError | UnknownFormatError
  * stack overflow on a value nested too deeply, an integrator's adapter's bug) is a DecodeError
  * here too: no record stops a migration.
  */
-export const decodeDetected = ({ format, payload }: Detected, options?: DecodeOptions): Either.Either<ReadonlyArray<Scan>, DecodeError> => {
+export const decodeDetected = ({ format, payload }: Detected, options?: DecodeOptions): Either.Either<ReadonlyArray<Scan>, DecodeError> =>
+  decodeAs(format, payload, options)
+
+const decodeAs = (format: ScanFormat, payload: unknown, options: DecodeOptions | undefined): Either.Either<ReadonlyArray<Scan>, DecodeError> => {
   try {
     return format.decode(payload, options)
   } catch (e) {
@@ -82,6 +86,44 @@ const sameOptions = (a: DecodeOptions, b: DecodeOptions): boolean =>
   (a.bodyFatScale ?? "auto") === (b.bodyFatScale ?? "auto") &&
   (a.muscleMassUnit ?? "auto") === (b.muscleMassUnit ?? "auto")
 
+type SingleMatch = (json: unknown) => number
+
+/**
+ * Which one of `formats` a value is: the index of the only format whose detect holds, or -1 when
+ * none or several do (detectOneOf then says which). Generated as one function with a call site per
+ * format, each of which V8 can inline, where a loop's one call site sees every detect and inlines
+ * none; on the first call, as every generator (a normalizer is built on import).
+ */
+const singleMatchOf = (formats: ReadonlyArray<ScanFormat>): SingleMatch => {
+  let match: SingleMatch | undefined
+  return (json) => (match ??= generateSingleMatch(formats))(json)
+}
+
+const generateSingleMatch = (formats: ReadonlyArray<ScanFormat>): SingleMatch => {
+  const detects = formats.map((f) => f.detect)
+  const looped = (): SingleMatch => (json) => {
+    let found = -1
+    for (let i = 0; i < detects.length; i++) {
+      if (!detects[i]!(json)) continue
+      if (found >= 0) return -1
+      found = i
+    }
+    return found
+  }
+  const names = detects.map((_, i) => `d${i}`)
+  const tests = names.map((d, i) => `if (${d}(json)) {\nif (found >= 0) return -1;\nfound = ${i};\n}\n`).join("")
+  const make = Codegen.compiled<(d: ReadonlyArray<(json: unknown) => boolean>) => SingleMatch>(
+    {
+      kind: "detect",
+      name: `${formats.length}-formats`,
+      params: ["detects"],
+      body: `const [${names.join(", ")}] = detects;\nreturn function detect(json) {\nlet found = -1;\n${tests}return found;\n}`
+    },
+    () => looped
+  )
+  return make(detects)
+}
+
 /** A normalizer over a checked collection, plus the canonical form. */
 const build = (adapters: ReadonlyArray<Adapter>, options: DecodeOptions = {}): NormalizerService => {
   const formats = [canonicalFormat, ...adapters.flatMap((a) => a.formats)]
@@ -110,8 +152,13 @@ const build = (adapters: ReadonlyArray<Adapter>, options: DecodeOptions = {}): N
     )
   }
 
+  const singleMatch = singleMatchOf(formats)
+
   const detectOrThrow = (json: unknown): Either.Either<Detected, UnknownFormatError> => {
-    if (!isEnvelope(json)) return detectOneOf(formats, json, false)
+    if (!isEnvelope(json)) {
+      const i = singleMatch(json)
+      return i >= 0 ? Either.right({ format: formats[i]!, payload: json, explicit: false }) : detectOneOf(formats, json, false)
+    }
     const named = formats.filter((f) => f.name === json.source || f.api === json.source)
     if (named.length === 0) return Either.left(UnknownFormatError.unknownSource(names, apis, json.source))
     return detectOneOf(named, json.payload, true)
@@ -128,6 +175,15 @@ const build = (adapters: ReadonlyArray<Adapter>, options: DecodeOptions = {}): N
   }
 
   const normalize = (json: unknown): Either.Either<ReadonlyArray<Scan>, NormalizeError> => {
+    // A bare record of one format (most of a migration) is decoded without its Detected; whatever
+    // else (an envelope, no format or several, a detect that throws) is detect's to answer.
+    let i = -1
+    try {
+      if (!isEnvelope(json)) i = singleMatch(json)
+    } catch {
+      // detect below meets the same throw and answers with its typed error.
+    }
+    if (i >= 0) return decodeAs(formats[i]!, json, options)
     const detected = detect(json)
     return Either.isLeft(detected) ? Either.left(detected.left) : decodeDetected(detected.right, options)
   }
