@@ -224,8 +224,9 @@ const POSTURE = postureNames(PLATFORM_POSTURE)
 const readPosture = (r: DecodeWalk, p: Wire.Posture | null | undefined): FullScanInit["posture"] => {
   if (p === null || p === undefined) return null
   let singular = 0
-  const angleUnit = (path: () => Path, unit: string) => {
-    if (!Wire.isDegrees(unit)) r.fail([...path(), "unit"], unit, `an angle unit (${Wire.UNITS.angle})`)
+  // Loops, with paths built only for a note or an error: no closure per angle or line.
+  const angleUnit = (view: "front" | "right", i: number, unit: string) => {
+    if (!Wire.isDegrees(unit)) r.fail(["posture", view, "angles", i, "unit"], unit, `an angle unit (${Wire.UNITS.angle})`)
     if (unit !== Wire.UNITS.angle) singular++
   }
   const front = p.front ?? null
@@ -234,40 +235,54 @@ const readPosture = (r: DecodeWalk, p: Wire.Posture | null | undefined): FullSca
   if (front !== null) {
     frontOut = emptyFrontView()
     const { angles, lines } = frontOut
-    front.angles.forEach((a, i) => {
-      const path = () => ["posture", "front", "angles", i]
+    for (let i = 0; i < front.angles.length; i++) {
+      const a = front.angles[i]!
       const name = POSTURE.front(a.name)
-      if (name === undefined) return r.note("dropped", path(), `unknown front angle ${previewValue(a.name)} = ${a.value}`)
-      angleUnit(path, a.unit)
+      if (name === undefined) {
+        r.note("dropped", ["posture", "front", "angles", i], `unknown front angle ${previewValue(a.name)} = ${a.value}`)
+        continue
+      }
+      angleUnit("front", i, a.unit)
       angles[name] = a.value
-    })
-    front.lines.forEach((l, i) => {
+    }
+    for (let i = 0; i < front.lines.length; i++) {
+      const l = front.lines[i]!
       const name = POSTURE.front(l.name)
-      if (name === undefined) return r.note("dropped", ["posture", "front", "lines", i], `unknown front line ${previewValue(l.name)}`)
+      if (name === undefined) {
+        r.note("dropped", ["posture", "front", "lines", i], `unknown front line ${previewValue(l.name)}`)
+        continue
+      }
       if (l.points.length !== 2) r.fail(["posture", "front", "lines", i, "points"], l.points, "exactly 2 points")
       lines[name] = readPoints(l.points)
-    })
+    }
   }
   let rightOut: RightView | null = null
   if (right !== null) {
     rightOut = emptyRightView()
     const { angles, lines } = rightOut
-    right.angles.forEach((a, i) => {
-      const path = () => ["posture", "right", "angles", i]
+    for (let i = 0; i < right.angles.length; i++) {
+      const a = right.angles[i]!
       const name = POSTURE.right(a.name)
-      if (name === undefined) return r.note("dropped", path(), `unknown right angle ${previewValue(a.name)}`)
+      if (name === undefined) {
+        r.note("dropped", ["posture", "right", "angles", i], `unknown right angle ${previewValue(a.name)}`)
+        continue
+      }
       const points = Catalogue.rightPosturePoints(name)!
-      angleUnit(path, a.unit)
-      if (a.angles.length !== points - 1) r.fail([...path(), "angles"], a.angles, `${points - 1} segment angles for ${a.name}`)
+      angleUnit("right", i, a.unit)
+      if (a.angles.length !== points - 1) r.fail(["posture", "right", "angles", i, "angles"], a.angles, `${points - 1} segment angles for ${a.name}`)
       angles[name] = a.angles
-    })
-    right.lines.forEach((l, i) => {
+    }
+    for (let i = 0; i < right.lines.length; i++) {
+      const l = right.lines[i]!
       const name = POSTURE.right(l.name)
-      if (name === undefined) return r.note("dropped", ["posture", "right", "lines", i], `unknown right line ${previewValue(l.name)}`)
+      if (name === undefined) {
+        r.note("dropped", ["posture", "right", "lines", i], `unknown right line ${previewValue(l.name)}`)
+        continue
+      }
       const points = Catalogue.rightPosturePoints(name)!
       if (l.points.length !== points) r.fail(["posture", "right", "lines", i, "points"], l.points, `${points} points for ${l.name}`)
       lines[name] = readPoints(l.points)
-    })
+    }
   }
   if (singular > 0) {
     r.note("aliased", ["posture"], `angle unit written "degree" ${singular} time(s), read as "${Wire.UNITS.angle}"`)

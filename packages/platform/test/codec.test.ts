@@ -503,6 +503,14 @@ describe("decoding the spec's entries", () => {
     expect(error.path).toEqual(["posture", "right", "lines", 0, "points"])
   })
 
+  it("refuses a right angle with the wrong number of segment angles, at its path", () => {
+    const [first, second] = PHOTO_ENTRY.posture.right.angles
+    const posture = { ...PHOTO_ENTRY.posture, right: { ...PHOTO_ENTRY.posture.right, angles: [first, { ...second!, angles: [1] }] } }
+    const error = expectDecodeError(err(decodeEntryEither({ ...PHOTO_ENTRY, posture })))
+    expect(error.path).toEqual(["posture", "right", "angles", 1, "angles"])
+    expect(error.value).toEqual([1])
+  })
+
   it("drops posture parts it does not know, with a note each, even named like Object.prototype's members", () => {
     const posture = {
       front: {
