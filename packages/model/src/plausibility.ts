@@ -8,6 +8,7 @@
  * (inches stored under `mm`); the verdict names that unit and a length that shows it.
  */
 import { HUMAN_RANGES, LENGTH_SPREAD, MEASUREMENT_NAMES, type MeasurementName, PROPORTIONS } from "./catalogue.js"
+import { compiled } from "./codegen.js"
 import { LENGTH_UNITS, type LengthUnit, MM_PER_UNIT, round } from "./units.js"
 
 type Lengths = Readonly<Partial<Record<MeasurementName, number>>>
@@ -41,12 +42,14 @@ const HIGH = MEASUREMENT_NAMES.map((n) => PROPORTIONS[n] * LENGTH_SPREAD)
 /** Whether a subject's stature is a human one, and so evidence for the lengths. */
 const isHuman = (heightMm: number | null): heightMm is number => heightMm !== null && heightMm >= HUMAN.min && heightMm <= HUMAN.max
 
+type FirstImplausible = (lengths: Lengths, scale: number, stature: number | null) => number
+
 /**
  * The first length (catalogue order) that is not plausible at `scale` times its millimetres, or
  * -1 when all are: against `stature` when given, else against the stature the others imply.
  * Reads the record's object in place: this runs for every record of a bulk migration.
  */
-const firstImplausible = (lengths: Lengths, scale: number, stature: number | null): number => {
+const looped: FirstImplausible = (lengths, scale, stature) => {
   // Each length allows the statures from v / HIGH to v / LOW; all of them must share one human one.
   let lo: number = HUMAN.min
   let hi: number = HUMAN.max
@@ -63,6 +66,27 @@ const firstImplausible = (lengths: Lengths, scale: number, stature: number | nul
   }
   return -1
 }
+
+// The same as straight-line code, one named load per measurement and its band as literals: the
+// loop's one keyed load by a name that changes is a hash lookup per measurement, every record.
+const generate = (): FirstImplausible =>
+  compiled(
+    {
+      kind: "plausibility",
+      name: `${NAMES.length}-lengths`,
+      params: ["lengths", "scale", "stature"],
+      body: `let lo = ${HUMAN.min}, hi = ${HUMAN.max}, v;\n${NAMES.map(
+        (name, i) =>
+          `v = lengths[${JSON.stringify(name)}];\nif (v !== undefined) {\nif (stature !== null) {\nif (v * scale < ${LOW[i]} * stature || v * scale > ${HIGH[i]} * stature) return ${i};\n} else {\nlo = Math.max(lo, (v * scale) / ${HIGH[i]});\nhi = Math.min(hi, (v * scale) / ${LOW[i]});\nif (lo > hi) return ${i};\n}\n}\n`
+      ).join("")}return -1;`
+    },
+    () => looped
+  )
+
+let generated: FirstImplausible | undefined
+
+// Generated on the first record, not on import.
+const firstImplausible: FirstImplausible = (lengths, scale, stature) => (generated ??= generate())(lengths, scale, stature)
 
 const evidenceOf = (lengths: Lengths, i: number, stature: number | null): LengthEvidence => {
   const name = MEASUREMENT_NAMES[i]!

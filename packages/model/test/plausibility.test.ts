@@ -1,5 +1,6 @@
 import { Either, FastCheck as fc } from "effect"
 import { describe, expect, it } from "@effect/vitest"
+import { vi } from "vitest"
 import {
   Catalogue,
   HUMAN_RANGES,
@@ -46,6 +47,43 @@ const record = (measurementsMm: object, heightMm: number | null = 1640): ScanJso
     failure: null,
     notes: []
   }) as unknown as ScanJson
+
+describe("judgeLengths, generated and made of closures", () => {
+  // A second instance of the module, built where code is not generated: its lengths are judged by a
+  // loop. The tests share their modules (isolate: false): later files get fresh ones, generating again.
+  const loopedJudge = async () => {
+    vi.resetModules()
+    const codegen = await import("../src/codegen.js")
+    codegen.configure({ jitless: true })
+    try {
+      const { judgeLengths } = await import("../src/plausibility.js")
+      // Its judge is made on its first call, now, while code is not generated.
+      judgeLengths({}, null, "mm")
+      return judgeLengths
+    } finally {
+      codegen.configure({ jitless: false })
+      vi.resetModules()
+    }
+  }
+  // Lengths of a body, scaled as a record in another unit would hold them, or any at all.
+  const lengths = fc.oneof(
+    body().chain(({ h, m }) => fc.constantFrom(1, 10, MM_PER_INCH, 0.1, 1 / MM_PER_INCH).map((f) => ({ h, m: scaled(m, f) }))),
+    fc.record({
+      h: fc.oneof(stature, fc.constant(null), fc.integer({ min: 0, max: 99_999 })),
+      m: fc.dictionary(fc.constantFrom(...MEASUREMENT_NAMES), fc.double({ min: 0, max: 1e5, noNaN: true }), { maxKeys: 8 }) as fc.Arbitrary<MeasurementsMm>
+    })
+  )
+
+  it("give the same verdicts, evidence and all", async () => {
+    const looped = await loopedJudge()
+    fc.assert(
+      fc.property(lengths, fc.constantFrom("mm" as const, "cm" as const, "in" as const), ({ h, m }, read) => {
+        expect(judgeLengths(m, h, read)).toEqual(looped(m, h, read))
+      }),
+      { numRuns: 3000, seed: 34 }
+    )
+  })
+})
 
 describe("judgeLengths", () => {
   it.prop("finds the lengths of any human body plausible in millimetres, with or without its stature", [body()], ([{ h, m }]) => {
