@@ -3,7 +3,8 @@
  * text -> validated canonical scans, against JSON.parse alone on the same lines, for each of the
  * nine formats, on the bench's inputs' records (tools/bench-inputs.ts: every variant of the
  * format in the example export, each record with its own id). Prints its Markdown table on
- * stdout. Target (issue 16): at least 0.8 x, including the cost of the garbage each side makes.
+ * stdout. Target (issue 16, as issue 34 put it): at least 0.8 x, including the cost of the garbage each side
+ * makes, or within 0.05 of the limit where the limit itself is below 0.85.
  * Beside each ratio, its limit (JSON.parse against JSON.parse plus building the canonical scan
  * and nothing else) and what passing would take.
  *
@@ -35,6 +36,10 @@ const PAIRS = pairsAt >= 0 ? Number(process.argv[pairsAt + 1]) : 31
 // lives, the same for both sides) is a small part of either side's time.
 const LINES = GC ? 10_000 : VARIANTS ? 1_000 : 2_000
 const TARGET = 0.8
+// Issue 34: a format whose limit is itself below 0.85 passes within 0.05 of it.
+const NEAR_BELOW = 0.85
+const NEAR = 0.05
+const passes = (ratio: number, limit: number) => ratio >= TARGET || (limit < NEAR_BELOW && ratio >= limit - NEAR)
 
 const all = templates(process.cwd())
 
@@ -101,10 +106,10 @@ const limitOf = (lines: ReadonlyArray<string>) => {
  * checking, converting) must shrink until the whole fits in `1 / TARGET - 1`.
  */
 const wouldTake = (ratio: number, limit: number): string => {
-  if (ratio >= TARGET) return "-"
+  if (passes(ratio, limit)) return "-"
   const beyond = 1 / ratio - 1
   const building = 1 / limit - 1
-  const restBudget = 1 / TARGET - 1 - building
+  const restBudget = 1 / (limit < NEAR_BELOW ? Math.min(TARGET, limit - NEAR) : TARGET) - 1 - building
   return restBudget <= 0 ? "cannot pass: the limit is below the target" : `the rest of the work ${((beyond - building) / restBudget).toFixed(1)} x faster`
 }
 
@@ -144,8 +149,11 @@ if (VARIANTS) {
     const m = compare(FORMATS[key], lines)
     const perSecond = (ms: number) => Math.round((LINES / ms) * 1000).toLocaleString("en")
     // Jitless is the fallback for runtimes without `new Function`: measured, with no target of its own.
-    const target = JITLESS ? "none" : `${TARGET} x: ${m.ratio >= TARGET ? "PASS" : "MISS"}`
     const limit = JITLESS ? undefined : limitOf(lines)
+    const target =
+      limit === undefined
+        ? "none"
+        : `${TARGET} x${limit < NEAR_BELOW ? ` or ≥ ${(limit - NEAR).toFixed(2)} x` : ""}: ${passes(m.ratio, limit) ? "PASS" : "MISS"}`
     console.log(
       `| ${FORMATS[key]} | ${variants.length} | ${meanBytes(lines)} | ${perSecond(m.base)} | ${perSecond(m.other)} | ${m.ratio.toFixed(2)} x | ${middleHalf(m)} | ${limit === undefined ? "-" : `${limit.toFixed(2)} x`} | ${target} | ${limit === undefined ? "-" : wouldTake(m.ratio, limit)} |`
     )

@@ -31,14 +31,16 @@
  *    alone, and the gateway's RSS and heap around waves of 200 concurrent estimation flows.
  * 8. Peers (tools/bench-peers.ts): the platform entry records through zod 4 and valibot, the
  *    session records through protobuf-es `fromJson`, against JSON.parse, normalize beside them.
+ * 9. Where the time goes (tools/bench-profile.ts): a CPU profile of the mixed input migrated with
+ *    `--workers 0`, its self time by package, source file and function.
  *
- * Parts 5, 7 and 8, run without the others (`--parts tables`, `--parts postgres,gateway,peers`, ...),
+ * Parts 5, 7, 8 and 9, run without the others (`--parts tables`, `--parts postgres,gateway,peers,profile`, ...),
  * rewrite only their own sections of bench/results.md (tools/bench-results.ts).
  *
  * `--quick`: small inputs and one round, for working on the bench. Sizes and rounds: `--rounds N`,
  * `--format-records N`, `--records N`, `--large-records N`, `--huge-records N`, `--pairs N`,
  * `--cold-runs N`, `--postgres-records N`, `--gateway-samples N`, `--gateway-flows N`, `--gateway-waves N`;
- * `--parts normalize,cold,migrate,rss,tables,postgres,import,gateway,peers` runs only those; `--no-build` packs the
+ * `--parts normalize,cold,migrate,rss,tables,postgres,import,gateway,peers,profile` runs only those; `--no-build` packs the
  * CLI's dist as it is.
  */
 import { spawnSync } from "node:child_process"
@@ -64,6 +66,7 @@ import { BUSY_SHARE, cpuSnapshot, othersShare } from "./bench-load.js"
 import { type LimitFigures, missesSection } from "./bench-misses.js"
 import { importFigures } from "./bench-import.js"
 import { gatewayBench } from "./bench-gateway.js"
+import { profileSection } from "./bench-profile.js"
 import { patchResults } from "./bench-results.js"
 import { type BenchContext, postgresToPostgres, tableOutputs } from "./bench-tables.js"
 import { bundle } from "./bundle.js"
@@ -86,14 +89,14 @@ const PAIRS = arg("pairs", 31, 5)
 const COLD_RUNS = arg("cold-runs", 7, 3)
 const partsAt = process.argv.indexOf("--parts")
 const PARTS = new Set(
-  partsAt >= 0 ? process.argv[partsAt + 1]!.split(",") : ["normalize", "cold", "migrate", "rss", "tables", "postgres", "import", "gateway", "peers"]
+  partsAt >= 0 ? process.argv[partsAt + 1]!.split(",") : ["normalize", "cold", "migrate", "rss", "tables", "postgres", "import", "gateway", "peers", "profile"]
 )
 const POSTGRES_RECORDS = arg("postgres-records", 100_000, 10_000)
 const GATEWAY_SAMPLES = arg("gateway-samples", 2_000, 200)
 const GATEWAY_FLOWS = arg("gateway-flows", 200, 200)
 const GATEWAY_WAVES = arg("gateway-waves", 3, 1)
 // Parts with a section of their own: run without the others, they leave the rest of bench/results.md as it is.
-const SECTION_PARTS = new Set(["tables", "postgres", "gateway", "peers"])
+const SECTION_PARTS = new Set(["tables", "postgres", "gateway", "peers", "profile"])
 const SECTIONS_ONLY = [...PARTS].every((part) => SECTION_PARTS.has(part))
 const BUILD = !process.argv.includes("--no-build")
 
@@ -104,8 +107,17 @@ const BUILD = !process.argv.includes("--no-build")
 const BUSY =
   " **The machine was busy (other processes took more than a tenth of the cores' time): the scheduler shares the cores per thread, so wall-time ratios favour the programs with more threads over the single-threaded floor; the CPU-time ratios are the steadier figures. Run again on a quiet machine.**"
 
-// The targets of issue 16.
-const TARGET = { defaultVsFloor: 0.7, inThreadMixedVsFloor: 1.2, defaultVsInThread: 1, rssMb: 250, flat: 1.1, coldSeconds: 0.5, coldMb: 100 }
+// The targets of issue 16, the wall-time ones tightened by issue 34 (platform entries' default 0.7 -> 0.6, mixed --workers 0 1.2 -> 1.1).
+const TARGET = {
+  defaultVsFloor: 0.7,
+  platformDefaultVsFloor: 0.6,
+  inThreadMixedVsFloor: 1.1,
+  defaultVsInThread: 1,
+  rssMb: 250,
+  flat: 1.1,
+  coldSeconds: 0.5,
+  coldMb: 100
+}
 // Issue 34: the main thread's share of the run's CPU time at default settings, 200k platform entries.
 const MAIN_THREAD_SHARE = 0.1
 
@@ -300,7 +312,11 @@ const normalizeTables = async () => {
         .map((l) => l.split(" | ")[0]!.replace(/^\| /, ""))
       const harness = args[0] === "--pairs" ? "no forced GC (for comparison)" : "GC inside the timing"
       const below = `below: ${misses.join(", ")}${cannot.length === 0 ? "" : `; of them, below even at their limit: ${cannot.join(", ")}`}`
-      judge(`4. normalize ≥ 0.8 x JSON.parse, every format, ${harness}`, misses.length === 0 ? "every format" : below, misses.length === 0)
+      judge(
+        `4. normalize ≥ 0.8 x JSON.parse (or within 0.05 of a limit below 0.85), every format, ${harness}`,
+        misses.length === 0 ? "every format" : below,
+        misses.length === 0
+      )
     }
   }
 }
@@ -532,14 +548,15 @@ const limitFigures = (result: InputResult, mixed: boolean): LimitFigures => {
   }
 }
 
-/** The targets of issue 16 for platform-only and mixed inputs (targets 1 and 2). */
+/** The targets of issues 16 and 34 for platform-only and mixed inputs (targets 1 and 2). */
 const targetsOf = (result: InputResult, mixed: boolean): Array<string> => {
   const d = median(result.ratios.default)
   const t = median(result.ratios.inThread)
   const dt = median(result.defaultVsInThread)
   const input = `${result.label}, ${count(result.expected.records)}`
+  const most = mixed ? TARGET.defaultVsFloor : TARGET.platformDefaultVsFloor
   const out = [
-    `default ≤ ${TARGET.defaultVsFloor} x: ${judge(`${mixed ? "2" : "1"}. ${input}: default ≤ ${TARGET.defaultVsFloor} x the floor`, x(d), d <= TARGET.defaultVsFloor)}`,
+    `default ≤ ${most} x: ${judge(`${mixed ? "2" : "1"}. ${input}: default ≤ ${most} x the floor`, x(d), d <= most)}`,
     `default ≤ \`--workers 0\`: ${judge(`1. ${input}: default no slower than --workers 0`, x(dt), dt <= TARGET.defaultVsInThread)}`
   ]
   if (mixed)
@@ -708,6 +725,7 @@ const run = async () => {
   const postgres = PARTS.has("postgres") ? await sectionOf(() => postgresToPostgres(context, bin, POSTGRES_RECORDS)) : []
   if (PARTS.has("import")) importFigures(context, COLD_RUNS, judge, pnpm, BUILD)
   const peers = PARTS.has("peers") ? await sectionOf(peersTable) : []
+  const profile = PARTS.has("profile") ? await sectionOf(() => profileSection(context, RECORDS)) : []
   const gateway = PARTS.has("gateway") ? await gatewayBench({ samples: GATEWAY_SAMPLES, flows: GATEWAY_FLOWS, waves: GATEWAY_WAVES, note }) : []
   const misses =
     large === undefined
@@ -733,7 +751,7 @@ const run = async () => {
       : `other processes took ${(others * 100).toFixed(1)} % of the cores' time during the run (load average ${loadAtStart[0]!.toFixed(1)} at the start)`
   const settings = `${ROUNDS} round(s); ${count(FORMAT_RECORDS)} records per format, ${count(RECORDS)} and ${count(LARGE_RECORDS)} platform-only and mixed, ${count(HUGE_RECORDS)} for peak RSS; ${PAIRS} normalize pairs`
   const targets = [
-    "## Targets (issue 16; 6: issue 31; 34.4: issue 34)",
+    "## Targets (issue 16, 1, 2 and 4 as issue 34 tightened them; 6: issue 31; 34.4: issue 34)",
     "",
     "| target | measured | |",
     "|---|---|---|",
@@ -750,7 +768,8 @@ const run = async () => {
       [tables, slowerRuns, installed],
       [postgres, slowerRuns, installed],
       [gateway, "every latency is longer than on a quiet machine; the ratios compare requests made in the same moments", []],
-      [peers, "every rate is lower than on a quiet machine; each ratio compares rounds run back to back in one process", []]
+      [peers, "every rate is lower than on a quiet machine; each ratio compares rounds run back to back in one process", []],
+      [profile, "the shares are of the profiled thread's own time, which others' load lengthens alike", []]
     ] as const
     for (const [section, slower, measured] of sections) {
       if (section.length === 0) continue

@@ -357,7 +357,11 @@ describe("a resumable run --to fhir", () => {
       const left = new Map(
         await Promise.all((await readdir(own)).filter((f) => f.startsWith(".out.")).map(async (f) => [f, await readFile(join(own, f))] as const))
       )
-      expect([...left.keys()].sort()).toEqual([".out.ndjson.resumable.checkpoint", ".out.ndjson.resumable.partial"])
+      // A kill between writing the next checkpoint and renaming it over the last leaves it beside them.
+      expect([...left.keys()].filter((f) => !f.endsWith(".checkpoint.next")).sort()).toEqual([
+        ".out.ndjson.resumable.checkpoint",
+        ".out.ndjson.resumable.partial"
+      ])
       const was = `fhir in in with patient system ${patients}`
       for (const [other, now] of [
         [["--units", "cm", "--fhir-patient-system", patients], `fhir in cm with patient system ${patients}`],
