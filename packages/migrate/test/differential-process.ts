@@ -15,12 +15,24 @@ export interface ChildSummary extends Summary {
   readonly generatedCode: number
 }
 
-/** Batches `from` to `from + count - 1` of `size` records of the corpus seeded by `seed`, compared in a child process. */
-export const compareInChild = (seed: number, from: number, count: number, size: number, jitless: boolean): Promise<ChildSummary> =>
+/**
+ * Batches `from` to `from + count - 1` of `size` records of the corpus seeded by `seed`, compared in
+ * a child process; every `optionsEvery`-th batch under every option set, the others under the default.
+ */
+export const compareInChild = (seed: number, from: number, count: number, size: number, jitless: boolean, optionsEvery = 1): Promise<ChildSummary> =>
   new Promise((resolve, reject) => {
     const child = spawn(
       process.execPath,
-      ["--conditions=@scanbridge/source", "--import", "tsx", CHILD, ...[seed, from, count, size].map(String), ...(jitless ? ["--jitless"] : [])],
+      [
+        "--conditions=@scanbridge/source",
+        "--import",
+        "tsx",
+        CHILD,
+        ...[seed, from, count, size].map(String),
+        ...(jitless ? ["--jitless"] : []),
+        "--options-every",
+        String(optionsEvery)
+      ],
       { cwd: repo, stdio: ["ignore", "pipe", "pipe"] }
     )
     const out: Array<Buffer> = []
