@@ -10,8 +10,7 @@ import { platformDialect } from "./dialect.js"
 const isEntry = (json: unknown): json is Record<string, unknown> =>
   isRecord(json) && typeof json["id"] === "string" && (json["status"] === "success" || json["status"] === "failure") && isRecord(json["input"])
 
-// The entry first: on mixed input most records have none, and hasOnlyKey walks every key.
-const isEnvelope = (json: unknown): boolean => isRecord(json) && isEntry(json["entry"]) && hasOnlyKey(json, "entry")
+const isEnvelope = (json: unknown): boolean => isRecord(json) && hasOnlyKey(json, "entry") && isEntry(json["entry"])
 
 export const platformAdapter: Adapter = {
   name: "platform",
