@@ -7,7 +7,7 @@
  *
  * V8 counts a builtin's time (JSON.parse, JSON.stringify, a regular expression) as its caller's
  * own: the migration's record loop (packages/migrate, internal/pipeline.ts) holds JSON.parse, the
- * canonical target (internal/targets.ts) JSON.stringify.
+ * canonical target (internal/targets.ts) JSON.stringify. So it does with a function it inlined.
  */
 import { spawnSync } from "node:child_process"
 import { mkdirSync, readFileSync, readdirSync, rmSync } from "node:fs"
@@ -145,7 +145,7 @@ export const profileSection = async (ctx: BenchContext, records: number) => {
   ]
   ctx.log(`\n## Where the time goes: a CPU profile of the mixed input (${ctx.count(records)} records, \`--workers 0\`)\n`)
   ctx.log(
-    `Self time of ${(total / 1e6).toFixed(1)} s sampled by V8 (\`--cpu-prof\`) on the one thread that does all the work with \`--workers 0\`, the CLI's sources bundled by esbuild (tools/bench-profile.ts). A builtin's time is its caller's: JSON.parse is in @scanbridge/migrate's record loop (internal/pipeline.ts), JSON.stringify in its targets (internal/targets.ts); "(garbage collector)" is V8's collection of every side's garbage.\n`
+    `Self time of ${(total / 1e6).toFixed(1)} s sampled by V8 (\`--cpu-prof\`) on the one thread that does all the work with \`--workers 0\`, the CLI's sources bundled by esbuild (tools/bench-profile.ts). A builtin's time is its caller's: JSON.parse is in @scanbridge/migrate's record loop (internal/pipeline.ts), JSON.stringify in its targets (internal/targets.ts); so is the time of whatever V8 inlined into a function (the record loop's short callees among them); "(garbage collector)" is V8's collection of every side's garbage.\n`
   )
   for (const line of [...table("package or V8 entry", byGroup), ...table("source file", byFile), ...table("function (source file)", byFunction)]) ctx.log(line)
 }
