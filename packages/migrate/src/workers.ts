@@ -82,12 +82,12 @@ export interface MigratePool {
   /** Chunks in flight at once: `migrate` holds no more than this many (plus as many results waiting). */
   readonly concurrency: number
   /**
-   * Completes once every worker has started, or fails with the first that cannot. `migrate` does
-   * not wait for it to begin (the calling thread migrates meanwhile), only to end: a pool that
-   * cannot start fails the run whatever the input's size.
+   * Completes once every worker has started, or fails with the first that cannot. `migrate` reads
+   * meanwhile (its chunks wait for the workers), and waits for it to end: a pool that cannot start
+   * fails the run whatever the input's size.
    */
   readonly started: Effect.Effect<void, MigrateWorkerError>
-  /** Whether every worker has started: until then, `migrate` migrates each chunk on the calling thread. */
+  /** Whether every worker has started. */
   readonly isStarted: Effect.Effect<boolean>
   /**
    * A chunk migrated on a worker: its output comes back as UTF-8 bytes, ready to be written.
