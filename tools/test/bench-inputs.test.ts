@@ -99,6 +99,40 @@ describe("the bench's inputs", () => {
   })
 })
 
+describe("three plain pipelines of the main thread's share (tools/bench-pipelines.mjs)", () => {
+  // Lines empty, short, multi-byte, as long as several ranges, some ending exactly at a range's
+  // end (so that the next range begins with a line), and no final newline.
+  const lines = [
+    '{"a":1}',
+    "",
+    JSON.stringify({ b: "ユーザー".repeat(20) }),
+    JSON.stringify({ c: "x".repeat(500) }),
+    ...Array.from({ length: 40 }, (_, i) => JSON.stringify({ i, s: "é".repeat(i % 13) })),
+    JSON.stringify({ d: "y".repeat(57) }),
+    "[1,2,3]"
+  ]
+  const expected = lines
+    .filter((l) => l !== "")
+    .map((l) => `${JSON.stringify(JSON.parse(l))}\n`)
+    .join("")
+
+  it.each(["main-reads", "workers-read", "workers-write"])("%s writes every line in order, whatever the ranges' size", async (design) => {
+    const input = join(dir, "pipelines-in.ndjson")
+    writeFileSync(input, lines.join("\n"))
+    // Ranges whose first end is a line's first byte, besides sizes that fall anywhere.
+    const text = Buffer.from(lines.join("\n"))
+    const lineStarts = [...text.keys()].filter((i) => i > 0 && text[i - 1] === 0x0a)
+    for (const range of [16, 64, 101, 4096, lineStarts[2]!, lineStarts[5]!]) {
+      const output = join(dir, `pipelines-${design}-${range}.ndjson`)
+      const { stdout } = await run(process.execPath, [join(repoRoot, "tools", "bench-pipelines.mjs"), design, input, output, "2", String(range)])
+      expect(readFileSync(output, "utf8")).toBe(expected)
+      const figures = JSON.parse(stdout) as { readonly lines: number; readonly main: { readonly user: number; readonly system: number } }
+      expect(figures.lines).toBe(lines.length - 1)
+      expect(figures.main.user).toBeGreaterThanOrEqual(0)
+    }
+  })
+})
+
 describe("the bench's floor (tools/bench-floor.mjs)", () => {
   const floor = (input: string, output: string, readBytes?: number) =>
     run(process.execPath, [join(repoRoot, "tools", "bench-floor.mjs"), input, output, ...(readBytes === undefined ? [] : [String(readBytes)])])
