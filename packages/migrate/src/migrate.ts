@@ -270,7 +270,7 @@ export const migrate = <R = never, W = never>(options: MigrateOptions<R, W>) =>
     const migrateOnThisThread = (chunk: InputChunk) => Effect.sync(() => migrateChunkSync(chunk))
     // With a pool, this thread only reads, orders and writes: whatever it does itself, no number
     // of workers shares (issue 34), so a chunk waits for a worker rather than be migrated here,
-    // even while the workers start (which, on a busy machine, took half this thread's time).
+    // even while the workers start.
     const run = (chunk: InputChunk): Effect.Effect<MigratedChunk, MigrateWorkerError | UnknownTargetError> => {
       // A chunk past CHUNK_BYTES is one very large record: it stays here, so a worker's heap
       // can be kept small.
