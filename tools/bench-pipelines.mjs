@@ -47,7 +47,6 @@ let buffer = Buffer.allocUnsafe(${RANGE} + 65536)
 const convert = (bytes) => {
   let text = ""
   let lines = 0
-let newlines = 0
   for (const line of decoder.decode(bytes).split("\\n")) {
     if (line === "") continue
     lines++
