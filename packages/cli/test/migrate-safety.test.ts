@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { Deferred, Effect, Fiber, Stream, TestClock } from "effect"
-import { execFileSync } from "node:child_process"
+import { execFileSync, spawn } from "node:child_process"
 import { createReadStream, readFileSync } from "node:fs"
 import { mkdir, mkdtemp, readFile, readdir, rm, symlink, writeFile } from "node:fs/promises"
 import { tmpdir } from "node:os"
@@ -171,6 +171,32 @@ describe("a run that does not end as it should leaves every destination as it wa
         expect(yield* Effect.promise(() => readFile(join(dir, "rejects.ndjson"), "utf8"))).toBe(OLD)
         expect(yield* Effect.promise(() => partials(dir))).toEqual([])
       }),
+    TIMEOUT
+  )
+
+  it(
+    "the disk full while the workers write their chunks (a file size limit): exit 1, one line naming the output, nothing replaced",
+    async () => {
+      const dir = await folderWith("full", "scans.ndjson", "rejects.ndjson")
+      // `ulimit -f` in KiB: writing a file past 512 KiB fails with EFBIG, as on a full disk.
+      const main = join(repoRoot, "packages/cli/src/main.ts")
+      const args = ["migrate", many, "--workers", "2", "--out", join(dir, "scans.ndjson"), "--rejects", join(dir, "rejects.ndjson")]
+      const child = spawn(
+        "bash",
+        ["-c", 'ulimit -f 512 && exec "$@"', "bash", process.execPath, "--conditions=@scanbridge/source", "--import", "tsx", main, ...args],
+        {
+          cwd: repoRoot,
+          stdio: ["ignore", "ignore", "pipe"]
+        }
+      )
+      let stderr = ""
+      child.stderr.on("data", (b: Buffer) => void (stderr += b.toString()))
+      const code = await new Promise<number | null>((resolve) => child.once("close", resolve))
+      expect(code).toBe(1)
+      expect(oneLine(stderr)).toMatch(/^scanbridge: .*scans\.ndjson: .*(EFBIG|too large)/i)
+      for (const f of ["scans.ndjson", "rejects.ndjson"]) expect(await readFile(join(dir, f), "utf8")).toBe(OLD)
+      expect(await partials(dir)).toEqual([])
+    },
     TIMEOUT
   )
 

@@ -73,7 +73,10 @@ const stopMidway = async (args: ReadonlyArray<string>, out: string, signal: Node
     await new Promise((r) => setTimeout(r, Math.floor(Math.random() * wait)))
     child.kill(signal)
     if ((await done) !== 0 && existsSync(checkpointOf(out)) && !existsSync(out)) return
+    // A run that ended, or was killed once its output was in place but before its checkpoint was
+    // removed: the next must not find that checkpoint and be killed before it has begun.
     await rm(out, { force: true })
+    await rm(checkpointOf(out), { force: true })
   }
 }
 
@@ -101,24 +104,29 @@ describe("a resumable run", () => {
     "killed at random points, then resumed, writes the bytes of a run that never stopped",
     async () => {
       const outputs = (name: string) => ["--out", join(dir, `${name}.ndjson`), "--rejects", join(dir, `${name}.rejects`)]
-      for (const [round, signal] of [
-        [1, "SIGKILL"],
-        [2, "SIGKILL"],
-        [3, "SIGINT"]
+      // With workers, each writes its chunks into the outputs itself, at their place, so a kill can
+      // leave a later chunk's bytes written before an earlier one's: the resumed run cuts the files
+      // back to the checkpoint, and its workers may be fewer or more.
+      for (const [round, signal, killed, resumed] of [
+        [1, "SIGKILL", "0", "0"],
+        [2, "SIGKILL", "2", "2"],
+        [3, "SIGINT", "0", "0"],
+        [4, "SIGKILL", "2", "0"],
+        [5, "SIGINT", "1", "2"]
       ] as const) {
         const name = `killed-${round}`
-        await stopMidway(["migrate", ...inputs(), ...outputs(name), "--resumable", "--quiet"], join(dir, `${name}.ndjson`), signal)
+        await stopMidway(["migrate", ...inputs(), ...outputs(name), "--resumable", "--quiet", "--workers", killed], join(dir, `${name}.ndjson`), signal)
         // Stopped midway: the checkpoint and the outputs so far are kept, the destinations not yet there.
         expect(existsSync(checkpointOf(join(dir, `${name}.ndjson`)))).toBe(true)
         expect(existsSync(join(dir, `${name}.ndjson`))).toBe(false)
-        const resumed = await succeedsAsClean(
-          ["migrate", ...inputs(), ...outputs(name), "--resume"],
+        const again = await succeedsAsClean(
+          ["migrate", ...inputs(), ...outputs(name), "--resume", "--workers", resumed],
           [
             [join(dir, `${name}.ndjson`), "ndjson"],
             [join(dir, `${name}.rejects`), "rejects"]
           ]
         )
-        expect(resumed.stderr).not.toContain("nothing to resume")
+        expect(again.stderr).not.toContain("nothing to resume")
       }
       // Nothing is left beside the outputs once they are in place.
       expect((await readdir(dir)).filter((n) => n.startsWith("."))).toEqual([])

@@ -5,19 +5,21 @@
  * or a few per worker thread) and the report's counters, so memory stays flat whatever the
  * input size; the output keeps the input's order, so two runs write the same bytes.
  */
-import type * as FileSystem from "@effect/platform/FileSystem"
+import * as FileSystem from "@effect/platform/FileSystem"
 import { Effect, Option, Stream } from "effect"
 import type { LengthUnit } from "@scanbridge/model"
 import { type ListedInputs, MigrateInputError, type StdinBytes, listInputs } from "./inputs.js"
 import { giveBytes } from "./internal/buffers.js"
 import { CHUNK_BYTES, type InputChunk, type RecordPosition, afterLine, inputChunks } from "./internal/read.js"
 import { readAhead } from "./internal/read-ahead.js"
-import { type MigratedChunk, makeCounter, migrateChunk } from "./internal/pipeline.js"
+import { type MigratedChunk, joinChunks, makeCounter, migrateChunk } from "./internal/pipeline.js"
 import type { InputDigest } from "./internal/digest.js"
 import { type Framing, framingOf } from "./internal/framing.js"
 import { Normalizer, UnknownTargetError } from "./normalizer.js"
 import { type OutputTarget, checkTarget } from "./target.js"
-import { type MigrateOutputError, type TextWriter, isSettled } from "./output.js"
+import { type MigrateOutputError, type PlacedFile, type TextWriter, isSettled, placedFileOf } from "./output.js"
+import { type Placement, canPlace, makeTurns, numberLines, placeMigrated, stopTurns } from "./internal/placement.js"
+import { type InputRange, linesChunk, rangesOf, readRange, surelyLines } from "./internal/ranges.js"
 import type { Report } from "./report.js"
 import type { MigratePool, MigrateWorkerError } from "./workers.js"
 
@@ -184,7 +186,8 @@ interface PlacedChunk extends MigratedChunk {
 const writerOf = <W>(
   options: TextOutputs | SinkOutput<W>,
   counter: ReturnType<typeof makeCounter>,
-  framing: Framing | undefined
+  framing: Framing | undefined,
+  placedFiles: { readonly out: PlacedFile | undefined; readonly rejected: PlacedFile | undefined }
 ): ((chunk: PlacedChunk) => Effect.Effect<void, W | MigrateOutputError>) => {
   const into = options.into
   if (into !== undefined) {
@@ -203,6 +206,12 @@ const writerOf = <W>(
   const rejectsSettled = rejects !== undefined && isSettled(rejects)
   const body = framing?.body
   return (chunk: PlacedChunk): Effect.Effect<void, MigrateOutputError> => {
+    // The bytes a chunk's thread wrote itself count as the writer's; what is left of them here is
+    // empty, and written as nothing.
+    if (chunk.placed !== undefined) {
+      placedFiles.out?.advance(chunk.placed.out)
+      placedFiles.rejected?.advance(chunk.placed.rejected)
+    }
     // Lines a framing encodes (a Parquet file's rows) are done with once encoded.
     const out = body === undefined ? chunk.out : body(chunk.out)
     if (body !== undefined) giveBytes(chunk.out)
@@ -271,22 +280,75 @@ export const migrate = <R = never, W = never>(options: MigrateOptions<R, W>) =>
     // With a pool, this thread only reads, orders and writes: whatever it does itself, no number
     // of workers shares (issue 34), so a chunk waits for a worker rather than be migrated here,
     // even while the workers start.
-    const run = (chunk: InputChunk): Effect.Effect<MigratedChunk, MigrateWorkerError | UnknownTargetError> => {
+    const framing = options.output === undefined ? undefined : framingOf(target)
+    // With a pool, outputs that are files (and whose lines are written as they are, not encoded
+    // here) are written by the thread that migrates each chunk, at its place (internal/placement.ts).
+    const turnsAllowed = pool?.readsAndWrites === true && canPlace
+    const placing = turnsAllowed && framing !== undefined && framing.body === undefined && framing.footer === undefined
+    const placedFiles = {
+      out: placing && options.output !== undefined ? placedFileOf(options.output) : undefined,
+      rejected: placing && options.rejects !== undefined ? placedFileOf(options.rejects) : undefined
+    }
+    // With a pool, a regular NDJSON file is read by the workers, each a range of it (internal/ranges.ts).
+    const ranging = turnsAllowed && listed !== undefined && options.hashInputs !== true
+    // Chunks take turns (for their lines' numbers and their outputs' places) when either is theirs.
+    const turnTaking = ranging || placedFiles.out !== undefined || placedFiles.rejected !== undefined
+    // Made when the first chunk is, after any header has been written.
+    let turns: SharedArrayBuffer | undefined
+    let chunksRun = 0
+    // Tells the workers' files of this run from another's (internal/run-files.ts).
+    const runNumber = Math.floor(Math.random() * 2 ** 31)
+    const placementOf = (): Placement | undefined => {
+      if (!turnTaking) return undefined
+      const { out, rejected } = placedFiles
+      turns ??= makeTurns(out?.end() ?? 0, rejected?.end() ?? 0)
+      const named = (file: PlacedFile | undefined) => (file === undefined ? undefined : { path: file.path, file: file.file })
+      return { run: runNumber, seq: chunksRun++, turns, out: named(out), rejected: named(rejected) }
+    }
+    const fs = yield* FileSystem.FileSystem
+    const here = <A, E>(effect: Effect.Effect<A, E, FileSystem.FileSystem>) => Effect.provideService(effect, FileSystem.FileSystem, fs)
+    type RunError = MigrateWorkerError | UnknownTargetError | MigrateOutputError | MigrateInputError
+    // A range's rest, past a line too large for a worker, read and migrated here with the turns
+    // its worker held.
+    const goOn = (range: InputRange, begun: MigratedChunk, from: number, placement: Placement): Effect.Effect<MigratedChunk, RunError> =>
+      here(
+        Effect.gen(function* () {
+          const read = yield* readRange({ ...range, start: from })
+          const held = { held: true, hold: false }
+          const firstLine = yield* numberLines(placement.turns, placement.seq, read.lines, false, held)
+          const rest = migrateChunkSync(linesChunk(range, read, firstLine ?? 0, 0))
+          return joinChunks(begun, yield* placeMigrated(placement, rest, { keep: true, taking: held }))
+        })
+      )
+    const run = (chunk: InputChunk | InputRange): Effect.Effect<MigratedChunk, RunError> => {
+      const placement = placementOf()
+      if (chunk._tag === "Range") {
+        return Effect.flatMap(pool!.migrateChunk(target, chunk, keepRejects, placement), (done) =>
+          done.rest === undefined ? Effect.succeed(done) : goOn(chunk, done, done.rest, placement!)
+        )
+      }
+      // Every chunk takes the lines' turn, so it passes in order; only a range's lines are numbered by it.
+      const numbered = placement === undefined || !ranging ? Effect.void : numberLines(placement.turns, placement.seq, 0, true)
       // A chunk past CHUNK_BYTES is one very large record: it stays here, so a worker's heap
-      // can be kept small.
+      // can be kept small. Placed, it takes its turn like a worker's.
       const large = chunk._tag === "Lines" && chunk.bytes.length > CHUNK_BYTES
-      return pool === undefined || large ? migrateOnThisThread(chunk) : pool.migrateChunk(target, chunk, keepRejects)
+      const done: Effect.Effect<MigratedChunk, RunError> =
+        pool !== undefined && !large
+          ? pool.migrateChunk(target, chunk, keepRejects, placement)
+          : placement === undefined
+            ? migrateOnThisThread(chunk)
+            : Effect.flatMap(migrateOnThisThread(chunk), (migrated) => here(placeMigrated(placement, migrated, { keep: true })))
+      return Effect.zipRight(numbered, done, { concurrent: true })
     }
     const counter = makeCounter(to)
     // Chunks are migrated side by side (as many as the pool takes at once, so memory stays
     // bounded), but taken back in input order: the output is the same bytes with or without a pool.
     let bytesRead = 0
-    const framing = options.output === undefined ? undefined : framingOf(target)
     // An output with a footer cannot be appended to: a resumed run's would need the end the first one never wrote.
     if (framing?.footer !== undefined && options.after !== undefined) {
       return yield* new UnknownTargetError({ target: to, message: `${framing.name} is written whole, so a run writing one cannot be resumed` })
     }
-    const write = writerOf(options, counter, framing)
+    const write = writerOf(options, counter, framing, placedFiles)
     const after = options.after
     if (after !== undefined) {
       counter.merge(after.report)
@@ -297,17 +359,27 @@ export const migrate = <R = never, W = never>(options: MigrateOptions<R, W>) =>
     const hashed = options.hashInputs === true
     const digests = new Map<string, InputDigest>(hashed ? (after?.digests ?? []).map((d) => [d.file, d]) : [])
     const keepDigest = (digest: InputDigest | undefined) => void (digest !== undefined && digests.set(digest.file, digest))
-    const chunks: Stream.Stream<InputChunk, MigrateInputError | R, FileSystem.FileSystem> =
+    const chunks: Stream.Stream<InputChunk | InputRange, MigrateInputError | R, FileSystem.FileSystem> =
       listed === undefined
         ? Stream.map((inputs as MigrateSource<R>).records, (records) => ({
             _tag: "Records",
             records,
             inputBytes: records.reduce((n, r) => n + r.raw.length, 0)
           }))
-        : Stream.flatMap(Stream.fromIterable(files), (input) => {
+        : Stream.flatMap(Stream.fromIterable(files), (input): Stream.Stream<InputChunk | InputRange, MigrateInputError, FileSystem.FileSystem> => {
             const read = inputChunks(input, options.stdin, hashed)
             const skip = after?.position
-            if (skip === undefined || skip.file !== input.file) return read
+            if (skip === undefined || skip.file !== input.file) {
+              if (!ranging) return read
+              // Its ranges, if it is surely NDJSON lines, as inputChunks would read it.
+              return Stream.unwrap(
+                Effect.map(
+                  surelyLines(input),
+                  (lines): Stream.Stream<InputChunk | InputRange, MigrateInputError, FileSystem.FileSystem> =>
+                    lines ? rangesOf(input.file, input.size!) : read
+                )
+              )
+            }
             // The resumed file: its records up to the checkpoint's are skipped; their bytes count as
             // read, and were hashed (the chunks skipped come before any this run writes). A chunk of
             // no records has nothing to skip: one that carries the file's whole digest, after the
@@ -325,9 +397,18 @@ export const migrate = <R = never, W = never>(options: MigrateOptions<R, W>) =>
     const bytesTotal = listed?.bytesTotal ?? null
     let position = after?.position
     const migrated = readAhead(chunks, READ_AHEAD).pipe(
-      Stream.mapEffect((chunk) => Effect.map(run(chunk), (migrated): PlacedChunk => ({ ...migrated, inputBytes: chunk.inputBytes, digest: chunk.digest })), {
-        concurrency: pool === undefined ? 1 : pool.concurrency + WAITING_CHUNKS
-      }),
+      Stream.mapEffect(
+        (chunk) =>
+          Effect.map(
+            run(chunk),
+            (migrated): PlacedChunk => ({ ...migrated, inputBytes: chunk.inputBytes, digest: chunk._tag === "Range" ? undefined : chunk.digest })
+          ),
+        {
+          // Placed chunks wait for the ones before them while holding a worker's place: one waiting
+          // for a place could be the one they wait for.
+          concurrency: pool === undefined ? 1 : pool.concurrency + (turnTaking ? 0 : WAITING_CHUNKS)
+        }
+      ),
       // Written behind: the next chunk is migrated while the last one's bytes are written.
       Stream.buffer({ capacity: 2 }),
       Stream.runForEach((chunk) => {
@@ -345,7 +426,10 @@ export const migrate = <R = never, W = never>(options: MigrateOptions<R, W>) =>
     // A pool that cannot start fails the run at once, and a run done before the pool has started
     // waits for it: whether a pool works does not depend on the input's size.
     if (framing !== undefined && framing.header !== "" && after === undefined) yield* options.output!(framing.header)
-    yield* pool === undefined ? migrated : Effect.zip(migrated, pool.started, { concurrent: true })
+    yield* (pool === undefined ? migrated : Effect.zip(migrated, pool.started, { concurrent: true })).pipe(
+      // However the run ends, no chunk waits for a turn any more.
+      Effect.ensuring(Effect.sync(() => turns !== undefined && stopTurns(turns)))
+    )
     if (framing?.footer !== undefined) yield* options.output!(framing.footer())
     const report = counter.report()
     // Not an error: nothing was lost, and an input may rightly be empty (a day with no scans). But

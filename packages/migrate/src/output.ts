@@ -26,6 +26,24 @@ const settled = new WeakSet<TextWriter>()
 /** Whether `writer` is done with the bytes it was given once it has written them. */
 export const isSettled = (writer: TextWriter): boolean => settled.has(writer)
 
+/**
+ * A file a migration's threads may write into themselves, at offsets (internal/placement.ts): an
+ * `outputFile`'s temporary file. `end` is where the writer's next bytes go; `advance` counts
+ * bytes written there by others, as if the writer had written them.
+ */
+export interface PlacedFile {
+  readonly path: string
+  /** The name the user knows the output by, for errors. */
+  readonly file: string
+  readonly end: () => number
+  readonly advance: (bytes: number) => void
+}
+
+const placedFiles = new WeakMap<TextWriter, PlacedFile>()
+
+/** The file `writer` writes, when other threads may write into it at offsets. */
+export const placedFileOf = (writer: TextWriter): PlacedFile | undefined => placedFiles.get(writer)
+
 /** The text a `TextWriter` was given, as a string. */
 export const textOf = (text: string | Uint8Array): string => (typeof text === "string" ? text : utf8.decode(text))
 
@@ -83,16 +101,21 @@ export const outputFile = (
     const fail = failure(file)
     const encoder = new TextEncoder()
     let bytesWritten = 0
-    const writerOf = (handle: FileSystem.File): TextWriter => {
+    const writerOf = (handle: FileSystem.File, placed?: string): TextWriter => {
       const writer: TextWriter = (text) => {
         if (text.length === 0) return Effect.void
         const bytes = typeof text === "string" ? encoder.encode(text) : text
+        // At the end of what was written, by this handle or (placed) by other threads' own.
+        const at = placed === undefined ? Effect.void : handle.seek(bytesWritten, "start")
         return Effect.mapError(
-          Effect.tap(handle.writeAll(bytes), () => void (bytesWritten += bytes.length)),
+          Effect.tap(Effect.zipRight(at, handle.writeAll(bytes)), () => void (bytesWritten += bytes.length)),
           fail
         )
       }
       settled.add(writer)
+      if (placed !== undefined) {
+        placedFiles.set(writer, { path: placed, file, end: () => bytesWritten, advance: (bytes) => void (bytesWritten += bytes) })
+      }
       return writer
     }
     const resumable = options.resumable
@@ -150,7 +173,7 @@ export const outputFile = (
       )
     })
     return {
-      write: writerOf(handle),
+      write: writerOf(handle, temporary),
       commit,
       get temporary() {
         return committed ? undefined : temporary

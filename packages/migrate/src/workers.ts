@@ -9,6 +9,7 @@
  * `NodeWorkerRunner.layer` (worker) from `@effect/platform-node`, provided by whoever spawns the
  * workers. Only @effect/platform's public Worker and WorkerRunner API is used.
  */
+import type * as FileSystem from "@effect/platform/FileSystem"
 import * as Transferable from "@effect/platform/Transferable"
 import * as Worker from "@effect/platform/Worker"
 import { type WorkerError, isWorkerError } from "@effect/platform/WorkerError"
@@ -17,10 +18,17 @@ import { Deferred, Effect, Either, Fiber, FiberRef, LogLevel, Schema, type Scope
 import { Codegen, type DecodeOptions } from "@scanbridge/model"
 import { type AdapterError, importAdapters } from "./adapters.js"
 import { giveBytes, spareBuffer } from "./internal/buffers.js"
-import { type MigratedChunk, emptyTally, migrateChunk } from "./internal/pipeline.js"
+import { type MigratedChunk, emptyTally, joinChunks, migrateChunk, renumbered } from "./internal/pipeline.js"
+import type { Reject } from "./report.js"
+import { type Placement, numberLines, placeMigrated } from "./internal/placement.js"
+import { type InputRange, linesChunk, piecesOf, readRange } from "./internal/ranges.js"
+import { makeRunFiles } from "./internal/run-files.js"
+import { CHUNK_BYTES } from "./internal/read.js"
+import { MigrateInputError } from "./inputs.js"
 import type { InputChunk } from "./internal/read.js"
 import { scanLine } from "./internal/targets.js"
 import type { OutputTarget } from "./target.js"
+import { MigrateOutputError } from "./output.js"
 import { Normalizer, type NormalizerService, UnknownTargetError } from "./normalizer.js"
 
 /** A worker could not be started, or stopped while it held a chunk. */
@@ -43,16 +51,21 @@ type PoolRequest =
   | {
       readonly _tag: "Chunk"
       readonly target: OutputTarget
-      readonly chunk: InputChunk
+      /** Lines or records read, or a range of a file the worker reads itself (with a placement: its lines are numbered in turn). */
+      readonly chunk: InputChunk | InputRange
       /** Whether the rejects are written (else only counted). */
       readonly keepRejects: boolean
       /** A free buffer the main thread can spare (buffers.ts): a worker's outputs may outnumber the chunks it gets. */
       readonly spare: ArrayBuffer | undefined
+      /** Where the worker writes the chunk's outputs itself (internal/placement.ts), if it does. */
+      readonly placement: Placement | undefined
     }
 
 type ChunkFailure =
   | { readonly _tag: "UnknownTargetError"; readonly target: string; readonly message: string }
   | { readonly _tag: "AdapterError"; readonly message: string }
+  | { readonly _tag: "MigrateOutputError"; readonly file: string; readonly message: string }
+  | { readonly _tag: "MigrateInputError"; readonly file: string; readonly message: string }
 
 // Buffers move between the threads rather than being copied, and circulate (buffers.ts): a chunk's
 // bytes (and a spare buffer) go to the worker, whose free list they join once it has migrated
@@ -69,7 +82,8 @@ const transferBytes = (request: PoolRequest) =>
   Effect.as(request._tag === "Chunk" ? buffersOf(request.chunk._tag === "Lines" ? request.chunk.bytes : undefined, request.spare) : Effect.void, request)
 
 // A chunk's output goes back as its UTF-8 bytes: the main thread, which reads and writes for every
-// worker, only writes it.
+// worker, only writes it. Bytes the worker wrote itself go back as their empty buffer, for the
+// main thread to read into.
 const transferOutput = (_request: PoolRequest, migrated: MigratedChunk) => Effect.as(buffersOf(migrated.out, migrated.rejected), migrated)
 
 // Chunks handed to each worker at once: one it migrates and one waiting in its queue, so it never
@@ -90,14 +104,24 @@ export interface MigratePool {
   /** Whether every worker has started. */
   readonly isStarted: Effect.Effect<boolean>
   /**
+   * Whether its workers read ranges of a file and write into output files themselves
+   * (`makeMigratePool`'s do): `migrate` then sends them ranges and placements. A pool without it
+   * gets chunks read, and gives their bytes back to be written.
+   */
+  readonly readsAndWrites?: boolean
+  /**
    * A chunk migrated on a worker: its output comes back as UTF-8 bytes, ready to be written.
-   * Without `keepRejects` (default true), its rejects are counted, not formatted.
+   * Without `keepRejects` (default true), its rejects are counted, not formatted. With a
+   * `placement` (`migrate`'s), the worker writes the placed outputs itself, in their turn, and
+   * says how many bytes (`MigratedChunk.placed`); a range of a file (which needs one) it reads
+   * itself, its lines numbered in turn.
    */
   readonly migrateChunk: (
     target: OutputTarget,
-    chunk: InputChunk,
-    keepRejects?: boolean
-  ) => Effect.Effect<MigratedChunk, MigrateWorkerError | UnknownTargetError>
+    chunk: InputChunk | InputRange,
+    keepRejects?: boolean,
+    placement?: Placement
+  ) => Effect.Effect<MigratedChunk, MigrateWorkerError | UnknownTargetError | MigrateOutputError | MigrateInputError>
 }
 
 export interface MigratePoolOptions {
@@ -201,16 +225,25 @@ export const makeMigratePool = (
       concurrency: options.size * CHUNKS_PER_WORKER,
       started: Effect.asVoid(started),
       isStarted: Effect.sync(() => ready !== undefined),
-      migrateChunk: (target, chunk, keepRejects = true) =>
+      readsAndWrites: true,
+      migrateChunk: (target, chunk, keepRejects = true, placement) =>
         Effect.flatMap(whenUp, (pool) =>
           Effect.mapError(
-            pool.executeEffect({ _tag: "Chunk", target, chunk, keepRejects, spare: spareBuffer() }),
-            (e): MigrateWorkerError | UnknownTargetError =>
-              e._tag === "WorkerError"
-                ? new MigrateWorkerError({ message: describe(e) })
-                : e._tag === "AdapterError"
-                  ? new MigrateWorkerError({ message: `migration worker: ${e.message}` })
-                  : new UnknownTargetError({ target: e.target, message: e.message })
+            pool.executeEffect({ _tag: "Chunk", target, chunk, keepRejects, spare: spareBuffer(), placement }),
+            (e): MigrateWorkerError | UnknownTargetError | MigrateOutputError | MigrateInputError => {
+              switch (e._tag) {
+                case "WorkerError":
+                  return new MigrateWorkerError({ message: describe(e) })
+                case "AdapterError":
+                  return new MigrateWorkerError({ message: `migration worker: ${e.message}` })
+                case "MigrateOutputError":
+                  return new MigrateOutputError({ file: e.file, message: e.message })
+                case "MigrateInputError":
+                  return new MigrateInputError({ file: e.file, message: e.message })
+                case "UnknownTargetError":
+                  return new UnknownTargetError({ target: e.target, message: e.message })
+              }
+            }
           )
         )
     }
@@ -218,62 +251,104 @@ export const makeMigratePool = (
 
 /**
  * The worker side: serves chunks until the pool closes, with the `Normalizer` in context, to
- * which it adds the adapters of the pool's `adapterModules`. A worker entry on Node provides
- * `NodeWorkerRunner.layer` and a normalizer layer (`Normalizer.default` for the built-in
- * adapters), for example:
+ * which it adds the adapters of the pool's `adapterModules`, and a `FileSystem`, with which it
+ * writes the chunks' outputs into a run's output files itself. A worker entry on Node provides
+ * `NodeWorkerRunner.layer`, `NodeFileSystem.layer` and a normalizer layer (`Normalizer.default`
+ * for the built-in adapters), for example:
  *
  * ```ts
- * runMigrateWorker.pipe(Effect.provide([Normalizer.default, NodeWorkerRunner.layer]), NodeRuntime.runMain)
+ * runMigrateWorker.pipe(Effect.provide([Normalizer.default, NodeFileSystem.layer, NodeWorkerRunner.layer]), NodeRuntime.runMain)
  * ```
  */
-export const runMigrateWorker: Effect.Effect<void, MigrateWorkerError, Normalizer | WorkerRunner.PlatformRunner> = Effect.gen(function* () {
-  const base = yield* Normalizer
-  // The pool's adapter modules, imported once, when the pool's first message names them (the
-  // first chunks wait for the same import; a module that fails fails each chunk).
-  let normalizer: Promise<Either.Either<NormalizerService, AdapterError>> | undefined
-  const setup = (modules: ReadonlyArray<string>, jitless: boolean, options: DecodeOptions) => {
-    // Before the first chunk's guards are compiled: a pool never mixes jitless and not.
-    if (jitless && !Codegen.options().jitless) Codegen.configure({ jitless: true })
-    const told = Normalizer.withOptions(base, options)
-    if (modules.length > 0) normalizer = Effect.runPromise(Effect.either(Effect.flatMap(importAdapters(modules), (extra) => Normalizer.extend(told, extra))))
-    else if (told !== base) normalizer = Promise.resolve(Either.right(told))
-  }
-  const normalizerNow: Effect.Effect<NormalizerService, ChunkFailure> = Effect.suspend(() =>
-    normalizer === undefined
-      ? Effect.succeed(base)
-      : Effect.flatMap(
-          Effect.promise(() => normalizer!),
-          Either.match({ onLeft: (e) => Effect.fail({ _tag: "AdapterError", message: e.message } as const), onRight: Effect.succeed })
-        )
-  )
-  // The answer to the Setup message: no output.
-  const nothing = (): MigratedChunk => ({ out: new Uint8Array(0), rejected: new Uint8Array(0), tally: emptyTally() })
-  const byTarget = new Map<string, ReturnType<typeof migrateChunk>>()
-  // The spare joins this thread's free buffers (as the chunk's bytes do, once migrated): its
-  // outputs are made in them.
-  const migrated = (run: ReturnType<typeof migrateChunk>, request: Extract<PoolRequest, { _tag: "Chunk" }>): MigratedChunk => {
-    if (request.spare !== undefined) giveBytes(new Uint8Array(request.spare))
-    return run(request.chunk)
-  }
-  const handle = (request: PoolRequest): Effect.Effect<MigratedChunk, ChunkFailure> =>
-    Effect.suspend(() => {
-      if (request._tag === "Setup") return Effect.sync(() => (setup(request.modules, request.jitless, request.options), nothing()))
-      const { to, units, patientSystem } = request.target
-      const key = JSON.stringify([request.keepRejects, to, units ?? null, patientSystem ?? null])
-      const run = byTarget.get(key)
-      if (run !== undefined) return Effect.sync(() => migrated(run, request))
-      return Effect.flatMap(normalizerNow, (normalizer): Effect.Effect<MigratedChunk, ChunkFailure> => {
-        if (scanLine(normalizer, request.target) === undefined) {
-          const { target, message } = UnknownTargetError.of(request.target.to, normalizer, " in the migration worker")
-          return Effect.fail({ _tag: "UnknownTargetError", target, message })
-        }
-        const made = migrateChunk(normalizer, request.target, request.keepRejects)
-        byTarget.set(key, made)
-        return Effect.sync(() => migrated(made, request))
+export const runMigrateWorker: Effect.Effect<void, MigrateWorkerError, Normalizer | FileSystem.FileSystem | WorkerRunner.PlatformRunner> = Effect.gen(
+  function* () {
+    const base = yield* Normalizer
+    const context = yield* Effect.context<FileSystem.FileSystem>()
+    // The files of the run whose chunks come: its input's and outputs', open until the next run's come.
+    const files = makeRunFiles()
+    // The pool's adapter modules, imported once, when the pool's first message names them (the
+    // first chunks wait for the same import; a module that fails fails each chunk).
+    let normalizer: Promise<Either.Either<NormalizerService, AdapterError>> | undefined
+    const setup = (modules: ReadonlyArray<string>, jitless: boolean, options: DecodeOptions) => {
+      // Before the first chunk's guards are compiled: a pool never mixes jitless and not.
+      if (jitless && !Codegen.options().jitless) Codegen.configure({ jitless: true })
+      const told = Normalizer.withOptions(base, options)
+      if (modules.length > 0) normalizer = Effect.runPromise(Effect.either(Effect.flatMap(importAdapters(modules), (extra) => Normalizer.extend(told, extra))))
+      else if (told !== base) normalizer = Promise.resolve(Either.right(told))
+    }
+    const normalizerNow: Effect.Effect<NormalizerService, ChunkFailure> = Effect.suspend(() =>
+      normalizer === undefined
+        ? Effect.succeed(base)
+        : Effect.flatMap(
+            Effect.promise(() => normalizer!),
+            Either.match({ onLeft: (e) => Effect.fail({ _tag: "AdapterError", message: e.message } as const), onRight: Effect.succeed })
+          )
+    )
+    // The answer to the Setup message: no output.
+    const nothing = (): MigratedChunk => ({ out: new Uint8Array(0), rejected: new Uint8Array(0), tally: emptyTally() })
+    const byTarget = new Map<string, ReturnType<typeof migrateChunk>>()
+    // The spare joins this thread's free buffers (as the chunk's bytes do, once migrated): its
+    // outputs are made in them.
+    const migrated = (run: ReturnType<typeof migrateChunk>, request: Extract<PoolRequest, { _tag: "Chunk" }>): Effect.Effect<MigratedChunk, ChunkFailure> =>
+      Effect.suspend(() => {
+        if (request.spare !== undefined) giveBytes(new Uint8Array(request.spare))
+        const { chunk, placement } = request
+        if (chunk._tag === "Range") return placement === undefined ? Effect.die("a range without a placement") : migratedRange(run, chunk, placement)
+        const done = run(chunk)
+        // What was written goes back empty: its buffer is the main thread's to read into.
+        return placement === undefined
+          ? Effect.succeed(done)
+          : Effect.provide(Effect.mapError(placeMigrated(placement, done, { keep: false, open: files.open(placement.run) }), failed), context)
       })
-    })
-  yield* Effect.mapError(
-    WorkerRunner.launch(WorkerRunner.layer(handle, { encodeOutput: transferOutput })),
-    (e) => new MigrateWorkerError({ message: describe(e) })
-  )
-})
+    const failed = (e: MigrateOutputError | MigrateInputError): ChunkFailure => ({ _tag: e._tag, file: e.file, message: e.message })
+    // A range's lines, read here and migrated in pieces of a chunk's size, each numbered once the
+    // ranges before have counted their lines (so no worker waits for another before it migrates)
+    // and written in its place before the next is migrated. A line too large for this heap is left,
+    // with the turns, to the calling thread (`rest`).
+    const migratedRange = (run: ReturnType<typeof migrateChunk>, range: InputRange, placement: Placement): Effect.Effect<MigratedChunk, ChunkFailure> =>
+      Effect.gen(function* () {
+        const open = files.open(placement.run)
+        const read = yield* readRange(range, CHUNK_BYTES, open)
+        const pieces = piecesOf(read)
+        let firstLine: number | undefined
+        let done: MigratedChunk | undefined
+        for (const [i, piece] of pieces.entries()) {
+          const rejects: Array<Reject> = []
+          const migrated = run(linesChunk(range, piece, piece.line, 0), rejects, true)
+          // The lines' turn is passed on once the range's lines are counted, the outputs' once its last
+          // piece is written (by the calling thread, when it goes on with the range).
+          const goesOn = read.rest !== undefined
+          firstLine ??= yield* numberLines(placement.turns, placement.seq, read.lines, range.first, { held: false, hold: goesOn })
+          const taking = { held: i > 0, hold: i < pieces.length - 1 || goesOn }
+          if (firstLine === undefined) {
+            return yield* new MigrateInputError({ file: range.file, message: `${range.file}: the run stopped before this part of it was read` })
+          }
+          const placed = yield* placeMigrated(placement, renumbered(migrated, rejects, firstLine - 1), { keep: true, taking, open })
+          done = done === undefined ? placed : joinChunks(done, placed)
+        }
+        giveBytes(read.bytes)
+        return read.rest === undefined ? done! : { ...done!, rest: read.rest }
+      }).pipe(Effect.mapError(failed), Effect.provide(context))
+    const handle = (request: PoolRequest): Effect.Effect<MigratedChunk, ChunkFailure> =>
+      Effect.suspend(() => {
+        if (request._tag === "Setup") return Effect.sync(() => (setup(request.modules, request.jitless, request.options), nothing()))
+        const { to, units, patientSystem } = request.target
+        const key = JSON.stringify([request.keepRejects, to, units ?? null, patientSystem ?? null])
+        const run = byTarget.get(key)
+        if (run !== undefined) return migrated(run, request)
+        return Effect.flatMap(normalizerNow, (normalizer): Effect.Effect<MigratedChunk, ChunkFailure> => {
+          if (scanLine(normalizer, request.target) === undefined) {
+            const { target, message } = UnknownTargetError.of(request.target.to, normalizer, " in the migration worker")
+            return Effect.fail({ _tag: "UnknownTargetError", target, message })
+          }
+          const made = migrateChunk(normalizer, request.target, request.keepRejects)
+          byTarget.set(key, made)
+          return migrated(made, request)
+        })
+      })
+    yield* Effect.mapError(
+      WorkerRunner.launch(WorkerRunner.layer(handle, { encodeOutput: transferOutput })),
+      (e) => new MigrateWorkerError({ message: describe(e) })
+    ).pipe(Effect.ensuring(files.close))
+  }
+)

@@ -7,7 +7,7 @@ import * as NodeWorker from "@effect/platform-node/NodeWorker"
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { Effect, Layer } from "effect"
 import { Codegen } from "@scanbridge/model"
-import { readFileSync } from "node:fs"
+import { readFileSync, statSync } from "node:fs"
 import { mkdtemp, mkdir, rm, writeFile } from "node:fs/promises"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
@@ -17,6 +17,7 @@ import { type MigratePool, Normalizer, defaultNormalizer, makeMigratePool, migra
 import type { EncodeOptions } from "@scanbridge/model"
 import { CHUNK_BYTES, CHUNK_LINES } from "../src/internal/read.js"
 import { migrateChunk } from "../src/internal/pipeline.js"
+import { RANGE_BYTES } from "../src/internal/ranges.js"
 
 const repo = fileURLToPath(new URL("../../..", import.meta.url))
 const EXPORT = join(repo, "examples", "export")
@@ -101,6 +102,28 @@ const run = (inputs: ReadonlyArray<string>, to: string, pool?: MigratePool, opti
     return { out, rejects, report, progress }
   })
 
+/** A migration into output files (as a command line's), on the pool if given: what they hold once committed. */
+const toFiles = (inputs: ReadonlyArray<string>, to: string, pool?: MigratePool, options: EncodeOptions = {}) =>
+  Effect.scoped(
+    Effect.gen(function* () {
+      const out = yield* outputFile(join(dir, "files.out"))
+      const rejects = yield* outputFile(join(dir, "files.rejects"))
+      let progress = 0
+      const report = yield* migrate({
+        inputs,
+        to,
+        ...options,
+        output: out.write,
+        rejects: rejects.write,
+        onProgress: () => Effect.sync(() => void progress++),
+        ...(pool === undefined ? {} : { pool })
+      })
+      yield* out.commit
+      yield* rejects.commit
+      return { out: readFileSync(join(dir, "files.out"), "utf8"), rejects: readFileSync(join(dir, "files.rejects"), "utf8"), report, progress }
+    })
+  )
+
 describe("migrate on worker threads", () => {
   it.effect(
     "writes the same bytes and the same report as the calling thread, over several chunks with rejects",
@@ -120,7 +143,9 @@ describe("migrate on worker threads", () => {
           expect(there.rejects).toBe(here.rejects)
           // The same keys in the same order, so the report file is the same bytes too.
           expect(JSON.stringify(there.report)).toBe(JSON.stringify(here.report))
-          expect(there.progress).toBe(here.progress)
+          // Read in ranges by the workers, a file is cut otherwise than read here: fewer progress
+          // reports, each after a whole range.
+          expect(there.progress).toBeGreaterThanOrEqual(3)
         }
       }).pipe(Effect.scoped, Effect.provide(platformOf("./worker-entry.ts"))),
     TIMEOUT
@@ -240,10 +265,13 @@ describe("migrate on worker threads", () => {
           concurrency: 1,
           started: Effect.void,
           isStarted: Effect.succeed(true),
+          // Not `readsAndWrites`: it is sent chunks read, never a range of a file.
           migrateChunk: (target, chunk, keepRejects) =>
             Effect.map(
               Effect.delay(
-                Effect.sync(() => migrateChunk(defaultNormalizer, target, keepRejects)(chunk)),
+                chunk._tag === "Range"
+                  ? Effect.die("a range sent to a pool that does not read")
+                  : Effect.sync(() => migrateChunk(defaultNormalizer, target, keepRejects)(chunk)),
                 "20 millis"
               ),
               (migrated) => {
@@ -287,8 +315,20 @@ describe("migrate on worker threads", () => {
         // (Only the report, should the run succeed: the records would fill the test's output.)
         const error = yield* Effect.flip(Effect.map(run([several], "canonical", pool), (done) => done.report))
         expect(error.message).toContain("exited with code 3")
-        const kept = yield* run([single], "canonical", yield* startedPool(1))
-        expect(kept.report.records).toBe(1)
+        // Read here (hashed, so not in ranges by the workers, whose reads stop short of such a
+        // line: ranges.test.ts), the single larger line is migrated here too.
+        const kept = yield* migrate({
+          inputs: [single],
+          to: "canonical",
+          hashInputs: true,
+          output: () => Effect.void,
+          pool: yield* startedPool(1)
+        })
+        expect(kept.records).toBe(1)
+        // Not hashed, the file goes to the workers in ranges (this one stops on any): a worker's
+        // read stops short of such a line and leaves it to this thread (ranges.test.ts).
+        const ranged = yield* migrate({ inputs: [single], to: "canonical", output: () => Effect.void, pool: yield* startedPool(1) }).pipe(Effect.flip)
+        expect(ranged.message).toContain("exited with code 3")
       }).pipe(Effect.scoped, Effect.provide(platformOf("./crash-worker.ts"))),
     TIMEOUT
   )
@@ -403,6 +443,65 @@ describe("migrate on worker threads", () => {
         const refused = yield* run([file], "canonical", untold)
         expect(refused.report.rejected).toBe(2 * CHUNK_LINES)
         expect(refused.rejects).toContain("--length-unit in")
+      }).pipe(Effect.scoped, Effect.provide(platformOf("./worker-entry.ts"))),
+    TIMEOUT
+  )
+
+  it.effect(
+    "writes file outputs from the workers themselves, at their place: the bytes of the calling thread's run, a header and a single larger line among them",
+    () =>
+      Effect.gen(function* () {
+        const lines = exampleLines()
+        // Ten chunks' records, a line larger than a chunk (migrated and placed on the calling
+        // thread, between the workers' chunks) and a rejected one.
+        const large = JSON.stringify({ avatar: "L".repeat(CHUNK_BYTES + 10) })
+        const file = join(dir, "placed.ndjson")
+        const many = (n: number, from: number) => Array.from({ length: n }, (_, i) => lines[(from + i * 3) % lines.length]!)
+        yield* Effect.promise(() => writeFile(file, `${[...many(5 * CHUNK_LINES, 0), large, ...many(5 * CHUNK_LINES + 11, 1)].join("\n")}\n`))
+        const pool = yield* startedPool(2)
+        for (const [to, units] of [["canonical"], ["csv", "in"]] as const) {
+          const options = units === undefined ? {} : { units }
+          const here = yield* run([file], to, undefined, options)
+          expect(here.report.rejected).toBeGreaterThan(CHUNK_LINES / 10)
+          const there = yield* toFiles([file], to, pool, options)
+          // Read by the workers, in ranges of several pieces each (the larger line's range ended on
+          // this thread), one progress report each.
+          expect(there.progress).toBe(Math.ceil(statSync(file).size / RANGE_BYTES))
+          expect(there.progress).toBeGreaterThanOrEqual(3)
+          expect(there.out).toBe(here.out)
+          expect(there.rejects).toBe(here.rejects)
+          expect(JSON.stringify(there.report)).toBe(JSON.stringify(here.report))
+        }
+      }).pipe(Effect.scoped, Effect.provide(platformOf("./worker-entry.ts"))),
+    TIMEOUT
+  )
+
+  it.effect(
+    "fails with a MigrateOutputError naming the output when a worker cannot write it, and leaves the destination as it was",
+    () =>
+      Effect.gen(function* () {
+        const lines = exampleLines()
+        const file = join(dir, "unwritable.ndjson")
+        yield* Effect.promise(() => writeFile(file, `${Array.from({ length: 12 * CHUNK_LINES }, (_, i) => lines[i % lines.length]!).join("\n")}\n`))
+        const pool = yield* startedPool(2)
+        const destination = join(dir, "unwritable.out")
+        yield* Effect.promise(() => writeFile(destination, "as it was\n"))
+        const error = yield* Effect.flip(
+          Effect.scoped(
+            Effect.gen(function* () {
+              const out = yield* outputFile(destination)
+              // Its temporary file goes before the run: the workers cannot open it. (The calling
+              // thread's own handle, open already, could still write it: only a worker's write
+              // fails here. A disk that fills: packages/cli/test/migrate-safety.test.ts.)
+              yield* Effect.promise(() => rm(out.temporary!))
+              return yield* migrate({ inputs: [file], to: "canonical", output: out.write, pool })
+            })
+          )
+        )
+        expect(error._tag).toBe("MigrateOutputError")
+        expect(error.message).toContain(destination)
+        expect(error.message).toContain("ENOENT")
+        expect(readFileSync(destination, "utf8")).toBe("as it was\n")
       }).pipe(Effect.scoped, Effect.provide(platformOf("./worker-entry.ts"))),
     TIMEOUT
   )

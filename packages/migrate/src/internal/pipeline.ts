@@ -99,6 +99,17 @@ const addAll = (into: Record<string, number>, from: Readonly<Record<string, numb
   for (const [key, n] of Object.entries(from)) bump(into, key, n)
 }
 
+/** Adds a tally's counts to `into`'s, its keys after those `into` has. */
+const addTally = (into: MutableTally, tally: Tally): void => {
+  into.records += tally.records
+  into.migrated += tally.migrated
+  into.scans += tally.scans
+  addAll(into.byFormat, tally.byFormat)
+  addAll(into.byStatus, tally.byStatus)
+  addAll(into.byNoteKind, tally.byNoteKind)
+  addAll(into.byRejectReason, tally.byRejectReason)
+}
+
 /**
  * Counts outcomes, or whole chunks' tallies, as they pass; `report()` reads the totals. Tallies
  * merged in input order give the report's keys in the same order as counting each record.
@@ -112,13 +123,7 @@ export const makeCounter = (target: string) => {
       repeatedScans += n
     },
     merge(tally: Tally): void {
-      total.records += tally.records
-      total.migrated += tally.migrated
-      total.scans += tally.scans
-      addAll(total.byFormat, tally.byFormat)
-      addAll(total.byStatus, tally.byStatus)
-      addAll(total.byNoteKind, tally.byNoteKind)
-      addAll(total.byRejectReason, tally.byRejectReason)
+      addTally(total, tally)
     },
     report(): Report {
       const { records, migrated, scans, byFormat, byStatus, byNoteKind, byRejectReason } = total
@@ -150,6 +155,44 @@ export interface MigratedChunk {
   readonly tally: Tally
   /** The chunk's last record, if it holds any: where a run that stops after this chunk resumes. */
   readonly last?: RecordPosition
+  /** The bytes of each output its thread wrote itself, in their place (placement.ts): those outputs' bytes here are empty. */
+  readonly placed?: { readonly out: number; readonly rejected: number }
+  /**
+   * A range's chunk (ranges.ts) that stopped before a line too large for a worker: where the
+   * range goes on, on the calling thread, which holds the chunk's turns until then.
+   */
+  readonly rest?: number
+}
+
+/** The counts of two chunks' records, the first's before the second's. */
+const sumOf = (a: Tally, b: Tally): Tally => {
+  const sum = emptyTally()
+  addTally(sum, a)
+  addTally(sum, b)
+  return sum
+}
+
+const joined = (a: Uint8Array, b: Uint8Array) => {
+  if (a.length === 0) return b
+  if (b.length === 0) return a
+  const both = new Uint8Array(a.length + b.length)
+  both.set(a)
+  both.set(b, a.length)
+  return both
+}
+
+/** One chunk of two that follow each other (a range and its rest): what writing the first, then the second, writes. */
+export const joinChunks = (a: MigratedChunk, b: MigratedChunk): MigratedChunk => {
+  const last = b.last ?? a.last
+  const placed =
+    a.placed === undefined || b.placed === undefined ? undefined : { out: a.placed.out + b.placed.out, rejected: a.placed.rejected + b.placed.rejected }
+  return {
+    out: joined(a.out, b.out),
+    rejected: joined(a.rejected, b.rejected),
+    tally: sumOf(a.tally, b.tally),
+    ...(last === undefined ? {} : { last }),
+    ...(placed === undefined ? {} : { placed })
+  }
 }
 
 /** A record the reader could not read faithfully, rejected as it was read. */
@@ -172,12 +215,16 @@ const withStacks = Error as ErrorConstructor & { stackTraceLimit: number | undef
  * thread or a worker runs it, so both write the same bytes. Never throws but for an unknown target.
  * Without `keepRejects`, rejects are counted, not formatted (`rejected` is empty). A chunk of
  * lines is done with once migrated: its buffer is given back (buffers.ts), to read the next ones.
+ * With `numbering`, the chunk's lines are numbered as if its file began with them, until its place
+ * in the file is known: its rejects are kept for `renumbered` to format, once told how many lines
+ * come before. With `shared`, the chunk's bytes are part of a larger buffer, given back by
+ * whoever holds that.
  */
 export const migrateChunk = (normalizer: NormalizerService, target: OutputTarget, keepRejects = true) => {
   const run = migrateRecord(normalizer, target)
   const out = utf8Lines()
   const rejected = utf8Lines()
-  return (chunk: InputChunk): MigratedChunk => {
+  return (chunk: InputChunk, numbering?: Array<Reject>, shared = false): MigratedChunk => {
     const tally = emptyTally()
     // Whatever a chunk that threw left behind is not this chunk's.
     out.clear()
@@ -195,13 +242,26 @@ export const migrateChunk = (normalizer: NormalizerService, target: OutputTarget
         const o = record.unreadable === undefined ? run(record) : unread(record, record.unreadable)
         count(tally, o)
         if (o._tag === "Migrated") for (const line of o.lines) out.add(line)
-        else if (keepRejects) rejected.add(JSON.stringify(o.reject))
+        else if (keepRejects) numbering === undefined ? rejected.add(JSON.stringify(o.reject)) : numbering.push(o.reject)
       })
     } finally {
       withStacks.stackTraceLimit = stackTraceLimit
     }
-    if (chunk._tag === "Lines") giveBytes(chunk.bytes)
+    if (chunk._tag === "Lines" && !shared) giveBytes(chunk.bytes)
     const position = last === undefined ? {} : { last: { file: last.file, line: last.line, ...(last.key === undefined ? {} : { key: last.key }) } }
     return { out: out.take(), rejected: rejected.take(), tally, ...position }
   }
+}
+
+const numbered = utf8Lines()
+
+/**
+ * A chunk migrated with its lines numbered from 1 (`migrateChunk`'s `numbering`), renumbered now
+ * that `before` lines of its file are known to come before it: its rejects, kept aside, formatted.
+ */
+export const renumbered = (chunk: MigratedChunk, rejects: ReadonlyArray<Reject>, before: number): MigratedChunk => {
+  numbered.clear()
+  for (const reject of rejects) numbered.add(JSON.stringify({ ...reject, line: reject.line + before }))
+  const last = chunk.last
+  return { ...chunk, rejected: numbered.take(), ...(last === undefined ? {} : { last: { ...last, line: last.line + before } }) }
 }
