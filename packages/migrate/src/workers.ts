@@ -86,6 +86,9 @@ const transferBytes = (request: PoolRequest) =>
 // main thread to read into.
 const transferOutput = (_request: PoolRequest, migrated: MigratedChunk) => Effect.as(buffersOf(migrated.out, migrated.rejected), migrated)
 
+/** The most output a worker holds for a range before it waits to write it (a FHIR output is some 15 times its input). */
+const HELD_BYTES = 16 * 1024 * 1024
+
 // Chunks handed to each worker at once: one it migrates and one waiting in its queue, so it never
 // idles while the main thread reads the next chunk and takes the last one's result.
 const CHUNKS_PER_WORKER = 2
@@ -301,30 +304,43 @@ export const runMigrateWorker: Effect.Effect<void, MigrateWorkerError, Normalize
           : Effect.provide(Effect.mapError(placeMigrated(placement, done, { keep: false, open: files.open(placement.run) }), failed), context)
       })
     const failed = (e: MigrateOutputError | MigrateInputError): ChunkFailure => ({ _tag: e._tag, file: e.file, message: e.message })
-    // A range's lines, read here and migrated in pieces of a chunk's size, each numbered once the
-    // ranges before have counted their lines (so no worker waits for another before it migrates)
-    // and written in its place before the next is migrated. A line too large for this heap is left,
-    // with the turns, to the calling thread (`rest`).
+    // A range's lines, read here and migrated in pieces of a chunk's size, numbered once the ranges
+    // before have counted their lines (so no worker waits for another before it migrates), and
+    // written in their place once the range before is: all at once, unless their outputs grow past
+    // HELD_BYTES first. A range that waited for the one before after each piece kept both workers
+    // waiting on each other (wall time 15 % longer). A line too large for this heap is left, with
+    // the turns, to the calling thread (`rest`).
     const migratedRange = (run: ReturnType<typeof migrateChunk>, range: InputRange, placement: Placement): Effect.Effect<MigratedChunk, ChunkFailure> =>
       Effect.gen(function* () {
         const open = files.open(placement.run)
         const read = yield* readRange(range, CHUNK_BYTES, open)
+        const goesOn = read.rest !== undefined
         const pieces = piecesOf(read)
         let firstLine: number | undefined
         let done: MigratedChunk | undefined
+        let held: Array<MigratedChunk> = []
+        let heldBytes = 0
         for (const [i, piece] of pieces.entries()) {
           const rejects: Array<Reject> = []
           const migrated = run(linesChunk(range, piece, piece.line, 0), rejects, true)
-          // The lines' turn is passed on once the range's lines are counted, the outputs' once its last
-          // piece is written (by the calling thread, when it goes on with the range).
-          const goesOn = read.rest !== undefined
+          // The lines' turn is passed on once the range's lines are counted (by the calling thread,
+          // when it goes on with the range).
           firstLine ??= yield* numberLines(placement.turns, placement.seq, read.lines, range.first, { held: false, hold: goesOn })
-          const taking = { held: i > 0, hold: i < pieces.length - 1 || goesOn }
           if (firstLine === undefined) {
             return yield* new MigrateInputError({ file: range.file, message: `${range.file}: the run stopped before this part of it was read` })
           }
-          const placed = yield* placeMigrated(placement, renumbered(migrated, rejects, firstLine - 1), { keep: true, taking, open })
-          done = done === undefined ? placed : joinChunks(done, placed)
+          held.push(renumbered(migrated, rejects, firstLine - 1))
+          heldBytes += migrated.out.length
+          const last = i === pieces.length - 1
+          if (!last && heldBytes < HELD_BYTES) continue
+          // The outputs' turn: taken by the range's first piece written, passed on by its last.
+          for (const [j, chunk] of held.entries()) {
+            const taking = { held: done !== undefined, hold: !(last && j === held.length - 1) || goesOn }
+            const placed = yield* placeMigrated(placement, chunk, { keep: true, taking, open })
+            done = done === undefined ? placed : joinChunks(done, placed)
+          }
+          held = []
+          heldBytes = 0
         }
         giveBytes(read.bytes)
         return read.rest === undefined ? done! : { ...done!, rest: read.rest }

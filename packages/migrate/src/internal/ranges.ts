@@ -172,12 +172,14 @@ export const readRange = (range: InputRange, limit?: number, open: OpenFiles = o
   )
 
 /**
- * Bytes of the file each range stands for: about two chunks', migrated in pieces of a chunk
+ * Bytes of the file each range stands for: about four chunks', migrated in pieces of a chunk
  * (piecesOf), so that what a range costs whatever its size (a message each way, its reads and
- * turns) is paid half as often (at one chunk's size, the workers spent a tenth more CPU), and a
- * range read with a line's worth past it fits a buffer of two units (buffers.ts).
+ * turns, the calling thread's stream and pool) is paid a quarter as often: at one chunk's size the
+ * workers spent a tenth more CPU, and the calling thread's share of 200k platform entries' CPU
+ * was 14-15 %, at two 12-14 %, at four 10-11 % (bench/results.md). A range read with a line's
+ * worth past it fits a buffer of four units (buffers.ts).
  */
-export const RANGE_BYTES = 2 * CHUNK_BYTES - 64 * 1024
+export const RANGE_BYTES = 4 * CHUNK_BYTES - 64 * 1024
 
 /** The ranges of a file of `size` bytes, of `bytes` each (the last maybe fewer). */
 export const rangesOf = (file: string, size: number, bytes = RANGE_BYTES): Stream.Stream<InputRange> =>
