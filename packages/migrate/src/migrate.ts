@@ -277,9 +277,9 @@ export const migrate = <R = never, W = never>(options: MigrateOptions<R, W>) =>
     const keepRejects = into !== undefined || options.rejects !== undefined
     const migrateChunkSync = migrateChunk(normalizer, target, keepRejects)
     const migrateOnThisThread = (chunk: InputChunk) => Effect.sync(() => migrateChunkSync(chunk))
-    // With a pool, this thread only reads, orders and writes: whatever it does itself, no number
-    // of workers shares (issue 34), so a chunk waits for a worker rather than be migrated here,
-    // even while the workers start.
+    // With a pool, this thread orders the chunks (and reads and writes what the workers cannot):
+    // whatever it does itself, no number of workers shares (issue 34), so a chunk waits for a
+    // worker rather than be migrated here, even while the workers start.
     const framing = options.output === undefined ? undefined : framingOf(target)
     // With a pool, outputs that are files (and whose lines are written as they are, not encoded
     // here) are written by the thread that migrates each chunk, at its place (internal/placement.ts).

@@ -9,8 +9,10 @@
  * threads make. The chunks take turns: a shared buffer holds the number of the last chunk placed
  * and where its outputs ended, and each chunk waits (without blocking its thread) for the one
  * before it, takes its place, passes its ends on, then writes. The writes themselves overlap;
- * only taking a place is in order. A chunk that fails never passes its turn on, so every later
- * chunk waits until `stopTurns` (the run's end, whatever it is) releases them.
+ * only taking a place is in order. Line numbers are taken the same way, in a turn of their own,
+ * by the ranges of a file the workers read themselves (ranges.ts): each counts its lines for the
+ * ones after it. A chunk that fails never passes its turns on, so every later chunk waits until
+ * `stopTurns` (the run's end, whatever it is) releases them.
  */
 import type * as FileSystem from "@effect/platform/FileSystem"
 import { Effect } from "effect"
