@@ -317,7 +317,7 @@ export const migrate = <R = never, W = never>(options: MigrateOptions<R, W>) =>
           const held = { held: true, hold: false }
           const firstLine = yield* numberLines(placement.turns, placement.seq, read.lines, false, held)
           const rest = migrateChunkSync(linesChunk(range, read, firstLine ?? 0, 0))
-          return joinChunks(begun, yield* placeMigrated(placement, rest, { keep: true, taking: held }))
+          return joinChunks([begun, yield* placeMigrated(placement, rest, { keep: true, taking: held })])
         })
       )
     const run = (chunk: InputChunk | InputRange): Effect.Effect<MigratedChunk, RunError> => {

@@ -317,7 +317,7 @@ export const runMigrateWorker: Effect.Effect<void, MigrateWorkerError, Normalize
         const goesOn = read.rest !== undefined
         const pieces = piecesOf(read)
         let firstLine: number | undefined
-        let done: MigratedChunk | undefined
+        const written: Array<MigratedChunk> = []
         let held: Array<MigratedChunk> = []
         let heldBytes = 0
         for (const [i, piece] of pieces.entries()) {
@@ -335,15 +335,15 @@ export const runMigrateWorker: Effect.Effect<void, MigrateWorkerError, Normalize
           if (!last && heldBytes < HELD_BYTES) continue
           // The outputs' turn: taken by the range's first piece written, passed on by its last.
           for (const [j, chunk] of held.entries()) {
-            const taking = { held: done !== undefined, hold: !(last && j === held.length - 1) || goesOn }
-            const placed = yield* placeMigrated(placement, chunk, { keep: true, taking, open })
-            done = done === undefined ? placed : joinChunks(done, placed)
+            const taking = { held: written.length > 0, hold: !(last && j === held.length - 1) || goesOn }
+            written.push(yield* placeMigrated(placement, chunk, { keep: true, taking, open }))
           }
           held = []
           heldBytes = 0
         }
         giveBytes(read.bytes)
-        return read.rest === undefined ? done! : { ...done!, rest: read.rest }
+        const done = joinChunks(written)
+        return read.rest === undefined ? done : { ...done, rest: read.rest }
       }).pipe(Effect.mapError(failed), Effect.provide(context))
     const handle = (request: PoolRequest): Effect.Effect<MigratedChunk, ChunkFailure> =>
       Effect.suspend(() => {

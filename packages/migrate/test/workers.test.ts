@@ -102,6 +102,16 @@ const run = (inputs: ReadonlyArray<string>, to: string, pool?: MigratePool, opti
     return { out, rejects, report, progress }
   })
 
+/** Two runs of the same inputs wrote the same outputs, rejects and report (the same keys in the same order, so the report file is the same bytes too). */
+const expectSameRun = (
+  there: { readonly out: string; readonly rejects: string; readonly report: unknown },
+  here: { readonly out: string; readonly rejects: string; readonly report: unknown }
+) => {
+  expect(there.out).toBe(here.out)
+  expect(there.rejects).toBe(here.rejects)
+  expect(JSON.stringify(there.report)).toBe(JSON.stringify(here.report))
+}
+
 /** A migration into output files (as a command line's), on the pool if given: what they hold once committed. */
 const toFiles = (inputs: ReadonlyArray<string>, to: string, pool?: MigratePool, options: EncodeOptions = {}) =>
   Effect.scoped(
@@ -139,10 +149,7 @@ describe("migrate on worker threads", () => {
           expect(here.report.records).toBe(here.report.migrated + here.report.rejected)
           expect(here.report.rejected).toBeGreaterThan(12 * 6)
           expect(here.progress).toBeGreaterThanOrEqual(5)
-          expect(there.out).toBe(here.out)
-          expect(there.rejects).toBe(here.rejects)
-          // The same keys in the same order, so the report file is the same bytes too.
-          expect(JSON.stringify(there.report)).toBe(JSON.stringify(here.report))
+          expectSameRun(there, here)
           // Read in ranges by the workers, a file is cut otherwise than read here: fewer progress
           // reports, each after a whole range.
           expect(there.progress).toBeGreaterThanOrEqual(3)
@@ -194,9 +201,7 @@ describe("migrate on worker threads", () => {
         const there = yield* run([file], "canonical", pool)
         expect(here.report.records).toBe(600)
         expect(here.report.rejected).toBe(12)
-        expect(there.out).toBe(here.out)
-        expect(there.rejects).toBe(here.rejects)
-        expect(JSON.stringify(there.report)).toBe(JSON.stringify(here.report))
+        expectSameRun(there, here)
       }).pipe(Effect.scoped, Effect.provide(platformOf("./worker-entry.ts"))),
     TIMEOUT
   )
@@ -468,9 +473,7 @@ describe("migrate on worker threads", () => {
           // this thread), one progress report each.
           expect(there.progress).toBe(Math.ceil(statSync(file).size / RANGE_BYTES))
           expect(there.progress).toBeGreaterThanOrEqual(2)
-          expect(there.out).toBe(here.out)
-          expect(there.rejects).toBe(here.rejects)
-          expect(JSON.stringify(there.report)).toBe(JSON.stringify(here.report))
+          expectSameRun(there, here)
         }
       }).pipe(Effect.scoped, Effect.provide(platformOf("./worker-entry.ts"))),
     TIMEOUT

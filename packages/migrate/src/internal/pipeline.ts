@@ -164,32 +164,36 @@ export interface MigratedChunk {
   readonly rest?: number
 }
 
-/** The counts of two chunks' records, the first's before the second's. */
-const sumOf = (a: Tally, b: Tally): Tally => {
-  const sum = emptyTally()
-  addTally(sum, a)
-  addTally(sum, b)
-  return sum
+/** Bytes one after another, copied once (not at all when only one holds any). */
+const joined = (parts: ReadonlyArray<Uint8Array>) => {
+  const full = parts.filter((p) => p.length > 0)
+  if (full.length <= 1) return full[0] ?? new Uint8Array(0)
+  const all = new Uint8Array(full.reduce((n, p) => n + p.length, 0))
+  let at = 0
+  for (const part of full) {
+    all.set(part, at)
+    at += part.length
+  }
+  return all
 }
 
-const joined = (a: Uint8Array, b: Uint8Array) => {
-  if (a.length === 0) return b
-  if (b.length === 0) return a
-  const both = new Uint8Array(a.length + b.length)
-  both.set(a)
-  both.set(b, a.length)
-  return both
-}
-
-/** One chunk of two that follow each other (a range and its rest): what writing the first, then the second, writes. */
-export const joinChunks = (a: MigratedChunk, b: MigratedChunk): MigratedChunk => {
-  const last = b.last ?? a.last
-  const placed =
-    a.placed === undefined || b.placed === undefined ? undefined : { out: a.placed.out + b.placed.out, rejected: a.placed.rejected + b.placed.rejected }
+/**
+ * One chunk of several that follow each other (a range's pieces, a range and its rest): what
+ * writing them in order writes. At least one chunk.
+ */
+export const joinChunks = (chunks: ReadonlyArray<MigratedChunk>): MigratedChunk => {
+  if (chunks.length === 1) return chunks[0]!
+  const tally = emptyTally()
+  for (const chunk of chunks) addTally(tally, chunk.tally)
+  let last: RecordPosition | undefined
+  for (const chunk of chunks) last = chunk.last ?? last
+  const placed = chunks.every((c) => c.placed !== undefined)
+    ? { out: chunks.reduce((n, c) => n + c.placed!.out, 0), rejected: chunks.reduce((n, c) => n + c.placed!.rejected, 0) }
+    : undefined
   return {
-    out: joined(a.out, b.out),
-    rejected: joined(a.rejected, b.rejected),
-    tally: sumOf(a.tally, b.tally),
+    out: joined(chunks.map((c) => c.out)),
+    rejected: joined(chunks.map((c) => c.rejected)),
+    tally,
     ...(last === undefined ? {} : { last }),
     ...(placed === undefined ? {} : { placed })
   }

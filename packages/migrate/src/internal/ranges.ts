@@ -100,76 +100,74 @@ export const piecesOf = (read: RangeLines): ReadonlyArray<RangePiece> => {
  * Fails if the file is shorter than its size, or (its last range) longer.
  */
 export const readRange = (range: InputRange, limit?: number, open: OpenFiles = openOnce): Effect.Effect<RangeLines, MigrateInputError, FileSystem.FileSystem> =>
-  Effect.scoped(
-    Effect.gen(function* () {
-      const unreadable = (e: { readonly message: string }) => new MigrateInputError({ file: range.file, message: `${range.file}: ${e.message}` })
-      const file = yield* Effect.mapError(open(range.file, "r"), unreadable)
-      // Reads `length` bytes at `at` into `into` from `offset`, or fewer at the file's end.
-      const readAt = (into: Uint8Array, offset: number, at: number, length: number) =>
-        Effect.mapError(
-          file.use((handle) =>
-            Effect.gen(function* () {
-              let got = 0
-              while (got < length) {
-                yield* handle.seek(at + got, "start")
-                const n = Number(yield* handle.read(into.subarray(offset + got, offset + length)))
-                if (n === 0) break
-                got += n
-              }
-              return got
-            })
-          ),
-          unreadable
-        )
-      const from = Math.max(range.start - 1, 0)
-      // Room for the range and a line or so past it, so the common case reads once. Never past
-      // the file's size: only the last range looks beyond it.
-      let buffer = takeBytes(range.end - from + 4096)
-      let length = Math.min(buffer.length, range.size - from)
-      const got = yield* readAt(buffer, 0, from, length)
-      if (got < length) return yield* changed(range, `${from + got} bytes read`)
-      let search = Buffer.from(buffer.buffer, buffer.byteOffset, length)
-      // The first line that begins in the range: at its start, or after the first \n from start - 1
-      // to end - 2 (a \n at end - 1 begins a line of the next range).
-      const lastIn = range.end - 1 - from
-      const firstLf = range.start === 0 ? -1 : search.indexOf(LF)
-      const begin = range.start === 0 ? 0 : firstLf >= 0 && firstLf < lastIn ? firstLf + 1 : -1
-      if (begin < 0) {
-        giveBytes(buffer)
-        return { bytes: new Uint8Array(0), offset: range.end, lines: 0, rest: undefined }
-      }
-      // The last line that begins in the range, and the \n that ends it.
-      const lastLf = lastIn - 1 >= begin ? search.lastIndexOf(LF, lastIn - 1) : -1
-      const lastStart = Math.max(begin, lastLf + 1)
-      let stop = search.indexOf(LF, lastIn)
-      while (stop < 0 && from + length < range.size && (limit === undefined || length - lastStart <= limit)) {
-        // The last line goes on past what was read: read on.
-        const more = takeBytes(Math.max(buffer.length * 2, length + 64 * 1024))
-        more.set(buffer.subarray(0, length))
-        giveBytes(buffer)
-        buffer = more
-        const want = Math.min(buffer.length - length, range.size - from - length)
-        const added = yield* readAt(buffer, length, from + length, want)
-        if (added < want) return yield* changed(range, `${from + length + added} bytes read`)
-        search = Buffer.from(buffer.buffer, buffer.byteOffset, length + added)
-        stop = search.indexOf(LF, length)
-        length += added
-      }
-      const end = stop >= 0 ? stop + 1 : length
-      // The file's last range reads one byte past its size: a byte more is a file that grew.
-      if (range.end === range.size) {
-        const probe = new Uint8Array(1)
-        if ((yield* readAt(probe, 0, range.size, 1)) > 0) return yield* changed(range, "more now")
-      }
-      const large = limit !== undefined && end - lastStart > limit
-      const taken = large ? lastStart : end
-      const bytes = buffer.subarray(begin, taken)
-      let count = 0
-      for (let lf = search.indexOf(LF, begin); lf >= 0 && lf < taken; lf = search.indexOf(LF, lf + 1)) count++
-      if (bytes.length > 0 && bytes[bytes.length - 1] !== LF) count++
-      return { bytes, offset: from + begin, lines: count, rest: large ? from + lastStart : undefined }
-    })
-  )
+  Effect.gen(function* () {
+    const unreadable = (e: { readonly message: string }) => new MigrateInputError({ file: range.file, message: `${range.file}: ${e.message}` })
+    const file = yield* Effect.mapError(open(range.file, "r"), unreadable)
+    // Reads `length` bytes at `at` into `into` from `offset`, or fewer at the file's end.
+    const readAt = (into: Uint8Array, offset: number, at: number, length: number) =>
+      Effect.mapError(
+        file.use((handle) =>
+          Effect.gen(function* () {
+            let got = 0
+            while (got < length) {
+              yield* handle.seek(at + got, "start")
+              const n = Number(yield* handle.read(into.subarray(offset + got, offset + length)))
+              if (n === 0) break
+              got += n
+            }
+            return got
+          })
+        ),
+        unreadable
+      )
+    const from = Math.max(range.start - 1, 0)
+    // Room for the range and a line or so past it, so the common case reads once. Never past
+    // the file's size: only the last range looks beyond it.
+    let buffer = takeBytes(range.end - from + 4096)
+    let length = Math.min(buffer.length, range.size - from)
+    const got = yield* readAt(buffer, 0, from, length)
+    if (got < length) return yield* changed(range, `${from + got} bytes read`)
+    let search = Buffer.from(buffer.buffer, buffer.byteOffset, length)
+    // The first line that begins in the range: at its start, or after the first \n from start - 1
+    // to end - 2 (a \n at end - 1 begins a line of the next range).
+    const lastIn = range.end - 1 - from
+    const firstLf = range.start === 0 ? -1 : search.indexOf(LF)
+    const begin = range.start === 0 ? 0 : firstLf >= 0 && firstLf < lastIn ? firstLf + 1 : -1
+    if (begin < 0) {
+      giveBytes(buffer)
+      return { bytes: new Uint8Array(0), offset: range.end, lines: 0, rest: undefined }
+    }
+    // The last line that begins in the range, and the \n that ends it.
+    const lastLf = lastIn - 1 >= begin ? search.lastIndexOf(LF, lastIn - 1) : -1
+    const lastStart = Math.max(begin, lastLf + 1)
+    let stop = search.indexOf(LF, lastIn)
+    while (stop < 0 && from + length < range.size && (limit === undefined || length - lastStart <= limit)) {
+      // The last line goes on past what was read: read on.
+      const more = takeBytes(Math.max(buffer.length * 2, length + 64 * 1024))
+      more.set(buffer.subarray(0, length))
+      giveBytes(buffer)
+      buffer = more
+      const want = Math.min(buffer.length - length, range.size - from - length)
+      const added = yield* readAt(buffer, length, from + length, want)
+      if (added < want) return yield* changed(range, `${from + length + added} bytes read`)
+      search = Buffer.from(buffer.buffer, buffer.byteOffset, length + added)
+      stop = search.indexOf(LF, length)
+      length += added
+    }
+    const end = stop >= 0 ? stop + 1 : length
+    // The file's last range reads one byte past its size: a byte more is a file that grew.
+    if (range.end === range.size) {
+      const probe = new Uint8Array(1)
+      if ((yield* readAt(probe, 0, range.size, 1)) > 0) return yield* changed(range, "more now")
+    }
+    const large = limit !== undefined && end - lastStart > limit
+    const taken = large ? lastStart : end
+    const bytes = buffer.subarray(begin, taken)
+    let count = 0
+    for (let lf = search.indexOf(LF, begin); lf >= 0 && lf < taken; lf = search.indexOf(LF, lf + 1)) count++
+    if (bytes.length > 0 && bytes[bytes.length - 1] !== LF) count++
+    return { bytes, offset: from + begin, lines: count, rest: large ? from + lastStart : undefined }
+  })
 
 /**
  * Bytes of the file each range stands for: about four chunks', migrated in pieces of a chunk
