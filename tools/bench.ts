@@ -718,7 +718,7 @@ const run = async () => {
           [`platform entries (${FORMATS.platformEnvelope})`, "platformEnvelope", RECORDS],
           ["mixed: every format, 10 % rejects", "mixed", RECORDS],
           // Memory flat at a million scans: the peak RSS here against the 200k row's.
-          [`platform entries (${FORMATS.platformEnvelope})`, "platformEnvelope", LARGE_RECORDS]
+          [`platform entries (${FORMATS.platformEnvelope})`, "platformEnvelope", LARGE_RECORDS, "large"]
         ])
       )
     : []
