@@ -33,6 +33,18 @@ describe("takeBytes and giveBytes", () => {
     expect(freeBuffers()).toBe(0)
   })
 
+  it("takes the smallest free buffer the bytes fit in, so a small one never takes a large one another needs", () => {
+    drain()
+    const sizes = [5, 1, 3, 1, 4].map((n) => takeBytes(n * MiB))
+    for (const bytes of sizes) giveBytes(bytes)
+    expect(takeBytes(2 * MiB).buffer).toBe(sizes[2]!.buffer)
+    expect(takeBytes(10).buffer.byteLength).toBe(MiB)
+    expect(takeBytes(4 * MiB).buffer).toBe(sizes[4]!.buffer)
+    expect(takeBytes(4.5 * MiB).buffer).toBe(sizes[0]!.buffer)
+    expect(takeBytes(MiB).buffer.byteLength).toBe(MiB)
+    expect(freeBuffers()).toBe(0)
+  })
+
   it("keeps a buffer given twice once, so two holders never get it", () => {
     drain()
     const bytes = takeBytes(100)

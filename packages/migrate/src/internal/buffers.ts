@@ -26,18 +26,24 @@ const KEPT_BYTES = 32 * UNIT
 const free: Array<ArrayBuffer> = []
 let freeBytes = 0
 
-/** `length` bytes to write into: a free buffer's first bytes, or a new buffer's. */
+/**
+ * `length` bytes to write into: the smallest free buffer they fit in, or a new buffer. The
+ * smallest, not the first: a thread takes buffers of a few sizes (1 MiB pieces and outputs, a
+ * range's 4-5 MiB), and a small output that took a range's buffer made the next range allocate
+ * another: 12-13 buffers (25-29 MiB) per worker over 3M records, against 10 (16 MiB) this way.
+ */
 export const takeBytes = (length: number): Uint8Array => {
-  for (let i = free.length - 1; i >= 0; i--) {
-    const buffer = free[i]!
-    if (buffer.byteLength >= length) {
-      free[i] = free[free.length - 1]!
-      free.pop()
-      freeBytes -= buffer.byteLength
-      return new Uint8Array(buffer, 0, length)
-    }
+  let best = -1
+  for (let i = 0; i < free.length; i++) {
+    const size = free[i]!.byteLength
+    if (size >= length && (best < 0 || size < free[best]!.byteLength)) best = i
   }
-  return new Uint8Array(new ArrayBuffer(Math.ceil(Math.max(length, 1) / UNIT) * UNIT), 0, length)
+  if (best < 0) return new Uint8Array(new ArrayBuffer(Math.ceil(Math.max(length, 1) / UNIT) * UNIT), 0, length)
+  const buffer = free[best]!
+  free[best] = free[free.length - 1]!
+  free.pop()
+  freeBytes -= buffer.byteLength
+  return new Uint8Array(buffer, 0, length)
 }
 
 /** Gives back the buffer under `bytes` (from `takeBytes` here or on another thread), when nothing reads it any more. */
