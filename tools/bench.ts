@@ -33,14 +33,17 @@
  *    session records through protobuf-es `fromJson`, against JSON.parse, normalize beside them.
  * 9. Where the time goes (tools/bench-profile.ts): a CPU profile of the mixed input migrated with
  *    `--workers 0`, its self time by package, source file and function.
+ * 10. The one-pass ceiling (tools/bench-ceiling.ts): the estimation read items through normalize and
+ *    through a reader of that format fused by hand (tools/ceiling/), against JSON.parse, what a
+ *    generated one-pass reader could reach at most.
  *
- * Parts 5, 7, 8 and 9, run without the others (`--parts tables`, `--parts postgres,gateway,peers,profile`, ...),
+ * Parts 5, 7, 8, 9 and 10, run without the others (`--parts tables`, `--parts postgres,gateway,peers,profile,ceiling`, ...),
  * rewrite only their own sections of bench/results.md (tools/bench-results.ts).
  *
  * `--quick`: small inputs and one round, for working on the bench. Sizes and rounds: `--rounds N`,
  * `--format-records N`, `--records N`, `--large-records N`, `--huge-records N`, `--pairs N`,
  * `--cold-runs N`, `--postgres-records N`, `--gateway-samples N`, `--gateway-flows N`, `--gateway-waves N`;
- * `--parts normalize,cold,migrate,rss,tables,postgres,import,gateway,peers,profile` runs only those; `--no-build` packs the
+ * `--parts normalize,cold,migrate,rss,tables,postgres,import,gateway,peers,profile,ceiling` runs only those; `--no-build` packs the
  * CLI's dist as it is.
  */
 import { spawnSync } from "node:child_process"
@@ -89,14 +92,16 @@ const PAIRS = arg("pairs", 31, 5)
 const COLD_RUNS = arg("cold-runs", 7, 3)
 const partsAt = process.argv.indexOf("--parts")
 const PARTS = new Set(
-  partsAt >= 0 ? process.argv[partsAt + 1]!.split(",") : ["normalize", "cold", "migrate", "rss", "tables", "postgres", "import", "gateway", "peers", "profile"]
+  partsAt >= 0
+    ? process.argv[partsAt + 1]!.split(",")
+    : ["normalize", "cold", "migrate", "rss", "tables", "postgres", "import", "gateway", "peers", "profile", "ceiling"]
 )
 const POSTGRES_RECORDS = arg("postgres-records", 100_000, 10_000)
 const GATEWAY_SAMPLES = arg("gateway-samples", 2_000, 200)
 const GATEWAY_FLOWS = arg("gateway-flows", 200, 200)
 const GATEWAY_WAVES = arg("gateway-waves", 3, 1)
 // Parts with a section of their own: run without the others, they leave the rest of bench/results.md as it is.
-const SECTION_PARTS = new Set(["tables", "postgres", "gateway", "peers", "profile"])
+const SECTION_PARTS = new Set(["tables", "postgres", "gateway", "peers", "profile", "ceiling"])
 const SECTIONS_ONLY = [...PARTS].every((part) => SECTION_PARTS.has(part))
 const BUILD = !process.argv.includes("--no-build")
 
@@ -329,6 +334,18 @@ const peersTable = async () => {
   await bundle("tools/bench-peers.ts", script)
   note("peers")
   const table = spawn(process.execPath, ["--expose-gc", script, "--gc", "--pairs", String(Math.max(Math.round(PAIRS / 2), 1))]).stdout
+  log()
+  for (const line of table.trimEnd().split("\n")) log(line)
+}
+
+// --- 10. the one-pass ceiling ----------------------------------------------------------------
+
+/** normalize and a reader fused by hand on the format furthest below its target. */
+const ceilingTable = async () => {
+  const script = join(dir, "bench-ceiling.mjs")
+  await bundle("tools/bench-ceiling.ts", script)
+  note("one-pass ceiling")
+  const table = spawn(process.execPath, ["--expose-gc", script, "--pairs", String(Math.max(Math.round(PAIRS / 2), 1))]).stdout
   log()
   for (const line of table.trimEnd().split("\n")) log(line)
 }
@@ -726,6 +743,7 @@ const run = async () => {
   if (PARTS.has("import")) importFigures(context, COLD_RUNS, judge, pnpm, BUILD)
   const peers = PARTS.has("peers") ? await sectionOf(peersTable) : []
   const profile = PARTS.has("profile") ? await sectionOf(() => profileSection(context, RECORDS)) : []
+  const ceiling = PARTS.has("ceiling") ? await sectionOf(ceilingTable) : []
   const gateway = PARTS.has("gateway") ? await gatewayBench({ samples: GATEWAY_SAMPLES, flows: GATEWAY_FLOWS, waves: GATEWAY_WAVES, note }) : []
   const misses =
     large === undefined
@@ -769,7 +787,8 @@ const run = async () => {
       [postgres, slowerRuns, installed],
       [gateway, "every latency is longer than on a quiet machine; the ratios compare requests made in the same moments", []],
       [peers, "every rate is lower than on a quiet machine; each ratio compares rounds run back to back in one process", []],
-      [profile, "the shares are of the profiled thread's own time, which others' load lengthens alike", []]
+      [profile, "the shares are of the profiled thread's own time, which others' load lengthens alike", []],
+      [ceiling, "every rate is lower than on a quiet machine; each ratio compares rounds run back to back in one process", []]
     ] as const
     for (const [section, slower, measured] of sections) {
       if (section.length === 0) continue
