@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import { freeBuffers, giveBytes, spareBuffer, takeBytes } from "../src/internal/buffers.js"
+import { type MigratedChunk, emptyTally, joinChunks } from "../src/internal/pipeline.js"
 
 const MiB = 1024 * 1024
 
@@ -69,6 +70,27 @@ describe("takeBytes and giveBytes", () => {
     drain()
     const large = Array.from({ length: 6 }, () => takeBytes(6 * 1024 * 1024))
     for (const bytes of large) giveBytes(bytes)
+    expect(freeBuffers()).toBe(5)
+    drain()
+  })
+
+  it("joins chunks' bytes into a buffer of its own and only then gives the parts back, whose bytes it no longer reads", () => {
+    drain()
+    const filled = (text: string) => {
+      const bytes = takeBytes(text.length)
+      bytes.set(new TextEncoder().encode(text))
+      return bytes
+    }
+    const chunk = (out: string, rejected: string): MigratedChunk => ({ out: filled(out), rejected: filled(rejected), tally: emptyTally() })
+    const chunks = [chunk("a1\n", "r1\n"), chunk("a2\n", ""), chunk("a3\n", "r3\n")]
+    const parts = new Set(chunks.flatMap((c) => [c.out.buffer, c.rejected.buffer]))
+    const joined = joinChunks(chunks)
+    // Neither join took a part's buffer, though the first one's parts were free before the second.
+    expect(parts.has(joined.out.buffer)).toBe(false)
+    expect(parts.has(joined.rejected.buffer)).toBe(false)
+    expect(new TextDecoder().decode(joined.out)).toBe("a1\na2\na3\n")
+    expect(new TextDecoder().decode(joined.rejected)).toBe("r1\nr3\n")
+    // The five parts with bytes are free again (the empty one is not a part: its buffer is its own).
     expect(freeBuffers()).toBe(5)
     drain()
   })
