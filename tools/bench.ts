@@ -328,27 +328,26 @@ const normalizeTables = async () => {
 
 // --- 8. peers ---------------------------------------------------------------------------------
 
-/** zod, valibot and protobuf-es beside normalize, with a GC inside each timed round as normalize's figure of record. */
-const peersTable = async () => {
-  const script = join(dir, "bench-peers.mjs")
-  await bundle("tools/bench-peers.ts", script)
-  note("peers")
-  const table = spawn(process.execPath, ["--expose-gc", script, "--gc", "--pairs", String(Math.max(Math.round(PAIRS / 2), 1))]).stdout
+/**
+ * A section printed by a bench script of its own (tools/<name>.ts), bundled and run with a GC it
+ * may call, on half the normalize tables' pairs.
+ */
+const scriptSection = async (name: string, what: string, args: ReadonlyArray<string> = []) => {
+  const script = join(dir, `${name}.mjs`)
+  await bundle(`tools/${name}.ts`, script)
+  note(what)
+  const table = spawn(process.execPath, ["--expose-gc", script, ...args, "--pairs", String(Math.max(Math.round(PAIRS / 2), 1))]).stdout
   log()
   for (const line of table.trimEnd().split("\n")) log(line)
 }
+
+/** zod, valibot and protobuf-es beside normalize, with a GC inside each timed round as normalize's figure of record. */
+const peersTable = () => scriptSection("bench-peers", "peers", ["--gc"])
 
 // --- 10. the one-pass ceiling ----------------------------------------------------------------
 
 /** normalize and a reader fused by hand on the format furthest below its target. */
-const ceilingTable = async () => {
-  const script = join(dir, "bench-ceiling.mjs")
-  await bundle("tools/bench-ceiling.ts", script)
-  note("one-pass ceiling")
-  const table = spawn(process.execPath, ["--expose-gc", script, "--pairs", String(Math.max(Math.round(PAIRS / 2), 1))]).stdout
-  log()
-  for (const line of table.trimEnd().split("\n")) log(line)
-}
+const ceilingTable = () => scriptSection("bench-ceiling", "one-pass ceiling")
 
 // --- 2. cold start ----------------------------------------------------------------------------
 

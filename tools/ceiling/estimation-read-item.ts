@@ -17,8 +17,8 @@
  * constants; the texts are the codec's, written here again (the test compares them).
  */
 import { Option } from "effect"
-import { Catalogue, HUMAN_RANGES, LENGTH_SPREAD, LENGTH_UNITS, PROPORTIONS, Proto3, SCAN_FORMAT } from "@scanbridge/model"
-import { isShortPlainString } from "@scanbridge/model/adapter"
+import { Catalogue, HUMAN_RANGES, LENGTH_SPREAD, LENGTH_UNITS, PROPORTIONS, Proto3, SCAN_FORMAT, isRecord } from "@scanbridge/model"
+import { hasOnlyKeysIn, isShortPlainString } from "@scanbridge/model/adapter"
 import { estimationDialect } from "../../packages/estimation/src/dialect.js"
 
 const round3 = (n: number) => Math.round(n * 1000) / 1000
@@ -95,11 +95,6 @@ const RESULT_KEYS = new Set(["body_composition", "measurement", "status", "versi
 const INPUT_KEYS = new Set(["age", "gender", "height", "weight"])
 const COMPOSITION_KEYS = new Set(["body_fat_percentage", "skeletal_muscle_mass"])
 
-const isObject = (u: unknown): u is Record<string, unknown> => typeof u === "object" && u !== null && !Array.isArray(u)
-const onlyKeys = (o: Record<string, unknown>, keys: ReadonlySet<string>) => {
-  for (const k in o) if (!keys.has(k)) return false
-  return true
-}
 const inRange = (v: unknown, r: { readonly min: number; readonly max: number }): v is number => typeof v === "number" && v >= r.min && v <= r.max
 
 /** created_at as the codec reads it (readCreatedAt), its note pushed; undefined off the common path. */
@@ -150,10 +145,10 @@ const NO_SUBJECT = () => ({ age: null, gender: null, heightMm: null, weightG: nu
 
 /** The item's scans as normalize answers them (a list of one), or undefined where normalize must decode it. */
 export const readEstimationItem = (j: unknown): ReadonlyArray<object> | undefined => {
-  if (!isObject(j) || !onlyKeys(j, ITEM_KEYS)) return undefined
+  if (!isRecord(j) || !hasOnlyKeysIn(j, ITEM_KEYS)) return undefined
   const id = j["estimation_id"]
   const e = j["estimation"]
-  if (typeof id !== "string" || !isObject(e) || !onlyKeys(e, ESTIMATION_KEYS)) return undefined
+  if (typeof id !== "string" || !isRecord(e) || !hasOnlyKeysIn(e, ESTIMATION_KEYS)) return undefined
   const notes: Array<Note> = []
   const created = createdAt(j["created_at"], notes)
   if (created === undefined) return undefined
@@ -164,7 +159,7 @@ export const readEstimationItem = (j: unknown): ReadonlyArray<object> | undefine
   }
   if (status !== "completed") return undefined
   const input = e["input"]
-  if (!isObject(input) || !onlyKeys(input, INPUT_KEYS)) return undefined
+  if (!isRecord(input) || !hasOnlyKeysIn(input, INPUT_KEYS)) return undefined
   const { age, gender, height, weight } = input
   if (typeof age !== "number" || !Number.isSafeInteger(age) || age < 0 || (gender !== "male" && gender !== "female")) return undefined
   if (!inRange(height, HUMAN_RANGES.heightMm) || !inRange(weight, HUMAN_RANGES.weightG)) return undefined
@@ -176,7 +171,7 @@ export const readEstimationItem = (j: unknown): ReadonlyArray<object> | undefine
     notes.push({ kind: "dropped", path: "estimation", detail: `code ${code}, version "${version}", work_id "${workId}"${JOB_DROPPED}` })
     return [scan(id, "failure", created, subject, {}, null, { code: String(code), category: "estimation", message: null }, notes)]
   }
-  if (e["status"] !== "success" || !isObject(result) || !onlyKeys(result, RESULT_KEYS)) return undefined
+  if (e["status"] !== "success" || !isRecord(result) || !hasOnlyKeysIn(result, RESULT_KEYS)) return undefined
   const { version: resultVersion, work_id: resultWorkId, measurement, body_composition: c } = result
   if (!isShortPlainString(resultVersion) || !isShortPlainString(resultWorkId) || (result["status"] !== undefined && result["status"] !== "success"))
     return undefined
@@ -185,7 +180,7 @@ export const readEstimationItem = (j: unknown): ReadonlyArray<object> | undefine
     path: "estimation",
     detail: `code ${code}, version "${version}", work_id "${workId}", result.version "${resultVersion}", result.work_id "${resultWorkId}"${JOB_DROPPED}`
   })
-  if (!isObject(measurement)) return undefined
+  if (!isRecord(measurement)) return undefined
   const s = survey(measurement, height)
   if (s === null || s.mm === s.cm || s.decisive < 0) return undefined
   const t = TARGETS[s.decisive]!
@@ -196,7 +191,7 @@ export const readEstimationItem = (j: unknown): ReadonlyArray<object> | undefine
     path: "estimation.result.measurement",
     detail: `${HEADS[(s.cm ? 2 : 0) + (s.inBoth ? 1 : 0)]}${TARGETS.length}${VERDICTS[s.cm ? 1 : 0]}${t.key} ${reading} mm, plausible ${Math.round(t.low * height)}-${Math.round(t.high * height)} mm: ${BAND_TEXT[s.decisive]} x stature ${height} mm`
   })
-  if (!isObject(c) || !onlyKeys(c, COMPOSITION_KEYS)) return undefined
+  if (!isRecord(c) || !hasOnlyKeysIn(c, COMPOSITION_KEYS)) return undefined
   const fat = c["body_fat_percentage"]
   const muscle = c["skeletal_muscle_mass"]
   // Percent and grams only: the other scale and unit, and the values no unit fits, are normalize's.
