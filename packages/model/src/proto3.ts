@@ -307,13 +307,14 @@ const compileObject = (ast: SchemaAST.TypeLiteral): Reader => {
     const here = trailAt(parent, at, as)
     if (!isRecord(value)) return fail(here, value, "an object")
     const out: Record<string, unknown> = {}
-    const keys = Object.keys(value)
     // The names read so far: needed only once a key is spelled otherwise than its name, since two
     // keys of one object can only name one field when one of them is.
     let seen: Set<string> | undefined
     let seenBits = 0
-    for (let i = 0; i < keys.length; i++) {
-      const key = keys[i]!
+    // for-in and the own-key test read Object.keys's keys in its order, without a list of them
+    // made for every message read.
+    for (const key in value) {
+      if (!hasOwn.call(value, key)) continue
       const field = fieldOf(key)
       const v = value[key]
       if (field === null) {
@@ -329,9 +330,10 @@ const compileObject = (ast: SchemaAST.TypeLiteral): Reader => {
       } else if (key !== name || seen !== undefined) {
         if (seen === undefined) {
           seen = new Set()
-          for (let j = 0; j < i; j++) {
-            const earlier = fieldOf(keys[j]!)
-            if (earlier !== null) seen.add(earlier.name)
+          for (const earlier in value) {
+            if (earlier === key) break
+            const read = hasOwn.call(value, earlier) ? fieldOf(earlier) : null
+            if (read !== null) seen.add(read.name)
           }
         }
         if (seen.has(name)) return fail({ parent: here, key, name: key }, v, secondSpelling(name))
@@ -345,6 +347,8 @@ const compileObject = (ast: SchemaAST.TypeLiteral): Reader => {
     return out
   }
 }
+
+const hasOwn = Object.prototype.hasOwnProperty
 
 const secondSpelling = (name: string): string => `no second spelling of field ${name} (protobuf reads each field once)`
 

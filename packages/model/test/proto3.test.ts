@@ -105,6 +105,37 @@ describe("reader", () => {
       expect(failure(json).path).toEqual([second])
     })
 
+    it("reads a message's own keys only, as Object.keys lists them: an inherited enumerable key is no field", () => {
+      const inherited: Record<string, unknown> = Object.create({ label: "inherited", big_count: "9", mystery: 1 })
+      Object.assign(inherited, { bigCount: "1", nested_msg: { some_text: "t" } })
+      const r = ok(read(inherited))
+      expect(r.value).toEqual({ bigCount: "1", nestedMsg: { someText: "t" } })
+      expect(r.ignored).toEqual([])
+      expect(r.renamed).toEqual([
+        { path: ["nestedMsg"], from: "nested_msg" },
+        { path: ["nestedMsg", "someText"], from: "some_text" }
+      ])
+    })
+
+    describe("in a message of more fields than the reader counts in bits (30)", () => {
+      const names = Array.from({ length: 35 }, (_, i) => `someName${i}`)
+      const Big = Schema.Struct(Object.fromEntries(names.map((n) => [n, field(Schema.String)])))
+      const readBig = Proto3.reader(Big, FORMAT)
+
+      it("reads every spelling, and refuses a field given twice at its second key, in either order", () => {
+        expect(ok(readBig({ some_name0: "a", someName34: "b", some_name33: "c" })).value).toEqual({ someName0: "a", someName34: "b", someName33: "c" })
+        for (const [json, second] of [
+          [{ someName0: "a", some_name31: "b", someName31: "c" }, "someName31"],
+          [{ someName0: "a", someName31: "c", some_name31: "b" }, "some_name31"],
+          [{ someName34: "c", some_name0: "a", some_name34: "b" }, "some_name34"]
+        ] as const) {
+          const e = err(readBig(json))
+          expect(e.path, JSON.stringify(json)).toEqual([second])
+          expect(e.message).toContain("no second spelling of field")
+        }
+      })
+    })
+
     it("drops unknown keys and reports them in `ignored`, with the printed path of their parent", () => {
       const r = ok(read({ mystery: 1, nested_msg: { extra_key: true, someText: "t" }, items: [{ other: [1] }] }))
       expect(r.value).toEqual({ nestedMsg: { someText: "t" }, items: [{}] })

@@ -121,8 +121,9 @@ const measurementAt = (i: number, name: string): Known | undefined => {
 const MEASUREMENTS_AT: Path = ["measurements"]
 
 const readMeasurements = (r: DecodeWalk, items: ReadonlyArray<Wire.MeasurementItem> | null) => {
+  // No builder (an array of every measurement's place) for an entry without measurements.
+  if (items === null) return {}
   const built = new MeasurementsBuilder()
-  if (items === null) return built.build()
   // The unit spelling last read and its unit: a record states one spelling on every item.
   let spelled: string = Wire.UNITS.length
   let unit: LengthUnit = "mm"
@@ -331,12 +332,24 @@ const readClientError = (r: DecodeWalk, status: "success" | "failure", error: un
   return failureOf("unknown", whole)
 }
 
-/** The scan of an entry; `rest` reads what the two entry shapes spell differently, in this order. */
-const readEntry = (
-  r: DecodeWalk,
-  read: ExactRead<Wire.Entry | Wire.ClientLibraryEntry>,
-  rest: { readonly composition: () => FullScanInit["composition"]; readonly failure: () => FullScanInit["failure"] }
-): ScanInit => {
+/** What the two entry shapes spell differently, read in this order: one of these per shape, not per record. */
+interface EntryRest<E> {
+  readonly composition: (r: DecodeWalk, e: E) => FullScanInit["composition"]
+  readonly failure: (r: DecodeWalk, e: E) => FullScanInit["failure"]
+}
+
+const REST_API: EntryRest<Wire.Entry> = {
+  composition: (r, e) => readComposition(r, e.bodyComposition),
+  failure: (r, e) => readPlatformError(r, e.status, e.error)
+}
+
+const CLIENT_LIBRARY: EntryRest<Wire.ClientLibraryEntry> = {
+  composition: (r, e) => readClientComposition(r, e.bodyComposition),
+  failure: (r, e) => readClientError(r, e.status, e.error)
+}
+
+/** The scan of an entry; `rest` reads what the two entry shapes spell differently. */
+const readEntry = <E extends Wire.Entry | Wire.ClientLibraryEntry>(r: DecodeWalk, read: ExactRead<E>, rest: EntryRest<E>): ScanInit => {
   r.noteUnknownKeys([], read.unknownKeys)
   const e = read.value
   const outputWeight = e.outputStats?.weight ?? null
@@ -353,8 +366,8 @@ const readEntry = (
     measurementsMm: readMeasurements(r, e.measurements),
     avatar: readAvatar(r, e.avatar),
     posture: readPosture(r, e.posture),
-    composition: rest.composition(),
-    failure: rest.failure()
+    composition: rest.composition(r, e),
+    failure: rest.failure(r, e)
   }
 }
 
@@ -402,18 +415,12 @@ const entryScan = <E extends Wire.Entry | Wire.ClientLibraryEntry>(
   format: string,
   base: Path,
   read: ExactRead<E>,
-  rest: (r: DecodeWalk, e: E) => Parameters<typeof readEntry>[2],
+  rest: EntryRest<E>,
   options: DecodeOptions
-): Either.Either<Scan, DecodeError> => walkScan(format, base, (r) => readEntry(r, read, rest(r, read.value)), undefined, options)
+): Either.Either<Scan, DecodeError> => walkScan(format, base, (r) => readEntry(r, read, rest), undefined, options)
 
 const readRest = (base: Path, read: ExactRead<Wire.Entry>, options: DecodeOptions): Either.Either<Scan, DecodeError> =>
-  entryScan(
-    FORMATS.entry,
-    base,
-    read,
-    (r, e) => ({ composition: () => readComposition(r, e.bodyComposition), failure: () => readPlatformError(r, e.status, e.error) }),
-    options
-  )
+  entryScan(FORMATS.entry, base, read, REST_API, options)
 
 /**
  * A platform scan entry, bare or in its `{entry}` envelope, in either variant: the REST API's
@@ -434,13 +441,7 @@ export const decodeEntryEither = (json: unknown, options: DecodeOptions = NO_OPT
   let rest = clientOnly || restRefuses(body) ? undefined : restAt(body)
   if (rest !== undefined && Either.isRight(rest)) return readRest(base, rest.right, options)
   const client = (inEnvelope ? clientAt.inEnvelope : clientAt.top)(body)
-  if (Either.isRight(client)) {
-    const rest = (r: DecodeWalk, e: Wire.ClientLibraryEntry) => ({
-      composition: () => readClientComposition(r, e.bodyComposition),
-      failure: () => readClientError(r, e.status, e.error)
-    })
-    return entryScan(FORMATS.clientLibraryEntry, base, client.right, rest, options)
-  }
+  if (Either.isRight(client)) return entryScan(FORMATS.clientLibraryEntry, base, client.right, CLIENT_LIBRARY, options)
   if (clientOnly || looksClientLibrary(body)) return Either.left(client.left)
   // Neither reads it, and it does not look like the client library's: the REST API's problems.
   rest ??= restAt(body)

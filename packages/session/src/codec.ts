@@ -309,13 +309,14 @@ const inDegrees = (c: Ctx, path: () => Path, unit: string | number | undefined, 
 const points = (c: Ctx, path: () => Path, ps: ReadonlyArray<Wire.Point> | undefined, count: number, label: string): Array<PointJson> => {
   const list = ps ?? []
   if (list.length !== count) c.w.fail([...path(), "points"], list, `${count} points for ${label}`)
-  const out: Array<PointJson> = []
+  // Its own length from the start: a list pushed to from empty takes room for seventeen.
+  const out = new Array<PointJson>(list.length)
   for (let j = 0; j < list.length; j++) {
     const x = list[j]!.x ?? 0
     const y = list[j]!.y ?? 0
     if (!Number.isFinite(x)) c.w.fail([...path(), "points", j, "x"], x, NOT_FINITE)
     if (!Number.isFinite(y)) c.w.fail([...path(), "points", j, "y"], y, NOT_FINITE)
-    out.push({ x, y })
+    out[j] = { x, y }
   }
   return out
 }

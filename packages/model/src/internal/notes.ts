@@ -18,24 +18,31 @@ const KINDS: ReadonlyArray<NoteKind> = ["assumed", "converted", "dropped", "alia
  * list never holds more than `limit + 1` notes, whatever the input.
  */
 export class BoundedNoteList {
-  private readonly kept: Array<Note> = []
+  // Made with the first note: most scans of a bulk migration have none or one, and a list made
+  // empty takes room for seventeen on its first push.
+  private kept: Array<Note> | undefined = undefined
   private omitted: Record<NoteKind, number> | undefined
   constructor(readonly limit: number = MAX_NOTES) {}
 
   /** Whether a note added now would be kept: callers whose detail costs something ask first. */
   get keepsNextNote(): boolean {
-    return this.kept.length < this.limit
+    return (this.kept?.length ?? 0) < this.limit
   }
 
   /** `makeNote`'s arguments; the note is made only when it is kept. */
   note(kind: NoteKind, path: Path | string, detail: string): void {
-    if (this.kept.length < this.limit) this.kept.push(makeNote(kind, path, detail))
+    if (this.keepsNextNote) this.keep(makeNote(kind, path, detail))
     else this.omit(kind)
   }
 
   add(note: Note): void {
-    if (this.kept.length < this.limit) this.kept.push(note)
+    if (this.keepsNextNote) this.keep(note)
     else this.omit(note.kind)
+  }
+
+  private keep(note: Note): void {
+    if (this.kept === undefined) this.kept = [note]
+    else this.kept.push(note)
   }
 
   /** Counts `count` notes of `kind` as left out, without making them. */
@@ -47,8 +54,10 @@ export class BoundedNoteList {
   /** The notes: the kept ones as they are (no copy) when none was left out. */
   list(): ReadonlyArray<Note> {
     const omitted = this.omitted
-    if (omitted === undefined) return this.kept
-    return [...this.kept, omittedNote(omitted, this.limit)]
+    // Asked for with no note kept, the list is made then, and kept: each call answers the same list.
+    const kept = (this.kept ??= [])
+    if (omitted === undefined) return kept
+    return [...kept, omittedNote(omitted, this.limit)]
   }
 }
 

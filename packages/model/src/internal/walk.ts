@@ -11,7 +11,7 @@ import { Either, type Schema } from "effect"
 import type { DecodeOptions } from "../adapter.js"
 import { DecodeError, EncodeError, type Path, previewValue } from "../errors.js"
 import { judgeLengths } from "../plausibility.js"
-import { type Note, type NoteKind, type Scan, type ScanInit, scanOf } from "../scan.js"
+import { type Note, type Scan, type ScanInit, scanOf } from "../scan.js"
 import { LENGTH_UNITS, LENGTH_UNIT_LABELS, type LengthUnit, MM_PER_UNIT, round } from "../units.js"
 
 // A walk stops at the first value it cannot read or write; this carries the error out of it.
@@ -24,35 +24,38 @@ export const runWalk = <A, E>(f: () => A): Either.Either<A, E> => {
   try {
     return Either.right(f())
   } catch (e) {
-    if (e instanceof Abort) return Either.left(e.error as E)
-    throw e
+    return aborted(e)
   }
+}
+
+/** What a walk that threw `e` answers: the error a `fail` carried out of it; any other throw passes. */
+const aborted = <E>(e: unknown): Either.Either<never, E> => {
+  if (e instanceof Abort) return Either.left(e.error as E)
+  throw e
 }
 
 const samePath = (path: Path): Path => path
 
 const NO_OPTIONS: DecodeOptions = {}
 
-/** How a record's lengths were read: what `judge` needs at the end of the walk. */
-interface LengthsRead {
-  /** The unit the first length's record stated, and the unit it was read in (the caller's, or that one). */
-  readonly stated: LengthUnit
-  readonly read: LengthUnit
-  readonly at: Path
-  /** Lengths converted from each stated unit other than millimetres (a record may mix them). */
-  readonly converted: { cm: number; in: number }
-}
-
 /** The way out a length message names: the CLI's flag and the API's option. */
 export const LENGTH_UNIT_FLAG_AND_OPTION = "--length-unit (lengthUnit in the plain and Effect APIs)"
 
 /**
- * Collects notes while decoding, at most MAX_NOTES of them and a count of the rest (BoundedNoteList);
- * `fail` aborts the walk with a DecodeError at base + path.
+ * Collects notes while decoding, at most MAX_NOTES of them and a count of the rest (it is the
+ * scan's BoundedNoteList, one object less per record); `fail` aborts the walk with a DecodeError
+ * at base + path.
  */
-export class DecodeWalk {
-  private readonly log = new BoundedNoteList()
-  private lengths: LengthsRead | undefined = undefined
+export class DecodeWalk extends BoundedNoteList {
+  // How the record's lengths were read, for judgeLengths at the end of the walk, held in fields
+  // rather than an object per record: the unit the first length's record stated (undefined
+  // until a length is read), the unit it was read in (the caller's, or that one), where, and how
+  // many lengths were converted from each stated unit other than millimetres (a record may mix them).
+  private lengthsStated: LengthUnit | undefined = undefined
+  private lengthsRead: LengthUnit = "mm"
+  private lengthsAt: Path = []
+  private convertedCm = 0
+  private convertedIn = 0
   /** The unit the caller gave for every body length (DecodeOptions.lengthUnit), or undefined for auto. */
   readonly givenLengthUnit: LengthUnit | undefined
   constructor(
@@ -62,6 +65,7 @@ export class DecodeWalk {
     readonly locate: (path: Path) => Path = samePath,
     readonly options: DecodeOptions = NO_OPTIONS
   ) {
+    super()
     const u = options.lengthUnit
     this.givenLengthUnit = u === undefined || u === "auto" ? undefined : u
   }
@@ -73,11 +77,17 @@ export class DecodeWalk {
    * record's lengths are (the first call's is kept), for that message and the notes.
    */
   lengthMm(raw: number, stated: LengthUnit, at: Path): number {
-    let l = this.lengths
-    if (l === undefined) l = this.lengths = { stated, read: this.givenLengthUnit ?? stated, at, converted: { cm: 0, in: 0 } }
     const unit = this.givenLengthUnit ?? stated
+    if (this.lengthsStated === undefined) {
+      this.lengthsStated = stated
+      this.lengthsRead = unit
+      this.lengthsAt = at
+    }
     if (unit === "mm") return raw
-    if (unit === stated) l.converted[unit]++
+    if (unit === stated) {
+      if (unit === "cm") this.convertedCm++
+      else this.convertedIn++
+    }
     return LENGTH_UNITS[unit].toBase(raw)
   }
   /**
@@ -85,30 +95,28 @@ export class DecodeWalk {
    * unit. Called by walkScan on the record's scan before it is built.
    */
   judgeLengths(init: ScanInit): void {
-    const l = this.lengths
-    if (l === undefined || init.measurementsMm === undefined) return
+    const stated = this.lengthsStated
+    if (stated === undefined || init.measurementsMm === undefined) return
     const given = this.givenLengthUnit
-    const container = l.at
-    if (given !== undefined && given !== l.stated) {
+    const read = this.lengthsRead
+    const path = this.lengthsAt
+    if (given !== undefined && given !== stated) {
       this.note(
         "assumed",
-        container,
-        `lengths read as ${LENGTH_UNIT_LABELS[given]}, as the caller said (lengthUnit "${given}"), where the record states ${LENGTH_UNIT_LABELS[l.stated]}`
+        path,
+        `lengths read as ${LENGTH_UNIT_LABELS[given]}, as the caller said (lengthUnit "${given}"), where the record states ${LENGTH_UNIT_LABELS[stated]}`
       )
     } else {
-      for (const unit of ["cm", "in"] as const) {
-        const n = l.converted[unit]
-        if (n > 0) this.note("converted", container, `${n} length(s) stated in ${LENGTH_UNIT_LABELS[unit]}, converted to millimetres`)
-      }
+      this.noteConverted(this.convertedCm, "cm")
+      this.noteConverted(this.convertedIn, "in")
     }
-    const verdict = judgeLengths(init.measurementsMm, init.subject?.heightMm ?? null, l.read)
+    const verdict = judgeLengths(init.measurementsMm, init.subject?.heightMm ?? null, read)
     if (verdict._tag === "Plausible") return
     const { name, mm, plausible } = verdict.evidence
-    const path = l.at
-    const raw = round(mm / MM_PER_UNIT[l.read], 6)
+    const raw = round(mm / MM_PER_UNIT[read], 6)
     const how = given !== undefined ? `as the caller said (lengthUnit "${given}")` : "the unit the record states"
     if (verdict._tag === "Implausible") {
-      return this.note("assumed", path, `${name} ${raw} ${l.read} is plausible in no unit for this body (plausible ${plausible}): kept as read`)
+      return this.note("assumed", path, `${name} ${raw} ${read} is plausible in no unit for this body (plausible ${plausible}): kept as read`)
     }
     const others = verdict.units
     const asOthers = others.map((u) => `${raw} ${u} would be ${round(raw * MM_PER_UNIT[u], 1)} mm`).join(", ")
@@ -120,28 +128,19 @@ export class DecodeWalk {
     this.fail(
       path,
       raw,
-      `lengths read as ${LENGTH_UNIT_LABELS[l.read]} (${how}) are plausible in ${labels} and not in ${LENGTH_UNIT_LABELS[l.read]}: e.g. ${name} ${raw} ${l.read} (${asOthers}), plausible ${plausible}; ${wayOut}`
+      `lengths read as ${LENGTH_UNIT_LABELS[read]} (${how}) are plausible in ${labels} and not in ${LENGTH_UNIT_LABELS[read]}: e.g. ${name} ${raw} ${read} (${asOthers}), plausible ${plausible}; ${wayOut}`
     )
+  }
+  private noteConverted(n: number, unit: "cm" | "in"): void {
+    if (n > 0) this.note("converted", this.lengthsAt, `${n} length(s) stated in ${LENGTH_UNIT_LABELS[unit]}, converted to millimetres`)
   }
   /** What was noted so far, bounded. */
   get notes(): ReadonlyArray<Note> {
-    return this.log.list()
-  }
-  /** Whether a note now would be kept: a note whose detail costs something to write asks first. */
-  get keepsNextNote(): boolean {
-    return this.log.keepsNextNote
-  }
-  /** `path` as in `makeNote`: a string is a path formatted already. */
-  note(kind: NoteKind, path: Path | string, detail: string): void {
-    this.log.note(kind, path, detail)
+    return this.list()
   }
   /** The `aliased` note of a measurement read under another spelling of its name (`kneeHeight` for kneeHeightR). */
   aliased(path: Path | string, other: string, documented: string): void {
     this.note("aliased", path, `${other} read as ${documented}: another spelling of it`)
-  }
-  /** A note made elsewhere (a timestamp's), bounded as the walk's own. */
-  add(note: Note): void {
-    this.log.add(note)
   }
   /** Stops the walk: `walkScan` (or `runWalk`) answers with a DecodeError naming `path` (under `base`), the value and why. */
   fail(path: Path, value: unknown, message: string): never {
@@ -151,7 +150,7 @@ export class DecodeWalk {
   noteUnknownKeys(path: Path, keys: ReadonlyArray<UnknownKey>): void {
     for (let i = 0; i < keys.length; i++) {
       // Past the limit the rest are only counted: previewing a million values is the cost.
-      if (!this.log.keepsNextNote) return this.log.omit("dropped", keys.length - i)
+      if (!this.keepsNextNote) return this.omit("dropped", keys.length - i)
       const { path: at, value } = keys[i]!
       this.note("dropped", [...path, ...at], `unknown key ${String(at[at.length - 1])} = ${previewValue(value)}: the canonical scan has no place for it`)
     }
@@ -159,16 +158,13 @@ export class DecodeWalk {
 }
 
 /** Collects notes while encoding (bounded as a DecodeWalk's); `fail` aborts the walk with an EncodeError. */
-export class EncodeWalk {
-  private readonly log = new BoundedNoteList()
-  constructor(readonly format: string) {}
+export class EncodeWalk extends BoundedNoteList {
+  constructor(readonly format: string) {
+    super()
+  }
   /** What was noted so far, bounded as a DecodeWalk's. */
   get notes(): ReadonlyArray<Note> {
-    return this.log.list()
-  }
-  /** A note on what the written shape holds differently (`converted`) or not at all (`dropped`), bounded. */
-  note(kind: NoteKind, path: Path, detail: string): void {
-    this.log.note(kind, path, detail)
+    return this.list()
   }
   /** Stops the walk: `runWalk` answers with an EncodeError naming the scan's `path`, the value and why the target cannot hold it. */
   fail(path: Path, value: unknown, reason: string): never {
@@ -227,11 +223,16 @@ export const walkScan = (
   options?: DecodeOptions
 ): Either.Either<Scan, DecodeError> => {
   const walk = new DecodeWalk(format, base, locate, options)
-  return runWalk<Scan, DecodeError>(() => {
+  // runWalk's work without its closure: this runs once for every scan a migration reads.
+  let scan: Scan
+  try {
     const init = f(walk)
     walk.judgeLengths(init)
-    return scanOf(init, walk.notes)
-  })
+    scan = scanOf(init, walk.notes)
+  } catch (e) {
+    return aborted(e)
+  }
+  return Either.right(scan)
 }
 
 /**
