@@ -20,7 +20,7 @@ import { type AdapterError, importAdapters } from "./adapters.js"
 import { giveBytes, spareBuffer } from "./internal/buffers.js"
 import { type MigratedChunk, emptyTally, joinChunks, migrateChunk, renumbered } from "./internal/pipeline.js"
 import type { Reject } from "./report.js"
-import { type Placement, numberLines, placeMigrated } from "./internal/placement.js"
+import { type Placement, passTurns, numberLines, placeMigrated } from "./internal/placement.js"
 import { type InputRange, linesChunk, piecesOf, readRange } from "./internal/ranges.js"
 import { makeRunFiles } from "./internal/run-files.js"
 import { CHUNK_BYTES } from "./internal/read.js"
@@ -322,6 +322,7 @@ export const runMigrateWorker: Effect.Effect<void, MigrateWorkerError, Normalize
         let heldBytes = 0
         for (const [i, piece] of pieces.entries()) {
           const rejects: Array<Reject> = []
+          if (i > 0) yield* passTurns
           const migrated = run(linesChunk(range, piece, piece.line, 0), rejects, true)
           // The lines' turn is passed on once the range's lines are counted (by the calling thread,
           // when it goes on with the range).

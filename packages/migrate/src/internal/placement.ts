@@ -99,6 +99,21 @@ const myTurn = async (flags: Int32Array, index: number, seq: number): Promise<bo
   }
 }
 
+/**
+ * Lets this thread's waiting chunks take the turns that came to them: a turn comes as a task of
+ * the event loop (Atomics.waitAsync), which runs only when the thread is not migrating. A worker
+ * holds two chunks; one that migrates a whole range without a pause kept the other one, whose turn
+ * had come, and so every chunk after it on both threads, waiting for as long. With a pause after
+ * each piece, the time 200k platform entries kept both workers' chunks all waiting fell by a fifth
+ * (2026-11-28, eight runs each: medians 0.93 and 0.72 s, the two workers together), though the
+ * run's wall time did not change measurably (bench/results.md).
+ * Not Effect.yieldNow, which goes on in a microtask, before any task of the loop.
+ */
+export const passTurns: Effect.Effect<void> = Effect.async<void>((resume) => {
+  const pause = setImmediate(() => resume(Effect.void))
+  return Effect.sync(() => clearImmediate(pause))
+})
+
 const writeAt = (open: OpenFiles, output: PlacedOutput, at: number, bytes: Uint8Array) =>
   bytes.length === 0
     ? Effect.void
