@@ -124,6 +124,18 @@ const generateSingleMatch = (formats: ReadonlyArray<ScanFormat>): SingleMatch =>
   return make(detects)
 }
 
+/** The error of a value that none of the formats `tried` holds, or that several (`matched`) do. */
+const notOne = (tried: ReadonlyArray<string>, matched: ReadonlyArray<ScanFormat>, json: unknown): Either.Either<never, UnknownFormatError> =>
+  Either.left(
+    matched.length === 0
+      ? UnknownFormatError.unknown(tried, json)
+      : UnknownFormatError.ambiguous(
+          tried,
+          matched.map((f) => f.name),
+          json
+        )
+  )
+
 /** A normalizer over a checked collection, plus the canonical form. */
 const build = (adapters: ReadonlyArray<Adapter>, options: DecodeOptions = {}): NormalizerService => {
   const formats = [canonicalFormat, ...adapters.flatMap((a) => a.formats)]
@@ -141,23 +153,24 @@ const build = (adapters: ReadonlyArray<Adapter>, options: DecodeOptions = {}): N
     const tried = candidates.map((f) => f.name)
     // One named format decodes even when its shape test is unsure: the caller said what it is.
     if (explicit && candidates.length === 1) return Either.right({ format: candidates[0]!, payload: json, explicit })
-    return Either.left(
-      matched.length === 0
-        ? UnknownFormatError.unknown(tried, json)
-        : UnknownFormatError.ambiguous(
-            tried,
-            matched.map((f) => f.name),
-            json
-          )
-    )
+    return notOne(tried, matched, json)
   }
 
   const singleMatch = singleMatchOf(formats)
 
+  // A bare value whose single match is none (-1): no format holds it, or several do. Which, from
+  // one more pass over the detects, not two: detectOneOf would count them again first.
+  const noSingleMatch = (json: unknown) =>
+    notOne(
+      names,
+      formats.filter((f) => f.detect(json)),
+      json
+    )
+
   const detectOrThrow = (json: unknown): Either.Either<Detected, UnknownFormatError> => {
     if (!isEnvelope(json)) {
       const i = singleMatch(json)
-      return i >= 0 ? Either.right({ format: formats[i]!, payload: json, explicit: false }) : detectOneOf(formats, json, false)
+      return i >= 0 ? Either.right({ format: formats[i]!, payload: json, explicit: false }) : noSingleMatch(json)
     }
     const named = formats.filter((f) => f.name === json.source || f.api === json.source)
     if (named.length === 0) return Either.left(UnknownFormatError.unknownSource(names, apis, json.source))
@@ -175,15 +188,21 @@ const build = (adapters: ReadonlyArray<Adapter>, options: DecodeOptions = {}): N
   }
 
   const normalize = (json: unknown): Either.Either<ReadonlyArray<Scan>, NormalizeError> => {
-    // A bare record of one format (most of a migration) is decoded without its Detected; whatever
-    // else (an envelope, no format or several, a detect that throws) is detect's to answer.
+    // A bare record of one format (most of a migration) is decoded without its Detected, and a
+    // bare record of none or several formats answered without running its single match again;
+    // an envelope is detect's to answer. A detect that throws is a typed error, as in detect.
     let i = -1
+    let envelope = false
     try {
-      if (!isEnvelope(json)) i = singleMatch(json)
-    } catch {
-      // detect below meets the same throw and answers with its typed error.
+      envelope = isEnvelope(json)
+      if (!envelope) {
+        i = singleMatch(json)
+        if (i < 0) return noSingleMatch(json)
+      }
+    } catch (e) {
+      return Either.left(UnknownFormatError.unreadable(names, json, e))
     }
-    if (i >= 0) return decodeAs(formats[i]!, json, options)
+    if (!envelope) return decodeAs(formats[i]!, json, options)
     const detected = detect(json)
     return Either.isLeft(detected) ? Either.left(detected.left) : decodeDetected(detected.right, options)
   }

@@ -10,11 +10,15 @@ import { Normalizer, type NormalizerService } from "../src/index.js"
 
 const FORMATS = 5
 
+/** The calls to the formats' detects so far. */
+let detectCalls = 0
+
 /** Format i holds where the record has a true `k<i>`; `throw<i>` makes its detect throw instead. */
 const formatOf = (i: number): ScanFormat => ({
   name: `format ${i}`,
   api: `api${i}`,
   detect: (json) => {
+    detectCalls++
     if (typeof json !== "object" || json === null) return false
     const record = json as Record<string, unknown>
     if (record[`throw${i}`] === true) throw new Error(`detect ${i} failed`)
@@ -111,6 +115,19 @@ describe.each([
         json
       ).message
     )
+  })
+
+  it("answers a record no format holds after two passes over the detects: the single match, then which ones hold", () => {
+    const json = { other: true }
+    const unknown = UnknownFormatError.unknown(
+      n.formats.map((f) => f.name),
+      json
+    ).message
+    for (const run of [(j: unknown) => answer(n.normalize(j)), (j: unknown) => answer(n.detect(j))]) {
+      detectCalls = 0
+      expect(run(json)).toBe(unknown)
+      expect(detectCalls).toBe(2 * FORMATS)
+    }
   })
 
   it("answers a detect that throws with a typed error, never a throw, even where another format holds", () => {
