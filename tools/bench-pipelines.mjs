@@ -14,8 +14,9 @@
 // It prints JSON on stdout: the lines converted (and, for `main-reads`, the newlines the main
 // thread counted), the main thread's user and system CPU seconds (from
 // /proc/self/task/<pid>/stat) and the process's (every thread's, from /proc/self/stat).
-import { closeSync, fstatSync, openSync, readFileSync, readSync, writeSync } from "node:fs"
+import { closeSync, fstatSync, openSync, readSync, writeSync } from "node:fs"
 import { Worker } from "node:worker_threads"
+import { cpuOf } from "./bench-threads.cjs"
 
 const [design, input, output, workersArg, rangeArg] = process.argv.slice(2)
 if (!["main-reads", "workers-read", "workers-write"].includes(design) || input === undefined || output === undefined) {
@@ -24,13 +25,6 @@ if (!["main-reads", "workers-read", "workers-write"].includes(design) || input =
 }
 const WORKERS = Number(workersArg ?? 2)
 const RANGE = Number(rangeArg ?? 1024 * 1024)
-const TICKS = 100
-
-/** utime and stime, in seconds, of a /proc stat file. */
-const times = (path) => {
-  const fields = readFileSync(path, "utf8").split(") ")[1].split(" ")
-  return { user: Number(fields[11]) / TICKS, system: Number(fields[12]) / TICKS }
-}
 
 // The workers: CommonJS, evaluated. A message is a chunk's bytes (`main-reads`), a range to read
 // (the other two), or the offset to write a held output at (`workers-write`).
@@ -101,7 +95,7 @@ const inputFd = openSync(input, "r")
 const size = fstatSync(inputFd).size
 const outputFd = openSync(output, "w")
 const workers = Array.from({ length: WORKERS }, () => new Worker(workerSource, { eval: true, workerData: { input, output, design } }))
-const before = times(`/proc/self/task/${process.pid}/stat`)
+const before = cpuOf(`/proc/self/task/${process.pid}/stat`)
 
 let sent = 0
 let inFlight = 0
@@ -119,8 +113,8 @@ const free = []
 
 const finish = () => {
   closeSync(outputFd)
-  const main = times(`/proc/self/task/${process.pid}/stat`)
-  const all = times("/proc/self/stat")
+  const main = cpuOf(`/proc/self/task/${process.pid}/stat`)
+  const all = cpuOf("/proc/self/stat")
   const round = (x) => Math.round(x * 100) / 100
   console.log(
     JSON.stringify({

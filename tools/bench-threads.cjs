@@ -19,20 +19,34 @@ const { isMainThread } = require("node:worker_threads")
 const file = process.env.SCANBRIDGE_BENCH_THREADS
 const TICKS = 100
 
-/** utime + stime, in ticks, of a /proc stat line (after the command's name, which may hold spaces). */
+/** utime and stime, in ticks, of a /proc stat file (read after the command's name, which may hold spaces and parentheses). */
 const ticksOf = (path) => {
   const stat = readFileSync(path, "utf8")
   const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ")
   // Fields from the third (state) on: utime and stime are the 14th and 15th of the line.
-  return Number(fields[14 - 3]) + Number(fields[15 - 3])
+  return { user: Number(fields[14 - 3]), system: Number(fields[15 - 3]) }
 }
+
+/** utime and stime, in seconds, of a /proc stat file. */
+const cpuOf = (path) => {
+  const { user, system } = ticksOf(path)
+  return { user: user / TICKS, system: system / TICKS }
+}
+
+/** A thread's or process's CPU seconds, user and system together. */
+const secondsOf = (path) => {
+  const { user, system } = ticksOf(path)
+  return (user + system) / TICKS
+}
+
+module.exports = { cpuOf }
 
 if (file && isMainThread) {
   // Not inherited by the programs this one starts: each would overwrite the file at its exit.
   delete process.env.SCANBRIDGE_BENCH_THREADS
   process.on("exit", () => {
-    const main = ticksOf(`/proc/self/task/${process.pid}/stat`)
-    const whole = ticksOf("/proc/self/stat")
-    writeFileSync(file, JSON.stringify({ main: main / TICKS, process: whole / TICKS, ticks: TICKS }))
+    const main = secondsOf(`/proc/self/task/${process.pid}/stat`)
+    const whole = secondsOf("/proc/self/stat")
+    writeFileSync(file, JSON.stringify({ main, process: whole, ticks: TICKS }))
   })
 }
