@@ -38,6 +38,9 @@ const samePath = (path: Path): Path => path
 
 const NO_OPTIONS: DecodeOptions = {}
 
+// Where a walk's lengths are until it reads one: shared, not an array made per record.
+const NOWHERE: Path = []
+
 /** The way out a length message names: the CLI's flag and the API's option. */
 export const LENGTH_UNIT_FLAG_AND_OPTION = "--length-unit (lengthUnit in the plain and Effect APIs)"
 
@@ -53,7 +56,7 @@ export class DecodeWalk extends BoundedNoteList {
   // many lengths were converted from each stated unit other than millimetres (a record may mix them).
   private lengthsStated: LengthUnit | undefined = undefined
   private lengthsRead: LengthUnit = "mm"
-  private lengthsAt: Path = []
+  private lengthsAt: Path = NOWHERE
   private convertedCm = 0
   private convertedIn = 0
   /** The unit the caller gave for every body length (DecodeOptions.lengthUnit), or undefined for auto. */
