@@ -8,6 +8,8 @@ import { Either, Schema } from "effect"
 import { describe, expect, it } from "@effect/vitest"
 import { schemaDecoder } from "../src/adapter-kit.js"
 import type { DecodeError } from "../src/index.js"
+import { countSlowPaths } from "../src/internal/index.js"
+import { fastTest } from "../src/internal/fast.js"
 
 const Transforming = Schema.Struct({ a: Schema.String, n: Schema.NumberFromString, inner: Schema.Struct({ flag: Schema.Boolean }) })
 // Its twin without the transformation: its valid values pass the guard and come back as they are.
@@ -28,5 +30,25 @@ describe("schemaDecoder on a schema that transforms", () => {
     const pathOf = (result: Either.Either<unknown, DecodeError>) => (Either.isLeft(result) ? result.left.path : undefined)
     expect(pathOf(schemaDecoder(Transforming, "transforming")(input))).toEqual(["n"])
     expect(pathOf(schemaDecoder(Plain, "plain")(input))).toEqual(["n"])
+  })
+})
+
+describe("schemaDecoder on a value its compiled guard refuses", () => {
+  it("rejects it without a Schema decode, with the walk's problems", () => {
+    const bad = { a: "x", n: 5, inner: { flag: "yes" } }
+    const plain = countSlowPaths(() => schemaDecoder(Plain, "plain")(bad))
+    expect({ schemaDecodes: plain.schemaDecodes, decodeErrors: plain.decodeErrors }).toEqual({ schemaDecodes: 0, decodeErrors: 1 })
+    expect(Either.isLeft(plain.result) && plain.result.left.issues.map((i) => i.path)).toEqual([["n"], ["inner", "flag"]])
+    // Where no guard compiles, Schema decides first, as before.
+    expect(countSlowPaths(() => schemaDecoder(Transforming, "transforming")(bad)).schemaDecodes).toBe(1)
+  })
+
+  it("accepts it where Schema accepts it: a guard's slip never refuses a good value", () => {
+    // A filter whose plain test, which the compiled guard calls instead of it, wrongly says no.
+    const Slipping = Schema.Struct({ a: Schema.String.pipe(Schema.filter(() => true, { ...fastTest(() => false) })) })
+    const input = { a: "x" }
+    const decoded = countSlowPaths(() => schemaDecoder(Slipping, "slipping")(input))
+    expect(decoded.result).toEqual(Either.right(input))
+    expect(decoded.schemaDecodes).toBe(1)
   })
 })

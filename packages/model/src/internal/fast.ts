@@ -484,9 +484,29 @@ const refuseAll = (_: unknown): boolean => false
  * loads compiles nothing until data arrives. Where the schema transforms its input (no guard
  * compiles), the guard refuses everything: the caller's slow path (Schema) then decides.
  */
-export const lazyGuard = <A, I>(schema: Schema.Schema<A, I>, onExcessProperty: Excess = "ignore", options: GuardOptions = {}): ((u: unknown) => u is A) => {
-  const guard = lazily(() => compileGuard(schema, onExcessProperty, options) ?? refuseAll)
-  return ((u: unknown) => !schemaPathOnly && guard(u)) as (u: unknown) => u is A
+export const lazyGuard = <A, I>(schema: Schema.Schema<A, I>, onExcessProperty: Excess = "ignore", options: GuardOptions = {}): LazyGuard<A> => {
+  let compiled: Guard | undefined
+  let decides = false
+  const compiledGuard = (): Guard => {
+    if (compiled !== undefined) return compiled
+    const made = compileGuard(schema, onExcessProperty, options)
+    decides = made !== null
+    return (compiled = made ?? refuseAll)
+  }
+  const guard = (u: unknown) => !schemaPathOnly && compiledGuard()(u)
+  return Object.assign(guard as (u: unknown) => u is A, { decides: () => !schemaPathOnly && (compiledGuard(), decides) })
+}
+
+/**
+ * A guard compiled on its first call, and whether its refusal is Schema's: a compiled guard
+ * accepts exactly what the schema accepts (property tests hold the two together), so a value it
+ * refuses needs no Schema decode to be known refused, only the walk that says why. It does not
+ * decide where no guard compiles (the schema transforms: it refuses everything) or while the
+ * differential test forces the schema path.
+ */
+export interface LazyGuard<A> {
+  (u: unknown): u is A
+  readonly decides: () => boolean
 }
 
 // Read on every call, not when a guard is made: the differential test runs both paths in one process.
