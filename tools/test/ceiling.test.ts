@@ -6,6 +6,7 @@
 import { Either, FastCheck as fc } from "effect"
 import { describe, expect, it } from "vitest"
 import { defaultNormalizer } from "@scanbridge/migrate"
+import { pathsOf, withValueAt } from "../../packages/model/test/json-paths.js"
 import { templates } from "../bench-inputs.js"
 import { recordsOf } from "../bench-pairs.js"
 import { readEstimationItem } from "../ceiling/estimation-read-item.js"
@@ -15,21 +16,6 @@ const lines = recordsOf(templates(repoRoot).estimationItem, 64)
 const normalized = (json: unknown) => JSON.stringify(Either.getOrThrow(defaultNormalizer.normalize(json)))
 
 type Json = null | boolean | number | string | Array<Json> | { [key: string]: Json }
-
-/** Every path to a value of `json`, objects' keys and arrays' indices. */
-const pathsOf = (json: Json, at: ReadonlyArray<string | number> = []): Array<ReadonlyArray<string | number>> => {
-  if (json === null || typeof json !== "object") return [at]
-  const entries: Array<[string | number, Json]> = Array.isArray(json) ? json.map((v, i) => [i, v]) : Object.entries(json)
-  return [at, ...entries.flatMap(([k, v]) => pathsOf(v, [...at, k]))]
-}
-const setAt = (json: Json, path: ReadonlyArray<string | number>, value: Json): Json => {
-  if (path.length === 0) return value
-  const copy = structuredClone(json) as Record<string | number, Json>
-  let o = copy
-  for (const k of path.slice(0, -1)) o = o[k] as Record<string | number, Json>
-  o[path[path.length - 1]!] = value
-  return copy as Json
-}
 
 describe("the one-pass ceiling of estimation read items", () => {
   it("reads every bench record, each to normalize's bytes", () => {
@@ -48,11 +34,11 @@ describe("the one-pass ceiling of estimation read items", () => {
       const record = records[r % records.length]!
       const paths = pathsOf(record).filter((path) => path.length > 0)
       const path = paths[p % paths.length]!
-      if (!rename) return setAt(record, path, value)
+      if (!rename) return withValueAt(record, path, value)
       // A key renamed: the same value under a name the schema does not have.
       const parent = path.slice(0, -1)
       const key = path[path.length - 1]!
-      if (typeof key === "number") return setAt(record, path, value)
+      if (typeof key === "number") return withValueAt(record, path, value)
       const copy = structuredClone(record) as Record<string, Json>
       let o = copy
       for (const k of parent) o = o[k] as Record<string, Json>
