@@ -1,8 +1,8 @@
 /**
  * The hot path of bulk decoding. Effect Schema stays the source of truth; from a schema's AST
  * this compiles a plain predicate that accepts exactly what the schema accepts, so a valid
- * record is checked in one cheap pass. Only a record the predicate refuses goes through the
- * Schema decoder, which says what is wrong and where.
+ * record is checked in one cheap pass. Only a record the predicate refuses is walked along the
+ * schema (bounded.ts), whose decoders say what is wrong and where.
  *
  * Compiled: literals, keywords, enums, structs (with index signatures and the schema's excess
  * property option), unions, arrays and tuples, refinements (their own filters are called, or
