@@ -6,7 +6,7 @@
 import { Either, FastCheck as fc } from "effect"
 import { describe, expect, it } from "vitest"
 import { defaultNormalizer } from "@scanbridge/migrate"
-import { pathsOf, withValueAt } from "../../packages/model/test/json-paths.js"
+import { pathsOf, valueAt, withValueAt } from "../../packages/model/test/json-paths.js"
 import { templates } from "../bench-inputs.js"
 import { recordsOf } from "../bench-pairs.js"
 import { readEstimationItem } from "../ceiling/estimation-read-item.js"
@@ -39,12 +39,11 @@ describe("the one-pass ceiling of estimation read items", () => {
       const parent = path.slice(0, -1)
       const key = path[path.length - 1]!
       if (typeof key === "number") return withValueAt(record, path, value)
-      const copy = structuredClone(record) as Record<string, Json>
-      let o = copy
-      for (const k of parent) o = o[k] as Record<string, Json>
+      const copy = structuredClone(record)
+      const o = valueAt(copy, parent) as Record<string, Json>
       o[`${key}_x`] = o[key]!
       delete o[key]
-      return copy as Json
+      return copy
     })
     let read = 0
     fc.assert(
