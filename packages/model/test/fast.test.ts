@@ -124,6 +124,25 @@ describe("compileGuard", () => {
     }
   })
 
+  it("checks the fields after a nested struct its key count did not settle", () => {
+    // A nested struct whose own keys do not match its count (a key that holds undefined, or an
+    // inherited one) goes to its exact guard; its answer is the nested struct's, not the record's.
+    const Inner = Schema.Struct({ x: Schema.optionalWith(Schema.Unknown, { exact: true }) })
+    const Outer = Schema.Struct({ inner: Inner, after: Schema.String })
+    const values = [
+      { inner: { x: undefined }, after: 5 },
+      { inner: Object.assign(Object.create({ zzz: 1 }) as object, { x: 1 }), after: 5 },
+      { inner: { x: undefined }, after: "ok" }
+    ]
+    for (const excess of ["error", "ignore"] as const) {
+      const is = Schema.is(Outer, { onExcessProperty: excess })
+      for (const generate of [true, false]) {
+        const guard = compileGuard(Outer, excess, { generate })!
+        for (const value of values) expect(guard(value), `${JSON.stringify(value)} (${excess}, generated: ${generate})`).toBe(is(value))
+      }
+    }
+  })
+
   it("does not compile a schema that transforms its input", () => {
     expect(compileGuard(Schema.NumberFromString)).toBeNull()
   })

@@ -240,8 +240,15 @@ const compile = (node: SchemaAST.AST, inheritedExcess: Excess, narrow: SchemaNar
 // can see, where the closures above cost a call per node. Values that are not literals (sets,
 // filters, nested guards) are passed in by index. Where code cannot be generated (a runtime
 // without `new Function`, say under a strict CSP, or jitless), the closures serve.
-class Generator {
-  constructor(readonly narrow: SchemaNarrowing | undefined) {}
+export class Generator {
+  /**
+   * `refuse` is the statement a failed check runs: `return false;` in a guard; the proto3
+   * reader, which checks inside functions that return values, throws instead.
+   */
+  constructor(
+    readonly narrow: SchemaNarrowing | undefined,
+    readonly refuse = "return false;\n"
+  ) {}
   readonly captured: Array<unknown> = []
   private vars = 0
 
@@ -254,10 +261,10 @@ class Generator {
     return `c[${this.captured.length - 1}]`
   }
 
-  /** Statements that `return false` when the value in `v` does not match. */
+  /** Statements that refuse (`return false`) when the value in `v` does not match. */
   check(node: SchemaAST.AST, v: string, excess: Excess): string {
     const ast = this.narrow?.(node) ?? node
-    const fail = (condition: string) => `if (${condition}) return false;\n`
+    const fail = (condition: string) => `if (${condition}) ${this.refuse}`
     excess = excessOf(ast, excess)
     switch (ast._tag) {
       case "Literal":
@@ -266,7 +273,7 @@ class Generator {
       case "VoidKeyword":
         return fail(`${v} !== undefined`)
       case "NeverKeyword":
-        return "return false;\n"
+        return this.refuse
       case "UnknownKeyword":
       case "AnyKeyword":
         return ""
@@ -307,7 +314,7 @@ class Generator {
         ast.elements.forEach((e, i) => {
           const item = this.fresh("v")
           const body = `const ${item} = ${v}[${i}];\n${this.check(e.type, item, excess)}`
-          code += e.isOptional ? `if (${v}.length > ${i}) {\n${body}}\n` : `if (${v}.length <= ${i}) return false;\n{\n${body}}\n`
+          code += e.isOptional ? `if (${v}.length > ${i}) {\n${body}}\n` : `if (${v}.length <= ${i}) ${this.refuse}{\n${body}}\n`
         })
         if (head !== undefined) {
           const i = this.fresh("i")
@@ -338,7 +345,7 @@ class Generator {
           const takesUndefined = compile(p.type, excess, this.narrow)(undefined)
           code += `const ${item} = ${v}[${key}];\n`
           // As Schema does by default: a missing required key is read as undefined.
-          const whenUndefined = takesUndefined ? "" : p.isOptional ? (counted ? "" : fail(`hasOwn(${v}, ${key})`)) : "return false;\n"
+          const whenUndefined = takesUndefined ? "" : p.isOptional ? (counted ? "" : fail(`hasOwn(${v}, ${key})`)) : this.refuse
           code += `if (${item} !== undefined) {\n${counted ? `${n}++;\n` : ""}${body}}${whenUndefined === "" ? "" : ` else {\n${whenUndefined}}`}\n`
         }
         if (counted) {
@@ -350,20 +357,21 @@ class Generator {
           const k = this.fresh("k")
           code += `let ${own} = 0;\nfor (const ${k} in ${v}) {\nif (!hop.call(${v}, ${k})) {\n${own} = -1;\nbreak;\n}\n${own}++;\n}\n`
           // An own key the struct does not name settles it at once (a record with an unknown key
-          // is refused in one look, not by a second pass over it); the exact guard settles the rest.
+          // is refused in one look, not by a second pass over it); the exact guard settles the
+          // rest of this struct, and the checks after it go on.
           const known = names.length === 0 ? "" : `${names.map((name) => `case ${JSON.stringify(name)}:`).join("\n")}\ncontinue;\n`
-          code += `if (${own} !== ${n}) {\nfor (const ${k} of Object.keys(${v})) {\nswitch (${k}) {\n${known}default:\nreturn false;\n}\n}\nreturn ${this.exact(ast, excess)}(${v});\n}\n`
+          code += `if (${own} !== ${n}) {\nfor (const ${k} of Object.keys(${v})) {\nswitch (${k}) {\n${known}default:\n${this.refuse}}\n}\n${fail(`!${this.exact(ast, excess)}(${v})`)}}\n`
         } else if (indexes.length > 0 || excess === "error") {
           const k = this.fresh("k")
           const item = this.fresh("v")
           const known = names.length === 0 ? "" : `switch (${k}) {\n${names.map((name) => `case ${JSON.stringify(name)}:`).join("\n")}\ncontinue;\n}\n`
-          const extra = indexes.length === 0 ? "return false;\n" : `const ${item} = ${v}[${k}];\n${indexes.map((t) => this.check(t, item, excess)).join("")}`
+          const extra = indexes.length === 0 ? this.refuse : `const ${item} = ${v}[${k}];\n${indexes.map((t) => this.check(t, item, excess)).join("")}`
           // for-in reads values through V8's enum cache, with no key array. It also visits
           // inherited enumerable keys, which parsed JSON never has: the first one hands the
           // value to the exact closure guard, which decides on own keys only, as Schema does.
           const seen = this.fresh("seen")
           code += `let ${seen} = 0;\nfor (const ${k} in ${v}) {\nif (!hop.call(${v}, ${k})) {\n${seen} = -1;\nbreak;\n}\n${known}${extra}}\n`
-          code += `if (${seen} < 0) return ${this.exact(ast, excess)}(${v});\n`
+          code += fail(`${seen} < 0 && !${this.exact(ast, excess)}(${v})`)
         }
         return code
       }
@@ -408,7 +416,8 @@ class Generator {
     return this.capture(literal)
   }
 
-  private refinementFails(ast: SchemaAST.Refinement, v: string): string {
+  /** A refinement's own check of `v` (not its `from`'s), as an expression true when it fails. */
+  refinementFails(ast: SchemaAST.Refinement, v: string): string {
     const check = knownCheck(ast)
     if (check === "finite") return `!Number.isFinite(${v})`
     if (check === "safeInteger") return `!Number.isSafeInteger(${v})`
