@@ -6,7 +6,7 @@
  * takes the fast path's place slots in as another fast side.
  */
 import type { DecodeOptions } from "@scanbridge/model"
-import { setSchemaPathOnly } from "@scanbridge/model/internal"
+import { setSchemaPathOnly, slowPaths } from "@scanbridge/model/internal"
 import { Normalizer, defaultNormalizer } from "../src/index.js"
 import { migrateRecord } from "../src/internal/pipeline.js"
 import { type CorpusRecord, corpusBatch } from "./differential-records.js"
@@ -76,6 +76,8 @@ export interface Summary {
   /** Records by where they came from and by each mutation they went through (an example, `generated platform`, `key deleted`, `in an envelope`...). */
   readonly byOrigin: Record<string, number>
   mismatches: number
+  /** Proto3 messages the fast side read in the generated one pass (not printed exactly, not refused). */
+  onePassReads: number
   readonly firstMismatches: Array<Mismatch>
 }
 
@@ -88,6 +90,7 @@ export const emptySummary = (): Summary => ({
   byRejectTag: {},
   byOrigin: {},
   mismatches: 0,
+  onePassReads: 0,
   firstMismatches: []
 })
 
@@ -115,7 +118,9 @@ export const compareBatch = (
   records.forEach((record, index) => {
     for (const part of record.origin.split(", ")) bump(summary.byOrigin, part)
     for (const [options, fast, reference] of sides) {
+      const onePass = slowPaths.proto3OnePassReads
       const a = fast(record.raw)
+      summary.onePassReads += slowPaths.proto3OnePassReads - onePass
       const b = reference(record.raw)
       summary.compared++
       if ("lines" in a) {
@@ -142,6 +147,7 @@ export const mergeSummaries = (a: Summary, b: Summary): Summary => {
     merged.accepted += s.accepted
     merged.rejected += s.rejected
     merged.mismatches += s.mismatches
+    merged.onePassReads += s.onePassReads
     for (const [into, from] of [
       [merged.byFormat, s.byFormat],
       [merged.byRejectTag, s.byRejectTag],

@@ -6,7 +6,10 @@
  *
  * - a reader that accepts every spelling a conforming parser accepts (the original proto field
  *   names, enum numbers, int64 as numbers, doubles as strings, `null` for unset) and rewrites
- *   it to the printed form before the schema validates it, and
+ *   it to the printed form before the schema validates it. Where code is generated, a message
+ *   not printed exactly is read in one generated pass that rewrites and checks at once
+ *   (internal/one-pass.ts); the key-by-key reader here is the reference, and reads what that
+ *   pass refuses, so errors are always its own; and
  * - a printer that omits fields holding their default value, as protobuf's printer does.
  *
  * Errors name the path as the input spelled it (`results.measurements[2].measurement_type`);
@@ -15,6 +18,8 @@
  */
 import { boundedDecodeEither } from "./internal/bounded.js"
 import { type SchemaNarrowing, fastTest, lazyGuard } from "./internal/fast.js"
+import { type Leaf, type Proto3Leaves, REFUSED, lazyOnePass } from "./internal/one-pass.js"
+import { slowPaths } from "./internal/slow.js"
 import { Either, Option, Schema, SchemaAST } from "effect"
 import { isRecord } from "./json.js"
 import { DecodeError, type Path, type PathSegment } from "./errors.js"
@@ -442,8 +447,45 @@ const compile = (ast: SchemaAST.AST): Reader => {
 /** The renamed keys of a read, as the API lists them: the printed path of each, and the key. */
 const renamedOf = (flat: ReadonlyArray<unknown>): Array<Renamed> => {
   const out: Array<Renamed> = []
-  for (let i = 0; i < flat.length; i += 4) out.push({ path: [...pathOf(flat[i] as Trail | null, "name"), flat[i + 1] as string], from: flat[i + 2] as string })
+  for (let i = 0; i < flat.length; i += 4) {
+    // The one pass records its message's printed path itself, the reference reader its trail.
+    const at = flat[i] as Trail | ReadonlyArray<PathSegment> | null
+    out.push({ path: [...(Array.isArray(at) ? at : pathOf(at as Trail | null, "name")), flat[i + 1] as string], from: flat[i + 2] as string })
+  }
   return out
+}
+
+/** A leaf reader of the one pass: the reference's reading, REFUSED where it would fail. */
+const orRefused =
+  <A>(read: (value: unknown, at: Trail | null) => A) =>
+  (value: unknown): A | typeof REFUSED => {
+    try {
+      return read(value, null)
+    } catch (e) {
+      if (e instanceof ReadFailure) return REFUSED
+      throw e
+    }
+  }
+
+const LEAVES: Proto3Leaves = {
+  leafOf: (ast): Leaf | undefined => {
+    const kind = kindOf(ast)
+    switch (kind?._tag) {
+      case undefined:
+        return undefined
+      case "int64":
+        return { _tag: "int64", read: orRefused(readInt64) }
+      case "double":
+        return { _tag: "double", read: orRefused(readDouble) }
+      case "enum":
+        return { _tag: "enum", read: orRefused((v, at) => readEnum(kind.enum, v, at)) }
+      case "timestamp":
+        return { _tag: "timestamp" }
+    }
+  },
+  int64Printed: INT64_PRINTED,
+  jsonName: toJsonName,
+  maxSpellings: MAX_SPELLINGS
 }
 
 // Error paths come from the schema in printed names; report them as the input spelled them.
@@ -481,8 +523,20 @@ export const reader = <A, I>(schema: Schema.Schema<A, I>, format: string, base: 
   // copy them unchanged, so they are returned as they are once the schema's predicate agrees.
   // An enum field then holds a name: a number is the reader's to map.
   const printedExactly = lazyGuard(schema, "error", { narrow: (ast) => (kindOf(ast)?._tag === "enum" ? Schema.String.ast : undefined) })
+  // The rest in one generated pass where there is one; what it refuses, the reference reads.
+  const onePass = lazyOnePass(schema, LEAVES)
   return (json: unknown): Either.Either<Read<A>, DecodeError> => {
     if (printedExactly(json)) return Either.right({ value: json as A, renamed: NONE, ignored: NONE, locate: identityPath })
+    const fast = onePass()
+    if (fast !== null) {
+      const ctx: Context = { renamed: [], ignored: [] }
+      const value = fast(json, ctx)
+      if (value !== REFUSED) {
+        slowPaths.proto3OnePassReads++
+        return Either.right(new Reread(value as A, ctx.ignored, value, ctx.renamed))
+      }
+    }
+    slowPaths.proto3ReferenceReads++
     const ctx: Context = { renamed: [], ignored: [] }
     let printed: unknown
     try {

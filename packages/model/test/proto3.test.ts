@@ -1,7 +1,7 @@
-import { Either, FastCheck as fc, Option, Schema } from "effect"
+import { Arbitrary, Either, FastCheck as fc, Option, Schema } from "effect"
 import { describe, expect, it } from "@effect/vitest"
-import { DecodeError, Proto3 } from "../src/index.js"
-import { setSchemaPathOnly } from "../src/internal/index.js"
+import { Codegen, DecodeError, Proto3 } from "../src/index.js"
+import { countSlowPaths, setSchemaPathOnly } from "../src/internal/index.js"
 
 const { field } = Proto3
 
@@ -51,6 +51,24 @@ const failure = (json: unknown): DecodeError => {
   expect(e.format).toBe(FORMAT)
   expect(e.message.startsWith(`${FORMAT}: `)).toBe(true)
   return e
+}
+
+/** A read as plain data, key order included: its value, the renamed and ignored keys, or the error. */
+const readOf = (reader: (json: unknown) => Either.Either<Proto3.Read<unknown>, DecodeError>, json: unknown) => {
+  const r = reader(json)
+  return Either.isLeft(r)
+    ? { error: { message: r.left.message, path: r.left.path } }
+    : { value: JSON.stringify(r.right.value), renamed: r.right.renamed, ignored: r.right.ignored }
+}
+/** The read with every guard on, and on the reference path (every value read key by key, then Effect Schema). */
+const bothPaths = (reader: (json: unknown) => Either.Either<Proto3.Read<unknown>, DecodeError>, json: unknown) => {
+  const fast = readOf(reader, json)
+  setSchemaPathOnly(true)
+  try {
+    return { fast, reference: readOf(reader, json) }
+  } finally {
+    setSchemaPathOnly(false)
+  }
 }
 
 /** The printed name's original proto field name: `nestedMsg` -> `nested_msg`. */
@@ -366,24 +384,6 @@ describe("reader", () => {
 })
 
 describe("reader: messages and lists already printed are kept as they are", () => {
-  /** A read as plain data, key order included: its value, the renamed and ignored keys, or the error. */
-  const readOf = (reader: (json: unknown) => Either.Either<Proto3.Read<unknown>, DecodeError>, json: unknown) => {
-    const r = reader(json)
-    return Either.isLeft(r)
-      ? { error: { message: r.left.message, path: r.left.path } }
-      : { value: JSON.stringify(r.right.value), renamed: r.right.renamed, ignored: r.right.ignored }
-  }
-  /** The read with every guard on, and on the reference path (every value read key by key). */
-  const bothPaths = (reader: (json: unknown) => Either.Either<Proto3.Read<unknown>, DecodeError>, json: unknown) => {
-    const fast = readOf(reader, json)
-    setSchemaPathOnly(true)
-    try {
-      return { fast, reference: readOf(reader, json) }
-    } finally {
-      setSchemaPathOnly(false)
-    }
-  }
-
   // Printed fields beside one spelled otherwise, nulls, unknown keys, numbers for int64 and
   // enums, and nested messages and lists in any of those forms.
   const mutated = fc.letrec<{ record: Record<string, unknown> }>((tie) => ({
@@ -458,6 +458,174 @@ describe("reader: messages and lists already printed are kept as they are", () =
     const { fast, reference } = bothPaths(readLoose, { top_name: "a", wrapper: { list: [1, null] } })
     expect(fast).toEqual(reference)
     expect(fast.error?.path).toEqual(["wrapper", "list", 1])
+  })
+})
+
+describe("reader: the generated one pass", () => {
+  // A message of every shape the one pass reads: a required field, refinements on a list, a
+  // double and a message, an enum, a nullable field, a field of any value, a union of messages
+  // (read as it is), a timestamp, a recursive message, and more fields than one word of bits.
+  interface Node {
+    readonly nodeName?: string
+    readonly childNodes?: ReadonlyArray<Node>
+  }
+  const Node: Schema.Schema<Node> = Schema.Struct({
+    nodeName: field(Schema.String),
+    childNodes: field(Schema.Array(Schema.suspend(() => Node)).pipe(Schema.maxItems(3)))
+  })
+  const extraNames = Array.from({ length: 33 }, (_, i) => `extraName${i}`)
+  const Wide = Schema.Struct({
+    requiredId: Schema.String,
+    shortList: field(Schema.Array(Proto3.Int64).pipe(Schema.maxItems(3))),
+    positiveRatio: field(Proto3.Double.pipe(Schema.nonNegative())),
+    shade: field(Proto3.Enum(Color)),
+    maybeText: field(Schema.NullOr(Schema.String)),
+    anything: field(Schema.Unknown),
+    either: field(Schema.Union(Schema.Struct({ kindA: Schema.String }), Schema.Struct({ kindB: Schema.Number }))),
+    seenAt: field(Proto3.Timestamp),
+    tree: field(Node),
+    pairOf: field(
+      Schema.Struct({ leftPart: field(Schema.String), rightPart: field(Schema.String) }).pipe(
+        Schema.filter((p) => p.leftPart === undefined || p.leftPart !== p.rightPart || "two different parts")
+      )
+    ),
+    ...Object.fromEntries(extraNames.map((n) => [n, field(Schema.String)]))
+  })
+  const readWide = Proto3.reader(Wide, FORMAT)
+
+  /** Coin flips drawn by fast-check, so a failing case shrinks and replays. */
+  const coins = (flips: fc.Stream<boolean>) => (): boolean => flips.next().value as boolean
+
+  // Keys as a proto3 parser takes them, values as it reads them; inside `anything` and `either`
+  // (read as they are) nothing changes.
+  const respell = (value: unknown, coin: () => boolean, key?: string): unknown => {
+    if (key === "anything" || key === "either") return value
+    if (Array.isArray(value)) return value.map((v) => respell(v, coin, key === "shortList" ? "shortList" : undefined))
+    if (key === "shortList" && typeof value === "string" && Number.isSafeInteger(Number(value)) && coin()) return Number(value)
+    if (key === "positiveRatio" && typeof value === "number" && coin()) return String(value)
+    if (key === "shade" && typeof value === "string" && typeof Color.numbers[value] === "number" && coin()) return Color.numbers[value]
+    if (typeof value !== "object" || value === null) return value
+    const out: Record<string, unknown> = {}
+    for (const [k, v] of Object.entries(value)) out[coin() ? snake(k) : k] = respell(v, coin, k)
+    if (key === undefined && coin()) out["not_a_field"] = { x: null }
+    if (key === undefined && !Object.hasOwn(value, "maybeText") && coin()) out["maybe_text"] = null
+    return out
+  }
+
+  const wide = Arbitrary.make(Wide)
+
+  it.prop(
+    "reads every spelling of a valid message in one pass, as the reference reads it",
+    [wide, fc.infiniteStream(fc.boolean())],
+    ([m, flips]) => {
+      const json = respell(m, coins(flips))
+      const counted = countSlowPaths(() => readOf(readWide, json))
+      expect(counted.proto3ReferenceReads, JSON.stringify(json)).toBe(0)
+      expect(counted.result.error).toBeUndefined()
+      const { reference } = bothPaths(readWide, json)
+      expect(counted.result, JSON.stringify(json)).toEqual(reference)
+    },
+    { fastCheck: { numRuns: 300, seed: 341 } }
+  )
+
+  // A value swapped somewhere in a respelled valid message: what the one pass refuses, the
+  // reference reads again, so the answers, errors included, are the reference's.
+  const swap = fc.oneof(
+    fc.constant(null),
+    fc.constant(undefined),
+    fc.constantFrom("1", "-7", "01", "RED", "x", "2026-01-02T03:04:05.000Z", "2026-13-02T03:04:05Z", "NaN"),
+    fc.constantFrom(0, -1, 2.5, 2 ** 53, -0),
+    fc.boolean(),
+    fc.constant({}),
+    fc.constant([null]),
+    fc.constant({ some_unknown: 1, requiredId: 2 })
+  )
+
+  const mutate = (value: unknown, path: ReadonlyArray<number>, replacement: unknown): unknown => {
+    if (path.length === 0 || typeof value !== "object" || value === null) return replacement
+    const [first, ...rest] = path
+    if (Array.isArray(value)) {
+      if (value.length === 0) return value
+      const i = first! % value.length
+      return value.map((v, j) => (j === i ? mutate(v, rest, replacement) : v))
+    }
+    const keys = Object.keys(value)
+    if (keys.length === 0) return value
+    const k = keys[first! % keys.length]!
+    return { ...value, [k]: mutate((value as Record<string, unknown>)[k], rest, replacement) }
+  }
+
+  it.prop(
+    "answers a mutated message as the reference does: the same value, renamed and ignored keys, or the same error",
+    [wide, fc.infiniteStream(fc.boolean()), fc.array(fc.nat(), { minLength: 1, maxLength: 5 }), swap],
+    ([m, flips, path, replacement]) => {
+      const json = mutate(respell(m, coins(flips)), path, replacement)
+      const { fast, reference } = bothPaths(readWide, json)
+      expect(fast, JSON.stringify(json)).toEqual(reference)
+    },
+    { fastCheck: { numRuns: 1000, seed: 342 } }
+  )
+
+  it.each([
+    ["a required field left out", { maybe_text: "m" }, ["requiredId"]],
+    ["a required field null", { required_id: null }, ["required_id"]],
+    ["a list past its refinement", { requiredId: "a", short_list: [1, "2", 3, 4] }, ["short_list"]],
+    ["a message's own filter", { requiredId: "a", pair_of: { left_part: "x", rightPart: "x" } }, ["pair_of"]],
+    ["an enum number past 2^53", { requiredId: "a", shade: 2 ** 53 }, ["shade"]],
+    ["a negative double as a string", { requiredId: "a", positive_ratio: "-1" }, ["positive_ratio"]],
+    ["a second spelling past 30 fields", { requiredId: "a", extraName31: "x", extra_name31: "y" }, ["extra_name31"]],
+    [
+      "a deep child's bad value",
+      { requiredId: "a", tree: { child_nodes: [{ childNodes: [{ node_name: 1 }] }] } },
+      ["tree", "child_nodes", 0, "childNodes", 0, "node_name"]
+    ]
+  ])("refuses %s as the reference does, at the path the input spelled", (_, json, path) => {
+    const { fast, reference } = bothPaths(readWide, json)
+    expect(fast).toEqual(reference)
+    expect(fast.error?.path).toEqual(path)
+  })
+
+  it("reports renamed and ignored keys at their printed paths, through lists and a recursive message", () => {
+    const r = ok(readWide({ required_id: "a", tree: { child_nodes: [{ node_name: "x", odd_key: 1 }] }, mystery: [2] }))
+    expect(r.value).toEqual({ requiredId: "a", tree: { childNodes: [{ nodeName: "x" }] } })
+    expect(r.renamed).toEqual([
+      { path: ["requiredId"], from: "required_id" },
+      { path: ["tree", "childNodes"], from: "child_nodes" },
+      { path: ["tree", "childNodes", 0, "nodeName"], from: "node_name" }
+    ])
+    expect(r.ignored).toEqual([
+      { path: ["tree", "childNodes", 0, "odd_key"], value: 1 },
+      { path: ["mystery"], value: [2] }
+    ])
+    expect(r.locate(["tree", "childNodes", 0, "nodeName"])).toEqual(["tree", "child_nodes", 0, "node_name"])
+  })
+
+  it("keeps what it need not change as the very values given, and copies from the first key that differs", () => {
+    const tree = { nodeName: "t", childNodes: [{ nodeName: "c" }] }
+    const list = ["1", "2"]
+    const value = ok(readWide({ required_id: "a", tree, shortList: list })).value as Record<string, unknown>
+    expect(value["tree"]).toBe(tree)
+    expect(value["shortList"]).toBe(list)
+    const changed = ok(readWide({ required_id: "a", tree: { nodeName: "t", childNodes: [{ nodeName: "c" }, { node_name: "d" }] } })).value as Record<
+      string,
+      unknown
+    >
+    expect(changed["tree"]).toEqual({ nodeName: "t", childNodes: [{ nodeName: "c" }, { nodeName: "d" }] })
+    expect(Object.keys(changed)).toEqual(["requiredId", "tree"])
+  })
+
+  it("is not generated while jitless: the reference reads, with the same answers", () => {
+    const json = { required_id: "a", short_list: [1], shade: 1, tree: { child_nodes: [{ node_name: "x" }] } }
+    const generated = countSlowPaths(() => readOf(Proto3.reader(Wide, FORMAT), json))
+    Codegen.configure({ jitless: true })
+    try {
+      const jitless = countSlowPaths(() => readOf(Proto3.reader(Wide, FORMAT), json))
+      expect(jitless.proto3ReferenceReads).toBe(1)
+      expect(generated.proto3ReferenceReads).toBe(0)
+      expect(jitless.result).toEqual(generated.result)
+    } finally {
+      Codegen.configure({ jitless: false })
+    }
   })
 })
 

@@ -39,7 +39,8 @@ const testOf = (ast: SchemaAST.Refinement): Guard | undefined => {
 /** A schema's onExcessProperty option. */
 export type Excess = "ignore" | "error" | "preserve"
 
-class Uncompilable extends Error {}
+/** Thrown by a compiler that meets a node it leaves to Effect Schema. */
+export class Uncompilable extends Error {}
 
 const PARSE_OPTIONS: SchemaAST.ParseOptions = { errors: "first" }
 
@@ -520,6 +521,9 @@ export interface LazyGuard<A> {
 
 // Read on every call, not when a guard is made: the differential test runs both paths in one process.
 let schemaPathOnly = false
+
+/** Whether the differential test forces the reference path (`setSchemaPathOnly`). */
+export const schemaPathForced = (): boolean => schemaPathOnly
 
 /**
  * Every lazy guard refuses everything while this is on, so every record takes the reference path:

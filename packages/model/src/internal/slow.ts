@@ -8,14 +8,29 @@ export const slowPaths = {
   /** Values a compiled guard refused, decoded by Effect Schema instead (`boundedDecodeEither`). */
   schemaDecodes: 0,
   /** DecodeErrors built, each with its message, issue list and stack. */
-  decodeErrors: 0
+  decodeErrors: 0,
+  /**
+   * Proto3 messages neither printed exactly nor read by the generated one pass, read by the
+   * reference reader (key by key, then the guard): a value the one pass refused, or none generated.
+   */
+  proto3ReferenceReads: 0,
+  /** Not a slow path: proto3 messages the generated one pass read, so that a test can tell it ran. */
+  proto3OnePassReads: 0
 }
 
+type Counts = { readonly [K in keyof typeof slowPaths]: number }
+
 /** `f`'s result, and what it added to each count. */
-export const countSlowPaths = <A>(f: () => A): { readonly result: A; readonly schemaDecodes: number; readonly decodeErrors: number } => {
-  const { schemaDecodes, decodeErrors } = slowPaths
+export const countSlowPaths = <A>(f: () => A): { readonly result: A } & Counts => {
+  const before = { ...slowPaths }
   const result = f()
-  return { result, schemaDecodes: slowPaths.schemaDecodes - schemaDecodes, decodeErrors: slowPaths.decodeErrors - decodeErrors }
+  return {
+    result,
+    schemaDecodes: slowPaths.schemaDecodes - before.schemaDecodes,
+    decodeErrors: slowPaths.decodeErrors - before.decodeErrors,
+    proto3ReferenceReads: slowPaths.proto3ReferenceReads - before.proto3ReferenceReads,
+    proto3OnePassReads: slowPaths.proto3OnePassReads - before.proto3OnePassReads
+  }
 }
 
 /** What a format answers to, as an adapter lists it: enough to find and decode a value's format. */
