@@ -25,8 +25,8 @@ const TIMEOUT = 60_000
 
 // worker-entry.mjs registers tsx, then loads worker-entry.ts (or what SCANBRIDGE_TEST_WORKER names).
 const ENTRY = new URL("./worker-entry.mjs", import.meta.url)
-// The heap the scanbridge executable gives its workers (packages/cli/src/workers.ts).
-const WORKER_HEAP = { maxYoungGenerationSizeMb: 24, maxOldGenerationSizeMb: 96 }
+// The heap a migration pool gives its workers (src/node/index.ts).
+const WORKER_HEAP = { maxYoungGenerationSizeMb: 12, maxOldGenerationSizeMb: 96 }
 const platformOf = (worker: string, workerData?: unknown) =>
   Layer.mergeAll(
     NodeContext.layer,
