@@ -467,6 +467,10 @@ const orRefused =
     }
   }
 
+const INT64_LEAF: Leaf = { _tag: "int64", read: orRefused(readInt64) }
+const DOUBLE_LEAF: Leaf = { _tag: "double", read: orRefused(readDouble) }
+const TIMESTAMP_LEAF: Leaf = { _tag: "timestamp" }
+
 const LEAVES: Proto3Leaves = {
   leafOf: (ast): Leaf | undefined => {
     const kind = kindOf(ast)
@@ -474,13 +478,13 @@ const LEAVES: Proto3Leaves = {
       case undefined:
         return undefined
       case "int64":
-        return { _tag: "int64", read: orRefused(readInt64) }
+        return INT64_LEAF
       case "double":
-        return { _tag: "double", read: orRefused(readDouble) }
+        return DOUBLE_LEAF
       case "enum":
         return { _tag: "enum", read: orRefused((v, at) => readEnum(kind.enum, v, at)) }
       case "timestamp":
-        return { _tag: "timestamp" }
+        return TIMESTAMP_LEAF
     }
   },
   int64Printed: INT64_PRINTED,

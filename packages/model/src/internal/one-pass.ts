@@ -19,9 +19,10 @@
  * What proto3 reads into a leaf is proto3.ts's, passed in as `Proto3Leaves`, so that this module
  * does not import the module that uses it.
  */
-import { Option, Schema, SchemaAST } from "effect"
+import { Option, type Schema, SchemaAST } from "effect"
 import type { PathSegment } from "../errors.js"
 import { available, compiled } from "../codegen.js"
+import { checkOf } from "./bounded.js"
 import { type Excess, Generator, Uncompilable, compileGuard, excessOf, schemaPathForced } from "./fast.js"
 
 /** What a leaf reader answers for a value it does not read. */
@@ -226,18 +227,17 @@ class ReaderGenerator {
     code += "}\n}\n"
     // A required field left out (or null) where its type takes no undefined.
     for (const p of props) {
-      if (p.ast.isOptional || takesUndefined(p.ast.type)) continue
+      if (p.ast.isOptional || checkOf(p.ast.type, excess)(undefined)) continue
       code += `if ((o === null ? v : o)[${JSON.stringify(p.name)}] === undefined) throw R;\n`
     }
     return `${code}return o === null ? v : o;\n}\n`
   }
 }
 
-const takesUndefined = (ast: SchemaAST.AST): boolean => compileGuard(Schema.make(ast), "ignore", { generate: false })?.(undefined) ?? false
-
 const generate = <A, I>(schema: Schema.Schema<A, I>, leaves: Proto3Leaves): OnePass | null => {
-  // The reference reader's answer is the guard's value as it is only where a guard compiles.
-  if (!available() || compileGuard(schema) === null) return null
+  // The reference reader's answer is the guard's value as it is only where a guard compiles
+  // (asked of the closures: generating a guard only to know that would be wasted).
+  if (!available() || compileGuard(schema, "ignore", { generate: false }) === null) return null
   const gen = new ReaderGenerator(leaves)
   let read: (v: unknown, cx: OnePassContext, st: Array<PathSegment>) => unknown
   try {

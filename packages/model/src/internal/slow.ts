@@ -22,15 +22,11 @@ type Counts = { readonly [K in keyof typeof slowPaths]: number }
 
 /** `f`'s result, and what it added to each count. */
 export const countSlowPaths = <A>(f: () => A): { readonly result: A } & Counts => {
-  const before = { ...slowPaths }
+  const before: Counts = { ...slowPaths }
   const result = f()
-  return {
-    result,
-    schemaDecodes: slowPaths.schemaDecodes - before.schemaDecodes,
-    decodeErrors: slowPaths.decodeErrors - before.decodeErrors,
-    proto3ReferenceReads: slowPaths.proto3ReferenceReads - before.proto3ReferenceReads,
-    proto3OnePassReads: slowPaths.proto3OnePassReads - before.proto3OnePassReads
-  }
+  const added = { ...slowPaths }
+  for (const count of Object.keys(added) as Array<keyof Counts>) added[count] -= before[count]
+  return { result, ...added }
 }
 
 /** What a format answers to, as an adapter lists it: enough to find and decode a value's format. */
