@@ -8,6 +8,7 @@ import { mkdirSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { Effect } from "effect"
 import { makeJpeg } from "@scanbridge/estimation"
+import { snakeCase } from "@scanbridge/model"
 import { DEMO_ESTIMATION_CLIENT_ID, DEMO_ORG, DEMO_SESSION_CLIENT_ID, FAIL_MARKER, Simulator } from "@scanbridge/simulator"
 import { repoRoot } from "./docs/generated.js"
 
@@ -56,12 +57,11 @@ const platform = (url: string) =>
     return { entries: [...entries, bare, client], page }
   })
 
-const SNAKE = (key: string) => key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)
 const snakeKeys = (value: unknown): unknown =>
   Array.isArray(value)
     ? value.map(snakeKeys)
     : typeof value === "object" && value !== null
-      ? Object.fromEntries(Object.entries(value).map(([k, v]) => [SNAKE(k), snakeKeys(v)]))
+      ? Object.fromEntries(Object.entries(value).map(([k, v]) => [snakeCase(k), snakeKeys(v)]))
       : value
 
 const session = (url: string, sim: Simulator["Type"]) =>

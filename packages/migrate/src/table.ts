@@ -17,7 +17,8 @@ import {
   type RightPostureName,
   type Scan,
   Catalogue,
-  convertLength
+  convertLength,
+  snakeCase
 } from "@scanbridge/model"
 
 /** The targets that write scans as rows of `scanColumns` rather than as JSON; no adapter may take their names. */
@@ -40,8 +41,8 @@ export interface Column {
   readonly value: (scan: Scan) => Cell
 }
 
-/** `waistGirth` as `waist_girth`. */
-export const snakeCase = (name: string): string => name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)
+// The model's rule, which its proto3 reader also spells keys by; kept in this module's surface.
+export { snakeCase }
 
 const measurement = (name: MeasurementName): Column => ({
   name: `${snakeCase(name)}_mm`,

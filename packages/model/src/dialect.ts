@@ -18,6 +18,12 @@ import {
   uniqueIndex
 } from "./catalogue.js"
 
+/**
+ * `waistGirth` as `waist_girth`: the snake_case spelling of a camelCase name, the one a proto
+ * field's name most often has and the one SQL columns and CSV headers use.
+ */
+export const snakeCase = (name: string): string => name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)
+
 /** One spelling: the name on the wire, and its enum number or unit where the API has them. */
 export interface Spelling {
   readonly name: string

@@ -35,7 +35,8 @@ export {
   type SpelledMeasurement,
   type SpelledStat,
   type Spelling,
-  makeDialect
+  makeDialect,
+  snakeCase
 } from "./dialect.js"
 export { GENDER_CODES } from "./internal/codec.js"
 export {

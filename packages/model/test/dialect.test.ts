@@ -1,6 +1,17 @@
 import { Either, FastCheck as fc } from "effect"
 import { describe, expect, it } from "@effect/vitest"
-import { type CanonicalTarget, GENDER_CODES, MEASUREMENTS, type MeasurementName, STATS, type Spelling, makeDialect, makeScan } from "../src/index.js"
+import {
+  type CanonicalTarget,
+  GENDER_CODES,
+  MEASUREMENTS,
+  type MeasurementName,
+  Proto3,
+  STATS,
+  type Spelling,
+  makeDialect,
+  makeScan,
+  snakeCase
+} from "../src/index.js"
 import { EncodeWalk, emptyFrontView, emptyRightView, genderOfCode, postureNames, sourceIdFor, writePosture } from "../src/adapter-kit.js"
 
 // An integrator's made-up dialect: SCREAMING_SNAKE names numbered from 100, no body fat.
@@ -105,5 +116,23 @@ describe("codec helpers", () => {
     front.angles.ear = 1
     expect(emptyFrontView().angles.ear).toBeNull()
     expect(emptyRightView()).toEqual({ angles: { bodyLine: null, backWaistLine: null }, lines: { bodyLine: null, backWaistLine: null } })
+  })
+})
+
+describe("snakeCase", () => {
+  it("spells a camelCase name as protobuf's ToJsonName reads it back, as the proto3 reader's snake_case keys rely on", () => {
+    expect(snakeCase("backNeckPointToWristR")).toBe("back_neck_point_to_wrist_r")
+    expect(snakeCase("include3dAvatarInResults")).toBe("include3d_avatar_in_results")
+    for (const { name } of MEASUREMENTS) {
+      expect(snakeCase(name)).toMatch(/^[a-z][a-z0-9_]*$/)
+      expect(Proto3.toJsonName(snakeCase(name))).toBe(name)
+    }
+    fc.assert(
+      fc.property(fc.stringMatching(/^[a-z][a-zA-Z0-9]{0,24}$/), (name) => {
+        expect(snakeCase(name)).not.toMatch(/[A-Z]/)
+        expect(Proto3.toJsonName(snakeCase(name))).toBe(name)
+      }),
+      { seed: 346, numRuns: 500 }
+    )
   })
 })

@@ -22,6 +22,7 @@
 import { Option, type Schema, SchemaAST } from "effect"
 import type { PathSegment } from "../errors.js"
 import { available, compiled } from "../codegen.js"
+import { snakeCase } from "../dialect.js"
 import { checkOf } from "./bounded.js"
 import { type Excess, Generator, Uncompilable, compileGuard, excessOf, schemaPathForced } from "./fast.js"
 
@@ -63,9 +64,6 @@ const upTo = (v: Record<string, unknown>, stop: string): Record<string, unknown>
   }
   return out
 }
-
-/** `nestedMsg` -> `nested_msg`: the spelling a proto field name most often has. */
-const snakeOf = (name: string): string => name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)
 
 class ReaderGenerator {
   // Checks refuse by throwing R: they run inside functions that return the value read.
@@ -195,7 +193,7 @@ class ReaderGenerator {
     const labels = new Map<string, { readonly field: number; readonly renamed: boolean }>()
     props.forEach((p, i) => labels.set(p.name, { field: i, renamed: false }))
     for (const p of props) {
-      const snake = snakeOf(p.name)
+      const snake = snakeCase(p.name)
       if (labels.has(snake)) continue
       const field = resolve(snake)
       if (field >= 0) labels.set(snake, { field, renamed: true })
