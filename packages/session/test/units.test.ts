@@ -7,7 +7,7 @@ import { readFileSync } from "node:fs"
 import { fileURLToPath } from "node:url"
 import { Arbitrary, Either, FastCheck as fc } from "effect"
 import { describe, expect, it } from "@effect/vitest"
-import { DecodeError, LENGTH_UNITS, type LengthUnit, type Note, Scan } from "@scanbridge/model"
+import { DecodeError, LENGTH_UNITS, type LengthUnit, type Note, Scan, judgeLengths } from "@scanbridge/model"
 import { type DecodeOptions, FORMATS, Wire, decodeResultsEither, encodeResultsEither, sessionAdapter, sessionDialect } from "../src/index.js"
 
 type Obj = Record<string, unknown>
@@ -137,6 +137,19 @@ describe("a length read in the unit its item states", () => {
     expect(kindsAndPaths(scan.notes)).toEqual([["assumed", "results.measurements"]])
   })
 
+  it("reads a lone length as stated where it fits the stated unit: one value is no evidence of another unit", () => {
+    // 191 mm in inches, rounded: 8. Under MILLIMETERS, with no stature, it fits an ankle height of a
+    // body of 500 mm (0.016 x stature), so nothing says it is not millimetres; in inches it fits too.
+    const json = withItems({ measurementType: "OUTER_ANKLE_HEIGHT_R", value: "8", unit: MM })
+    expect(judgeLengths({ outerAnkleHeightR: 8 }, null, "mm")._tag).toBe("Plausible")
+    const scan = decode(json)
+    expect(scan.measurementsMm).toEqual({ outerAnkleHeightR: 8 })
+    expect(scan.notes).toEqual([])
+    // One more length that only inches fit is the evidence: refused, with the way out.
+    const e = decodeError(withItems({ measurementType: "OUTER_ANKLE_HEIGHT_R", value: "8", unit: MM }, { measurementType: "HIP_GIRTH", value: "36", unit: MM }))
+    expect(e.message).toContain("--length-unit in")
+  })
+
   it("reads the caller's lengthUnit through the adapter's decode, as the normalizer passes it", () => {
     const json = withItems({ measurementType: "BUST_GIRTH", value: "34", unit: MM }, { measurementType: "HIP_GIRTH", value: "36", unit: MM })
     const [format] = sessionAdapter.formats
@@ -207,11 +220,15 @@ describe("properties", () => {
     [encodedScan, fc.constantFrom(...SPELLINGS)],
     ([{ json, scan }, [unit, name]]) => {
       const read = decode(rewriteLengths(json, inUnit(unit, name), true))
-      const half = LENGTH_UNITS[unit].toBase(1) / 2 + 1e-9
+      // Within half a unit (the restating rounds to whole units), and the few units in the last
+      // place that dividing and multiplying back cost near 2^53 (a HEIGHT of 8e15 mm is 1 apart there).
+      const within = (mm: number) => LENGTH_UNITS[unit].toBase(1) / 2 + 4 * Math.abs(mm) * Number.EPSILON + 1e-9
       expect(Object.keys(read.measurementsMm).sort()).toEqual(Object.keys(scan.measurementsMm).sort())
       for (const [n, mm] of Object.entries(scan.measurementsMm))
-        expect(Math.abs(read.measurementsMm[n as keyof Scan["measurementsMm"]]! - mm), n).toBeLessThanOrEqual(half)
-      if (scan.subject.heightMm !== null) expect(Math.abs(read.subject.heightMm! - scan.subject.heightMm)).toBeLessThanOrEqual(half)
+        expect(Math.abs(read.measurementsMm[n as keyof Scan["measurementsMm"]]! - mm), n).toBeLessThanOrEqual(within(mm))
+      if (scan.subject.heightMm !== null) {
+        expect(Math.abs(read.subject.heightMm! - scan.subject.heightMm)).toBeLessThanOrEqual(within(scan.subject.heightMm))
+      }
       const count = Object.keys(scan.measurementsMm).length
       expect(read.notes).toContainEqual({
         kind: "converted",
@@ -223,7 +240,7 @@ describe("properties", () => {
   )
 
   it.prop(
-    "the same lengths in inches under MILLIMETERS are refused with the evidence, or read with a note, never silently",
+    "the same lengths in inches under MILLIMETERS are refused with the evidence, read with a note, or read as stated only where millimetres fit the body",
     [encodedScan],
     ([{ json }]) => {
       const result = decodeResultsEither(rewriteLengths(json, (i) => ({ ...inUnit("in", "INCHES")(i), unit: MM })))
@@ -231,8 +248,10 @@ describe("properties", () => {
         expect(result.left.path).toEqual(["results", "measurements"])
         expect(result.left.message).toContain("inches")
         expect(result.left.message).toContain("--length-unit in")
-      } else {
-        expect(result.right.notes.some((n) => n.kind === "assumed" && n.path === "results.measurements")).toBe(true)
+      } else if (!result.right.notes.some((n) => n.kind === "assumed" && n.path === "results.measurements")) {
+        // Silent only where the stated unit is plausible: the lengths as millimetres fit this body
+        // (a lone 8 "mm" ankle height and no stature fits a body of 500 mm, see the example above).
+        expect(judgeLengths(result.right.measurementsMm, result.right.subject.heightMm, "mm")._tag).toBe("Plausible")
       }
     },
     RUNS
