@@ -15,6 +15,7 @@ import { fileURLToPath } from "node:url"
 import { Worker } from "node:worker_threads"
 import { type MigratePool, Normalizer, defaultNormalizer, makeMigratePool, migrate, outputFile, textOf } from "../src/index.js"
 import type { EncodeOptions } from "@scanbridge/model"
+import { WORKER_HEAP } from "../src/internal/default-workers.js"
 import { CHUNK_BYTES, CHUNK_LINES } from "../src/internal/read.js"
 import { migrateChunk } from "../src/internal/pipeline.js"
 import { RANGE_BYTES } from "../src/internal/ranges.js"
@@ -25,8 +26,6 @@ const TIMEOUT = 60_000
 
 // worker-entry.mjs registers tsx, then loads worker-entry.ts (or what SCANBRIDGE_TEST_WORKER names).
 const ENTRY = new URL("./worker-entry.mjs", import.meta.url)
-// The heap a migration pool gives its workers (src/node/index.ts).
-const WORKER_HEAP = { maxYoungGenerationSizeMb: 12, maxOldGenerationSizeMb: 96 }
 const platformOf = (worker: string, workerData?: unknown) =>
   Layer.mergeAll(
     NodeContext.layer,

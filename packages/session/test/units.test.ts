@@ -140,13 +140,13 @@ describe("a length read in the unit its item states", () => {
   it("reads a lone length as stated where it fits the stated unit: one value is no evidence of another unit", () => {
     // 191 mm in inches, rounded: 8. Under MILLIMETERS, with no stature, it fits an ankle height of a
     // body of 500 mm (0.016 x stature), so nothing says it is not millimetres; in inches it fits too.
-    const json = withItems({ measurementType: "OUTER_ANKLE_HEIGHT_R", value: "8", unit: MM })
+    const ankle = { measurementType: "OUTER_ANKLE_HEIGHT_R", value: "8", unit: MM }
     expect(judgeLengths({ outerAnkleHeightR: 8 }, null, "mm")._tag).toBe("Plausible")
-    const scan = decode(json)
+    const scan = decode(withItems(ankle))
     expect(scan.measurementsMm).toEqual({ outerAnkleHeightR: 8 })
     expect(scan.notes).toEqual([])
     // One more length that only inches fit is the evidence: refused, with the way out.
-    const e = decodeError(withItems({ measurementType: "OUTER_ANKLE_HEIGHT_R", value: "8", unit: MM }, { measurementType: "HIP_GIRTH", value: "36", unit: MM }))
+    const e = decodeError(withItems(ankle, { measurementType: "HIP_GIRTH", value: "36", unit: MM }))
     expect(e.message).toContain("--length-unit in")
   })
 

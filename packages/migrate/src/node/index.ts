@@ -10,18 +10,9 @@ import { createRequire } from "node:module"
 import { dirname, join } from "node:path"
 import { pathToFileURL } from "node:url"
 import { Worker } from "node:worker_threads"
+import { WORKER_HEAP } from "../internal/default-workers.js"
 
 export { WORKERS_FROM_BYTES, defaultWorkers } from "../internal/default-workers.js"
-
-/**
- * A worker's heap. V8 would let each one grow to hundreds of megabytes, where a chunk (at most
- * 1 MiB of NDJSON; a larger one stays on the calling thread) needs a few tens. The young
- * generation is where a chunk's records live and die: a larger one scavenges less often, for
- * more memory. At 8 MB a worker spent a fifth of its time in GC; at 24 MB, 1M mixed records
- * cost each worker 0.91-1.00 s of GC and the run 279-293 MB peak RSS; at 12 MB, 1.02-1.09 s
- * and 249-263 MB (bench/results.md, stop 45).
- */
-const WORKER_HEAP = { maxYoungGenerationSizeMb: 12, maxOldGenerationSizeMb: 96 } as const
 
 /** tsx's ESM `register`, as `entry` finds it: its package's own export of it (a CommonJS resolve would find the CommonJS build). */
 const tsxRegister = (entry: URL): string => {
